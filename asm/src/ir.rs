@@ -1,0 +1,240 @@
+//! The instruction set of the regex machine.
+//!
+//! This module owns the vocabulary between the tracer, the optimizer, the
+//! lowering and the reference interpreter: the [`Instr`] enum, the
+//! [`IrProgram`] list, and the [`Special`] trait through which a client
+//! (the chess program) adds instructions of its own, each one a hand-written
+//! rewrite list with its own reference meaning, without touching the
+//! tracer. It defines no meaning itself: `reference` says what each
+//! instruction does, `lower` how the regexes do it.
+//!
+//! Conventions every instruction follows: it acts on every active thread at
+//! once and on no paused thread (except `reactivate`, which wakes paused
+//! ones); booleans are the values `T` and `F`; integers are canonical
+//! non-negative decimals below `10^INT_DIGITS`.
+
+use std::fmt;
+use std::sync::Arc;
+
+use regex_vm::state::{Tag, Thread, VarName};
+use regex_vm::Rewrite;
+
+/// Integers handled by `add`, `sub` and `lt` have at most this many digits.
+pub const INT_DIGITS: usize = 8;
+
+/// The boolean `true` value.
+pub const TRUE: &str = "T";
+/// The boolean `false` value.
+pub const FALSE: &str = "F";
+
+/// Why the reference interpreter refused an instruction: the program broke
+/// a precondition that the lowering relies on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RefError {
+    /// Not enough stack items.
+    #[error("{instr}: stack has {have} items, needs {need}")]
+    StackUnderflow {
+        /// Instruction name.
+        instr: String,
+        /// Items present.
+        have: usize,
+        /// Items needed.
+        need: usize,
+    },
+    /// `lookup` of a variable the thread does not have.
+    #[error("{instr}: variable {name} is not set")]
+    UnsetVariable {
+        /// Instruction name.
+        instr: String,
+        /// The variable.
+        name: String,
+    },
+    /// An operand of the wrong kind (not a boolean, not an integer...).
+    #[error("{instr}: operand {value:?} is not {expected}")]
+    BadOperand {
+        /// Instruction name.
+        instr: String,
+        /// The operand.
+        value: String,
+        /// What was expected.
+        expected: &'static str,
+    },
+    /// A special instruction's own precondition failed.
+    #[error("{instr}: {message}")]
+    Special {
+        /// Instruction name.
+        instr: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// A special-purpose instruction: one hand-written rewrite list with its
+/// own reference meaning. It must act on active threads only, one thread at
+/// a time, and its rewrites must implement exactly [`Special::apply`].
+pub trait Special: fmt::Debug + Send + Sync {
+    /// Short name, used in listings and timing tables.
+    fn name(&self) -> String;
+    /// The meaning: what the instruction does to one active thread.
+    ///
+    /// # Errors
+    ///
+    /// [`RefError`] when the thread breaks the instruction's precondition.
+    fn apply(&self, thread: &mut Thread) -> Result<(), RefError>;
+    /// The rewrites, in order. Each pattern must be in the portable subset;
+    /// the lowering checks it.
+    fn rewrites(&self) -> Vec<Rewrite>;
+    /// Stack items consumed and produced (the tracer checks depths with it).
+    fn stack_effect(&self) -> (usize, usize);
+}
+
+/// One instruction. Stack pictures list the top first.
+#[derive(Debug, Clone)]
+pub enum Instr {
+    /// If the state is empty, it becomes this text (the one rewrite allowed
+    /// to match the empty string).
+    Boot(String),
+    /// `.. -> v ..`
+    Push(String),
+    /// `v .. -> ..`
+    Pop,
+    /// `v .. -> v v ..`
+    Dup,
+    /// `a b .. -> b a ..`
+    Swap,
+    /// Pushes the value of a variable.
+    Lookup(VarName),
+    /// Pops the top into a variable (created first in the variable list if
+    /// new, moved there if it existed).
+    AssignPop(VarName),
+    /// Removes a variable (no-op when absent).
+    Delete(VarName),
+    /// `Push(v); AssignPop(x)` fused.
+    Set(VarName, String),
+    /// Pops a boolean: `F` threads are paused under the tag, `T` threads go on.
+    Cond(Tag),
+    /// Pauses every active thread under the tag.
+    Pause(Tag),
+    /// Wakes every thread paused under the tag.
+    Reactivate(Tag),
+    /// Deletes every active thread.
+    DestroyActive,
+    /// Each active thread gets a paused copy (tagged) right after it.
+    ForkInactive(Tag),
+    /// Each active thread becomes two: one with `T` pushed, then one with `F`.
+    ForkBool,
+    /// Each active thread becomes one copy per value, in order, each with
+    /// its value pushed. The list is not empty.
+    ForkList(Vec<String>),
+    /// Each run of adjacent active threads becomes its first thread, whose
+    /// stack is followed by the stacks of the others in order; the others'
+    /// variables are dropped. Exact for runs of up to `2^JOIN_PASSES` threads.
+    Join,
+    /// `a b .. -> (a == b) ..`
+    Eq,
+    /// `b .. -> !b ..`
+    Not,
+    /// `a b .. -> (a && b) ..`
+    And,
+    /// `a b .. -> (a || b) ..`
+    Or,
+    /// `v .. -> (v in set) ..`
+    IsAny(Vec<String>),
+    /// `a b .. -> (b ++ a) ..` (push "x", push "y", concat gives "xy").
+    Concat,
+    /// `a b .. -> (b + a) ..`
+    Add,
+    /// `a b .. -> max(b - a, 0) ..`
+    Sub,
+    /// `a b .. -> (b < a) ..`
+    Lt,
+    /// Fused `Lookup(x); Push(v); Eq`: pushes whether variable `x` equals `v`.
+    VarEq(VarName, String),
+    /// Fused `Lookup(x); Push(v); Eq; Cond(t)`: threads whose variable `x`
+    /// differs from `v` are paused under `t`.
+    CondVarEq(VarName, String, Tag),
+    /// A client-defined instruction.
+    Special(Arc<dyn Special>),
+}
+
+/// Number of merge passes of `join`.
+pub const JOIN_PASSES: usize = 10;
+
+impl Instr {
+    /// Short name, used in listings and timing tables.
+    pub fn name(&self) -> String {
+        match self {
+            Instr::Boot(_) => "boot".into(),
+            Instr::Push(_) => "push".into(),
+            Instr::Pop => "pop".into(),
+            Instr::Dup => "dup".into(),
+            Instr::Swap => "swap".into(),
+            Instr::Lookup(_) => "lookup".into(),
+            Instr::AssignPop(_) => "assign_pop".into(),
+            Instr::Delete(_) => "delete".into(),
+            Instr::Set(..) => "set".into(),
+            Instr::Cond(_) => "cond".into(),
+            Instr::Pause(_) => "pause".into(),
+            Instr::Reactivate(_) => "reactivate".into(),
+            Instr::DestroyActive => "destroy_active".into(),
+            Instr::ForkInactive(_) => "fork_inactive".into(),
+            Instr::ForkBool => "fork_bool".into(),
+            Instr::ForkList(_) => "fork_list".into(),
+            Instr::Join => "join".into(),
+            Instr::Eq => "eq".into(),
+            Instr::Not => "not".into(),
+            Instr::And => "and".into(),
+            Instr::Or => "or".into(),
+            Instr::IsAny(_) => "is_any".into(),
+            Instr::Concat => "concat".into(),
+            Instr::Add => "add".into(),
+            Instr::Sub => "sub".into(),
+            Instr::Lt => "lt".into(),
+            Instr::VarEq(..) => "var_eq".into(),
+            Instr::CondVarEq(..) => "cond_var_eq".into(),
+            Instr::Special(s) => s.name(),
+        }
+    }
+}
+
+impl fmt::Display for Instr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = self.name();
+        match self {
+            Instr::Boot(text) => write!(f, "{name} {:?}", text),
+            Instr::Push(v) => write!(f, "{name} {v:?}"),
+            Instr::Lookup(x) | Instr::AssignPop(x) | Instr::Delete(x) => write!(f, "{name} {x}"),
+            Instr::Set(x, v) | Instr::VarEq(x, v) => write!(f, "{name} {x} {v:?}"),
+            Instr::Cond(t) | Instr::Pause(t) | Instr::Reactivate(t) | Instr::ForkInactive(t) => {
+                write!(f, "{name} {t}")
+            }
+            Instr::ForkList(vs) | Instr::IsAny(vs) => write!(f, "{name} {vs:?}"),
+            Instr::CondVarEq(x, v, t) => write!(f, "{name} {x} {v:?} {t}"),
+            _ => f.write_str(&name),
+        }
+    }
+}
+
+/// An instruction list: the assembler's output before lowering.
+#[derive(Debug, Clone, Default)]
+pub struct IrProgram {
+    /// The instructions, in order.
+    pub instrs: Vec<Instr>,
+}
+
+impl IrProgram {
+    /// A program from its instructions.
+    pub fn new(instrs: Vec<Instr>) -> IrProgram {
+        IrProgram { instrs }
+    }
+}
+
+/// The listing: `007: push "x"`, one instruction per line.
+impl fmt::Display for IrProgram {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, instr) in self.instrs.iter().enumerate() {
+            writeln!(f, "{i:03}: {instr}")?;
+        }
+        Ok(())
+    }
+}

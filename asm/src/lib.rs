@@ -1,0 +1,49 @@
+//! regex-asm: the macro assembler of the regex machine.
+//!
+//! The pipeline, one module per arrow:
+//! - [`trace`]: DSL code (ordinary Rust against a [`Machine`], values are
+//!   symbolic [`dsl::Expr`]s) runs once and is recorded as instructions;
+//!   both sides of every `if` are recorded, loops unroll.
+//! - [`ir`]: the instructions ([`Instr`]), the vocabulary of all stages,
+//!   extensible through [`ir::Special`].
+//! - [`optimize`]: peephole fusion into fewer, cheaper instructions.
+//! - [`lower`]: each instruction to ordered rewrites in the portable subset,
+//!   giving a [`regex_vm::Program`].
+//! - [`reference`]: what each instruction means, on a structured state: the
+//!   oracle the lowering is tested against.
+//!
+//! Nothing here knows about chess.
+
+pub mod dsl;
+pub mod ir;
+pub mod lower;
+pub mod optimize;
+pub mod reference;
+pub mod trace;
+
+pub use dsl::Expr;
+pub use ir::{Instr, IrProgram, Special};
+pub use lower::{lower, LowerError};
+pub use optimize::optimize;
+pub use trace::{trace, Machine, Paused, TraceError};
+
+/// Any failure of [`assemble`].
+#[derive(Debug, thiserror::Error)]
+pub enum AsmError {
+    /// The DSL code misused the machine.
+    #[error("trace: {0}")]
+    Trace(#[from] TraceError),
+    /// A rewrite is outside the portable subset.
+    #[error("lower: {0}")]
+    Lower(#[from] LowerError),
+}
+
+/// Trace, optimize and lower in one call.
+///
+/// # Errors
+///
+/// [`AsmError`] from the first failing stage.
+pub fn assemble(f: impl FnOnce(&mut Machine)) -> Result<regex_vm::Program, AsmError> {
+    let ir = trace(f)?;
+    Ok(lower(&optimize(&ir))?)
+}

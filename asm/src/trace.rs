@@ -1,0 +1,451 @@
+//! The tracer: runs DSL code once, recording instructions.
+//!
+//! Chess code is ordinary Rust that calls a [`Machine`]. Loops unroll
+//! because they simply run; an `if` over a symbolic condition records both
+//! branches, bracketed by `cond`/`pause`/`reactivate` with fresh tags, so
+//! that at run time each thread executes only its own branch (the other
+//! branch's rewrites find no active thread of it). The tracer produces an
+//! [`IrProgram`]; it does not optimize or lower.
+//!
+//! It rejects misuse at assembly time: reading a variable that is not set
+//! on every path, reading a variable through an expression built before the
+//! variable was overwritten, a value or name with a reserved character, a
+//! paused tag never reactivated. The first error is returned by [`trace`].
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
+
+use regex_vm::state::{check_value, NameError, Tag, VarName};
+
+use crate::dsl::{Expr, Node};
+use crate::ir::{Instr, IrProgram, Special};
+
+/// Misuse found while tracing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TraceError {
+    /// A name or value breaks the state grammar.
+    #[error(transparent)]
+    Name(#[from] NameError),
+    /// A variable is read where some path has not set it.
+    #[error("variable {0} is read but not set on every path to this point")]
+    UnsetVariable(String),
+    /// An expression read a variable that was overwritten before use.
+    #[error(
+        "expression reads variable {0} as it was before a later write; store it first with set()"
+    )]
+    StaleRead(String),
+    /// A paused tag was never reactivated.
+    #[error("threads paused under tag {0} are never reactivated")]
+    Unreactivated(String),
+    /// A special instruction's arguments do not fit its stack effect.
+    #[error(
+        "special {name}: takes {pops} and gives {pushes} values, called with {args} and {outs}"
+    )]
+    SpecialArity {
+        /// The special's name.
+        name: String,
+        /// Items it pops.
+        pops: usize,
+        /// Items it pushes.
+        pushes: usize,
+        /// Arguments given.
+        args: usize,
+        /// Outputs given.
+        outs: usize,
+    },
+    /// An empty `fork` list.
+    #[error("fork over an empty list of values")]
+    EmptyFork,
+}
+
+/// Threads paused under a tag, waiting for [`Machine::reactivate`].
+#[must_use = "paused threads must be reactivated"]
+#[derive(Debug)]
+pub struct Paused {
+    tag: Tag,
+}
+
+impl Paused {
+    /// The tag.
+    pub fn tag(&self) -> &Tag {
+        &self.tag
+    }
+}
+
+/// The recorder DSL code runs against.
+#[derive(Debug, Default)]
+pub struct Machine {
+    instrs: Vec<Instr>,
+    /// Variables set on every path to this point.
+    defined: BTreeSet<String>,
+    /// Write count per variable.
+    generations: HashMap<String, u64>,
+    next_tag: usize,
+    /// Tags paused and not yet reactivated, with what was defined then.
+    open: BTreeMap<String, BTreeSet<String>>,
+    error: Option<TraceError>,
+}
+
+/// Traces `f` into an instruction list.
+///
+/// # Errors
+///
+/// The first misuse the tracer met.
+pub fn trace(f: impl FnOnce(&mut Machine)) -> Result<IrProgram, TraceError> {
+    let mut m = Machine::default();
+    f(&mut m);
+    if let Some(tag) = m.open.keys().next() {
+        m.fail(TraceError::Unreactivated(tag.clone()));
+    }
+    match m.error {
+        Some(e) => Err(e),
+        None => Ok(IrProgram::new(m.instrs)),
+    }
+}
+
+impl Machine {
+    fn fail(&mut self, e: TraceError) {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+    }
+
+    fn push(&mut self, instr: Instr) {
+        self.instrs.push(instr);
+    }
+
+    fn var_name(&mut self, name: &str) -> Option<VarName> {
+        match VarName::new(name) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.fail(e.into());
+                None
+            }
+        }
+    }
+
+    fn value(&mut self, v: &str) -> bool {
+        match check_value(v) {
+            Ok(()) => true,
+            Err(e) => {
+                self.fail(e.into());
+                false
+            }
+        }
+    }
+
+    fn fresh_tag(&mut self) -> Tag {
+        let n = self.next_tag;
+        self.next_tag += 1;
+        Tag::must(&format!("t{n}"))
+    }
+
+    fn written(&mut self, name: &str) {
+        *self.generations.entry(name.to_string()).or_insert(0) += 1;
+    }
+
+    /// The number of instructions recorded so far.
+    pub fn len(&self) -> usize {
+        self.instrs.len()
+    }
+
+    /// True before the first instruction.
+    pub fn is_empty(&self) -> bool {
+        self.instrs.is_empty()
+    }
+
+    /// The current value of a variable, as an expression.
+    pub fn get(&self, name: &str) -> Expr {
+        Expr::var(name, self.generations.get(name).copied().unwrap_or(0))
+    }
+
+    /// Whether a variable is set on every path to this point.
+    pub fn is_set(&self, name: &str) -> bool {
+        self.defined.contains(name)
+    }
+
+    /// Records the code that pushes `e`.
+    fn emit(&mut self, e: &Expr) {
+        match &*e.0 {
+            Node::Const(v) => {
+                if self.value(v) {
+                    self.push(Instr::Push(v.clone()));
+                }
+            }
+            Node::Var { name, generation } => {
+                let Some(var) = self.var_name(name) else {
+                    return;
+                };
+                if !self.defined.contains(name) {
+                    self.fail(TraceError::UnsetVariable(name.clone()));
+                } else if self.generations.get(name).copied().unwrap_or(0) != *generation {
+                    self.fail(TraceError::StaleRead(name.clone()));
+                }
+                self.push(Instr::Lookup(var));
+            }
+            Node::Not(a) => {
+                self.emit(a);
+                self.push(Instr::Not);
+            }
+            Node::IsAny(a, set) => {
+                self.emit(a);
+                let ok = set.iter().all(|v| check_value(v).is_ok());
+                for v in set {
+                    self.value(v);
+                }
+                if ok {
+                    self.push(Instr::IsAny(set.clone()));
+                }
+            }
+            Node::And(a, b)
+            | Node::Or(a, b)
+            | Node::Eq(a, b)
+            | Node::Add(a, b)
+            | Node::Sub(a, b)
+            | Node::Lt(a, b)
+            | Node::Concat(a, b) => {
+                self.emit(a);
+                self.emit(b);
+                self.push(match &*e.0 {
+                    Node::And(..) => Instr::And,
+                    Node::Or(..) => Instr::Or,
+                    Node::Eq(..) => Instr::Eq,
+                    Node::Add(..) => Instr::Add,
+                    Node::Sub(..) => Instr::Sub,
+                    Node::Lt(..) => Instr::Lt,
+                    _ => Instr::Concat,
+                });
+            }
+        }
+    }
+
+    /// `name = e` in every active thread.
+    pub fn set(&mut self, name: &str, e: impl Into<Expr>) {
+        let e = e.into();
+        self.emit(&e);
+        if let Some(var) = self.var_name(name) {
+            self.push(Instr::AssignPop(var));
+        }
+        self.defined.insert(name.to_string());
+        self.written(name);
+    }
+
+    /// Removes a variable from every active thread (it costs state bytes).
+    pub fn delete(&mut self, name: &str) {
+        if let Some(var) = self.var_name(name) {
+            self.push(Instr::Delete(var));
+        }
+        self.defined.remove(name);
+        self.written(name);
+    }
+
+    /// Runs `then` on the threads where `cond` holds.
+    pub fn if_(&mut self, cond: impl Into<Expr>, then: impl FnOnce(&mut Machine)) {
+        self.emit(&cond.into());
+        let skip = self.fresh_tag();
+        self.push(Instr::Cond(skip.clone()));
+        let before = self.defined.clone();
+        then(self);
+        self.push(Instr::Reactivate(skip));
+        self.defined = self.defined.intersection(&before).cloned().collect();
+    }
+
+    /// Runs `then` on the threads where `cond` holds and `otherwise` on the
+    /// others.
+    pub fn if_else(
+        &mut self,
+        cond: impl Into<Expr>,
+        then: impl FnOnce(&mut Machine),
+        otherwise: impl FnOnce(&mut Machine),
+    ) {
+        self.emit(&cond.into());
+        let other = self.fresh_tag();
+        let done = self.fresh_tag();
+        self.push(Instr::Cond(other.clone()));
+        let before = self.defined.clone();
+        then(self);
+        let after_then = std::mem::replace(&mut self.defined, before);
+        self.push(Instr::Pause(done.clone()));
+        self.push(Instr::Reactivate(other));
+        otherwise(self);
+        self.push(Instr::Reactivate(done));
+        self.defined = self.defined.intersection(&after_then).cloned().collect();
+    }
+
+    /// Each active thread becomes one thread per value, with `name` set to
+    /// it, in order.
+    pub fn fork<S: AsRef<str>>(&mut self, name: &str, values: &[S]) {
+        let values: Vec<String> = values.iter().map(|v| v.as_ref().to_string()).collect();
+        if values.is_empty() {
+            self.fail(TraceError::EmptyFork);
+        }
+        if values.iter().all(|v| self.value(v)) {
+            self.push(Instr::ForkList(values));
+        }
+        if let Some(var) = self.var_name(name) {
+            self.push(Instr::AssignPop(var));
+        }
+        self.defined.insert(name.to_string());
+        self.written(name);
+    }
+
+    /// Each active thread becomes two: `name` true, then `name` false.
+    pub fn fork_bool(&mut self, name: &str) {
+        self.push(Instr::ForkBool);
+        if let Some(var) = self.var_name(name) {
+            self.push(Instr::AssignPop(var));
+        }
+        self.defined.insert(name.to_string());
+        self.written(name);
+    }
+
+    /// Pauses every active thread under a fresh tag.
+    pub fn pause(&mut self) -> Paused {
+        let tag = self.fresh_tag();
+        self.push(Instr::Pause(tag.clone()));
+        self.open
+            .insert(tag.as_str().to_string(), self.defined.clone());
+        Paused { tag }
+    }
+
+    /// Gives every active thread a paused copy under a fresh tag.
+    pub fn fork_inactive(&mut self) -> Paused {
+        let tag = self.fresh_tag();
+        self.push(Instr::ForkInactive(tag.clone()));
+        self.open
+            .insert(tag.as_str().to_string(), self.defined.clone());
+        Paused { tag }
+    }
+
+    /// Wakes the threads paused under `paused`.
+    pub fn reactivate(&mut self, paused: Paused) {
+        let then = self.open.remove(paused.tag.as_str()).unwrap_or_default();
+        self.push(Instr::Reactivate(paused.tag));
+        self.defined = self.defined.intersection(&then).cloned().collect();
+    }
+
+    /// Deletes every active thread.
+    pub fn destroy_active(&mut self) {
+        self.push(Instr::DestroyActive);
+    }
+
+    /// Merges each run of adjacent active threads into its first thread.
+    pub fn join(&mut self) {
+        self.push(Instr::Join);
+    }
+
+    /// Sets up the state when it is empty (must come first).
+    pub fn boot(&mut self, text: &str) {
+        self.push(Instr::Boot(text.to_string()));
+    }
+
+    /// Runs a special instruction: `args` are pushed in order (the last on
+    /// top), the special runs, and its results are stored, top first, into
+    /// `outs`.
+    pub fn special(&mut self, special: Arc<dyn Special>, args: &[Expr], outs: &[&str]) {
+        let (pops, pushes) = special.stack_effect();
+        if pops != args.len() || pushes != outs.len() {
+            self.fail(TraceError::SpecialArity {
+                name: special.name(),
+                pops,
+                pushes,
+                args: args.len(),
+                outs: outs.len(),
+            });
+            return;
+        }
+        for a in args {
+            self.emit(a);
+        }
+        self.push(Instr::Special(special));
+        for name in outs {
+            if let Some(var) = self.var_name(name) {
+                self.push(Instr::AssignPop(var));
+            }
+            self.defined.insert(name.to_string());
+            self.written(name);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reading_an_unset_variable_is_an_error() {
+        let e = trace(|m| m.set("a", m.get("b"))).unwrap_err();
+        assert_eq!(e, TraceError::UnsetVariable("b".into()));
+    }
+
+    #[test]
+    fn a_variable_set_on_one_branch_only_is_unset_after() {
+        let e = trace(|m| {
+            m.set("c", true);
+            m.if_(m.get("c"), |m| m.set("x", "1"));
+            m.set("y", m.get("x"));
+        })
+        .unwrap_err();
+        assert_eq!(e, TraceError::UnsetVariable("x".into()));
+        let ok = trace(|m| {
+            m.set("c", true);
+            m.if_else(m.get("c"), |m| m.set("x", "1"), |m| m.set("x", "2"));
+            m.set("y", m.get("x"));
+        });
+        assert!(ok.is_ok());
+    }
+
+    #[test]
+    fn stale_reads_are_errors() {
+        let e = trace(|m| {
+            m.set("a", 1u32);
+            let old = m.get("a");
+            m.set("a", 2u32);
+            m.set("b", old);
+        })
+        .unwrap_err();
+        assert_eq!(e, TraceError::StaleRead("a".into()));
+    }
+
+    #[test]
+    fn reserved_characters_and_bad_names_are_errors() {
+        assert!(matches!(
+            trace(|m| m.set("a", "x#y")).unwrap_err(),
+            TraceError::Name(NameError::ReservedChar { ch: '#', .. })
+        ));
+        assert!(matches!(
+            trace(|m| m.set("a b", "x")).unwrap_err(),
+            TraceError::Name(NameError::BadName { .. })
+        ));
+        assert!(matches!(
+            trace(|m| m.fork("v", &["ok", "no%"])).unwrap_err(),
+            TraceError::Name(NameError::ReservedChar { ch: '%', .. })
+        ));
+    }
+
+    #[test]
+    fn paused_threads_must_be_reactivated() {
+        let e = trace(|m| {
+            let p = m.pause();
+            std::mem::forget(p);
+        })
+        .unwrap_err();
+        assert_eq!(e, TraceError::Unreactivated("t0".into()));
+    }
+
+    #[test]
+    fn if_else_records_both_branches_between_tags() {
+        let p = trace(|m| {
+            m.set("c", true);
+            m.if_else(m.get("c"), |m| m.set("x", "1"), |m| m.set("x", "2"));
+        })
+        .unwrap();
+        let listing = p.to_string();
+        assert_eq!(
+            listing,
+            "000: push \"T\"\n001: assign_pop c\n002: lookup c\n003: cond t0\n\
+             004: push \"1\"\n005: assign_pop x\n006: pause t1\n007: reactivate t0\n\
+             008: push \"2\"\n009: assign_pop x\n010: reactivate t1\n"
+        );
+    }
+}

@@ -1,0 +1,509 @@
+//! The executor: runs a [`Program`] over a state string.
+//!
+//! It owns compilation (each distinct pattern once, on `regex` or, only for
+//! back-references, `fancy-regex`), the replace-all loop, the state-size cap
+//! and the statistics. Its contract is the plain loop
+//! `for (p, r) in rewrites { state = re.sub(p, r, state) }`: every fast path
+//! it takes must leave exactly the bytes that loop would leave, and
+//! [`Config::naive`] turns all of them off so tests can compare the two. It
+//! knows the thread markers of the state grammar (see `state`) only to skip
+//! work; it knows nothing of instructions or chess.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
+
+use crate::program::{Engine, Piece, Program, Scope, Template};
+use crate::state;
+
+/// Limits and switches of one executor.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The run stops with [`ExecError::StateTooLarge`] as soon as the state
+    /// exceeds this many bytes.
+    pub max_state_bytes: usize,
+    /// Plain loop, no fast path (for differential tests).
+    pub naive: bool,
+    /// Backtracking budget per `fancy-regex` search.
+    pub backtrack_limit: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_state_bytes: 16 << 20,
+            naive: false,
+            backtrack_limit: 1_000_000,
+        }
+    }
+}
+
+/// A pattern that failed to compile.
+#[derive(Debug, thiserror::Error)]
+#[error("rewrite {index}: pattern {pattern:?} does not compile: {message}")]
+pub struct CompileError {
+    /// Index of the first rewrite using the pattern.
+    pub index: usize,
+    /// The pattern.
+    pub pattern: String,
+    /// The engine's message.
+    pub message: String,
+}
+
+/// A run that stopped. The state passed to [`Executor::run`] holds the state
+/// at the point of failure.
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    /// The state grew past [`Config::max_state_bytes`].
+    #[error("state grew to {len} bytes after rewrite {rewrite}, over the limit of {limit}")]
+    StateTooLarge {
+        /// Index of the rewrite that made it grow.
+        rewrite: usize,
+        /// State length after it.
+        len: usize,
+        /// The configured limit.
+        limit: usize,
+    },
+    /// `fancy-regex` gave up (e.g. its backtrack limit was exceeded).
+    #[error("rewrite {rewrite}: the back-reference engine failed: {message}")]
+    Backtrack {
+        /// Index of the rewrite.
+        rewrite: usize,
+        /// The engine's message.
+        message: String,
+    },
+}
+
+/// Time and counts for one instruction kind.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct KindStats {
+    /// Rewrites of this kind executed (not skipped).
+    pub executed: usize,
+    /// Wall time spent in them.
+    pub time: Duration,
+}
+
+/// What one run did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Stats {
+    /// Rewrites in the program.
+    pub rewrites: usize,
+    /// Rewrites actually run by a regex engine.
+    pub executed: usize,
+    /// Rewrites skipped by a fast path (provably no-ops).
+    pub skipped: usize,
+    /// Rewrites that changed the state.
+    pub changed: usize,
+    /// Largest state length seen, in bytes.
+    pub peak_state_bytes: usize,
+    /// Largest number of threads seen (counted after each global rewrite).
+    pub peak_threads: usize,
+    /// Active threads at the end.
+    pub active_threads: usize,
+    /// Paused threads at the end.
+    pub paused_threads: usize,
+    /// Total wall time.
+    pub elapsed: Duration,
+    /// Per instruction name (rewrites without an origin count as `?`).
+    pub per_kind: BTreeMap<String, KindStats>,
+}
+
+enum Compiled {
+    Plain(regex::Regex),
+    Fancy(fancy_regex::Regex),
+}
+
+struct Step {
+    compiled: usize,
+    template: Template,
+    /// The replacement when it has no group reference.
+    literal: Option<String>,
+    scope: Scope,
+    /// Text every match must contain (a literal prefix of the pattern).
+    required: String,
+    kind: String,
+}
+
+/// A compiled program, ready to run any number of times.
+pub struct Executor {
+    steps: Vec<Step>,
+    compiled: Vec<Compiled>,
+    config: Config,
+}
+
+impl Executor {
+    /// Compiles every distinct pattern of `program` once.
+    ///
+    /// # Errors
+    ///
+    /// [`CompileError`] naming the first rewrite whose pattern does not
+    /// compile.
+    pub fn new(program: &Program, config: Config) -> Result<Executor, CompileError> {
+        let mut by_pattern: HashMap<(&str, Engine), usize> = HashMap::new();
+        let mut compiled = Vec::new();
+        let mut steps = Vec::with_capacity(program.len());
+        for (index, r) in program.rewrites().iter().enumerate() {
+            let key = (r.pattern.as_str(), r.engine);
+            let id = match by_pattern.get(&key) {
+                Some(&id) => id,
+                None => {
+                    let c =
+                        compile(&r.pattern, r.engine, &config).map_err(|message| CompileError {
+                            index,
+                            pattern: r.pattern.clone(),
+                            message,
+                        })?;
+                    compiled.push(c);
+                    by_pattern.insert(key, compiled.len() - 1);
+                    compiled.len() - 1
+                }
+            };
+            let literal = if r.replacement.max_group() == 0 {
+                Some(
+                    r.replacement
+                        .pieces()
+                        .iter()
+                        .map(|p| match p {
+                            Piece::Literal(s) => s.as_str(),
+                            Piece::Group(_) => "",
+                        })
+                        .collect(),
+                )
+            } else {
+                None
+            };
+            steps.push(Step {
+                compiled: id,
+                template: r.replacement.clone(),
+                literal,
+                scope: r.scope,
+                required: required_prefix(&r.pattern),
+                kind: r
+                    .origin
+                    .as_ref()
+                    .map_or_else(|| "?".to_string(), |o| o.name.clone()),
+            });
+        }
+        Ok(Executor {
+            steps,
+            compiled,
+            config,
+        })
+    }
+
+    /// Number of distinct compiled patterns.
+    pub fn compiled_patterns(&self) -> usize {
+        self.compiled.len()
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Applies every rewrite once, in order, to `state`.
+    ///
+    /// # Errors
+    ///
+    /// [`ExecError`] when the state outgrows the cap or the back-reference
+    /// engine gives up; `state` then holds the state at that point.
+    pub fn run(&self, state: &mut String) -> Result<Stats, ExecError> {
+        let start = Instant::now();
+        let mut stats = Stats {
+            rewrites: self.steps.len(),
+            peak_state_bytes: state.len(),
+            peak_threads: state::count_threads(state).total(),
+            ..Stats::default()
+        };
+        for (index, step) in self.steps.iter().enumerate() {
+            if !self.config.naive && self.provably_no_op(step, state) {
+                stats.skipped += 1;
+                continue;
+            }
+            let t0 = Instant::now();
+            let changed = self.apply(index, step, state)?;
+            let kind = stats.per_kind.entry(step.kind.clone()).or_default();
+            kind.executed += 1;
+            kind.time += t0.elapsed();
+            stats.executed += 1;
+            if changed {
+                stats.changed += 1;
+                stats.peak_state_bytes = stats.peak_state_bytes.max(state.len());
+                if state.len() > self.config.max_state_bytes {
+                    return Err(ExecError::StateTooLarge {
+                        rewrite: index,
+                        len: state.len(),
+                        limit: self.config.max_state_bytes,
+                    });
+                }
+                if step.scope == Scope::Global {
+                    let n = state::count_threads(state).total();
+                    stats.peak_threads = stats.peak_threads.max(n);
+                }
+            }
+        }
+        let counts = state::count_threads(state);
+        stats.active_threads = counts.active;
+        stats.paused_threads = counts.paused;
+        stats.elapsed = start.elapsed();
+        Ok(stats)
+    }
+
+    /// True when the rewrite cannot match: a text every match must contain
+    /// is absent, or it only touches active threads and there is none.
+    fn provably_no_op(&self, step: &Step, state: &str) -> bool {
+        if step.scope == Scope::ActiveThread && !state::has_active_thread(state) {
+            return true;
+        }
+        !step.required.is_empty() && !state.contains(step.required.as_str())
+    }
+
+    /// One replace-all. Returns whether the state changed.
+    fn apply(&self, index: usize, step: &Step, state: &mut String) -> Result<bool, ExecError> {
+        let next = match &self.compiled[step.compiled] {
+            Compiled::Plain(re) => match &step.literal {
+                Some(lit) => re.replace_all(state, regex::NoExpand(lit)),
+                None => re.replace_all(state, Expand(&step.template)),
+            },
+            Compiled::Fancy(re) => {
+                fancy_replace_all(re, state, &step.template).map_err(|e| ExecError::Backtrack {
+                    rewrite: index,
+                    message: e.to_string(),
+                })?
+            }
+        };
+        match next {
+            Cow::Borrowed(_) => Ok(false),
+            Cow::Owned(s) => {
+                *state = s;
+                Ok(true)
+            }
+        }
+    }
+}
+
+fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, String> {
+    match engine {
+        Engine::Plain => regex::RegexBuilder::new(pattern)
+            .size_limit(64 << 20)
+            .build()
+            .map(Compiled::Plain)
+            .map_err(|e| e.to_string()),
+        Engine::Backref => fancy_regex::RegexBuilder::new(pattern)
+            .backtrack_limit(config.backtrack_limit)
+            .build()
+            .map(Compiled::Fancy)
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// Expands a [`Template`] for the `regex` crate.
+struct Expand<'a>(&'a Template);
+
+impl regex::Replacer for Expand<'_> {
+    fn replace_append(&mut self, caps: &regex::Captures<'_>, dst: &mut String) {
+        for p in self.0.pieces() {
+            match p {
+                Piece::Literal(s) => dst.push_str(s),
+                Piece::Group(n) => {
+                    if let Some(m) = caps.get(*n) {
+                        dst.push_str(m.as_str());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Replace-all on `fancy-regex`, reporting engine failures instead of
+/// panicking.
+fn fancy_replace_all<'t>(
+    re: &fancy_regex::Regex,
+    text: &'t str,
+    template: &Template,
+) -> Result<Cow<'t, str>, fancy_regex::Error> {
+    let mut out = String::new();
+    let mut last = 0;
+    let mut any = false;
+    for caps in re.captures_iter(text) {
+        let caps = caps?;
+        let Some(whole) = caps.get(0) else { continue };
+        any = true;
+        out.push_str(&text[last..whole.start()]);
+        for p in template.pieces() {
+            match p {
+                Piece::Literal(s) => out.push_str(s),
+                Piece::Group(n) => {
+                    if let Some(m) = caps.get(*n) {
+                        out.push_str(m.as_str());
+                    }
+                }
+            }
+        }
+        last = whole.end();
+    }
+    if !any {
+        return Ok(Cow::Borrowed(text));
+    }
+    out.push_str(&text[last..]);
+    Ok(Cow::Owned(out))
+}
+
+/// The longest literal text every match of `pattern` starts with.
+///
+/// Conservative: it stops at the first construct that is not a plain
+/// character, and drops a character that a quantifier makes optional or
+/// repeatable. An empty result means "no requirement".
+pub fn required_prefix(pattern: &str) -> String {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    if chars.first() == Some(&'^') {
+        i = 1;
+    }
+    // A top-level alternation makes any prefix optional.
+    if has_top_level_alternation(&chars) {
+        return String::new();
+    }
+    while i < chars.len() {
+        let (c, width) = match chars[i] {
+            '\\' => match chars.get(i + 1) {
+                Some('n') => ('\n', 2),
+                Some('t') => ('\t', 2),
+                Some(&d) if d.is_ascii_punctuation() => (d, 2),
+                _ => break,
+            },
+            '(' | ')' | '[' | '.' | '*' | '+' | '?' | '{' | '|' | '^' | '$' => break,
+            c => (c, 1),
+        };
+        match chars.get(i + width) {
+            Some('*' | '?' | '{') => break,
+            Some('+') => {
+                out.push(c);
+                break;
+            }
+            _ => {}
+        }
+        out.push(c);
+        i += width;
+    }
+    out
+}
+
+fn has_top_level_alternation(chars: &[char]) -> bool {
+    let mut depth = 0usize;
+    let mut in_class = false;
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' => i += 1,
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            '(' if !in_class => depth += 1,
+            ')' if !in_class => depth = depth.saturating_sub(1),
+            '|' if !in_class && depth == 0 => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::Rewrite;
+
+    #[test]
+    fn required_prefix_is_conservative() {
+        assert_eq!(required_prefix(r"%%\n#stack:\n([^%]*)"), "%%\n#stack:\n");
+        assert_eq!(required_prefix(r"ab*c"), "a");
+        assert_eq!(required_prefix(r"ab+c"), "ab");
+        assert_eq!(required_prefix(r"a\.b"), "a.b");
+        assert_eq!(required_prefix(r"ab|cd"), "");
+        assert_eq!(required_prefix(r"(ab)"), "");
+        assert_eq!(required_prefix(r"^$"), "");
+        assert_eq!(required_prefix(r"x\d"), "x");
+    }
+
+    fn run(program: &Program, state: &str, naive: bool) -> String {
+        let exec = Executor::new(
+            program,
+            Config {
+                naive,
+                ..Config::default()
+            },
+        )
+        .unwrap();
+        let mut s = state.to_string();
+        exec.run(&mut s).unwrap();
+        s
+    }
+
+    #[test]
+    fn applies_rewrites_in_order_with_replace_all() {
+        let p = Program::new(vec![
+            Rewrite::new("a", Template::literal("b")),
+            Rewrite::new("(b)(b)", Template::new().group(2).text("c").group(1)),
+            Rewrite::new(r"(c)\1*", Template::literal("<").group(1).text(">")),
+        ]);
+        // a->b: "bbbxb"; (b)(b)->"bcb": "bcbbxb"; (c)\1* -> "<c>".
+        assert_eq!(run(&p, "aaaxa", false), "b<c>bbxb");
+        assert_eq!(run(&p, "aaaxa", false), run(&p, "aaaxa", true));
+    }
+
+    #[test]
+    fn state_cap_is_a_typed_error() {
+        let p = Program::new(vec![
+            Rewrite::new("x", Template::literal("xxxxxxxx")),
+            Rewrite::new("x", Template::literal("xxxxxxxx")),
+        ]);
+        let exec = Executor::new(
+            &p,
+            Config {
+                max_state_bytes: 20,
+                ..Config::default()
+            },
+        )
+        .unwrap();
+        let mut s = "xx".to_string();
+        match exec.run(&mut s) {
+            Err(ExecError::StateTooLarge {
+                rewrite,
+                len,
+                limit,
+            }) => {
+                assert_eq!((rewrite, len, limit), (1, 128, 20));
+            }
+            other => panic!("expected StateTooLarge, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_pattern_is_a_compile_error() {
+        let p = Program::new(vec![
+            Rewrite::new("a", Template::new()),
+            Rewrite::new("(", Template::new()),
+        ]);
+        let err = Executor::new(&p, Config::default()).err().unwrap();
+        assert_eq!(err.index, 1);
+    }
+
+    #[test]
+    fn backtrack_limit_is_a_typed_error() {
+        let p = Program::new(vec![Rewrite::new(r"(a*)*\1b", Template::new())]);
+        let exec = Executor::new(
+            &p,
+            Config {
+                backtrack_limit: 1000,
+                ..Config::default()
+            },
+        )
+        .unwrap();
+        let mut s = "a".repeat(40);
+        assert!(matches!(
+            exec.run(&mut s),
+            Err(ExecError::Backtrack { rewrite: 0, .. })
+        ));
+    }
+}

@@ -1,0 +1,20 @@
+//! regex-vm: a machine whose only operation is regex replace-all.
+//!
+//! A [`Program`] is an ordered list of `(pattern, replacement)` rewrites; the
+//! [`Executor`] applies each once, in order, with replace-all semantics, to
+//! one text state whose grammar lives in [`state`]. [`format`] reads and
+//! writes programs as JSON (the original project's shape) and JavaScript;
+//! [`portable`] decides whether a pattern belongs to the subset that every
+//! engine (Rust, Python `re`, JavaScript) runs the same way.
+//!
+//! Nothing here knows about instructions (that is `regex-asm`) or chess.
+
+pub mod exec;
+pub mod format;
+pub mod portable;
+pub mod program;
+pub mod state;
+
+pub use exec::{CompileError, Config, ExecError, Executor, Stats};
+pub use program::{Engine, Origin, Piece, Program, Rewrite, Scope, Template};
+pub use state::{State, Tag, Thread, VarName};

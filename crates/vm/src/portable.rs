@@ -1,0 +1,202 @@
+//! The portable regex subset: patterns every target engine reads alike.
+//!
+//! A dumped program must give the same bytes under Rust (`regex`,
+//! `fancy-regex`), Python `re` and JavaScript `RegExp`. This module owns the
+//! rules that make that true and one function, [`check`], that enforces them
+//! on a pattern's text. It never compiles a program or runs anything.
+//!
+//! Allowed: literals, `.` (never used to cross a newline), classes `[...]`
+//! without nested brackets or set operators, groups `(...)` and `(?:...)`,
+//! alternation, quantifiers `* + ? {m} {m,} {m,n}` and their lazy forms,
+//! escapes `\n \t` and escaped ASCII punctuation, back-references `\1`-`\9`,
+//! `^` as the first character. Rejected, each with its own error: look-around,
+//! named groups, inline flags and atomic groups (any `(?` but `(?:`), `$`,
+//! `^` elsewhere, possessive quantifiers, Perl classes and other escapes
+//! (`\d` means Unicode digits in Python and Rust but ASCII in JavaScript),
+//! and any pattern that can match the empty string (engines disagree on
+//! where empty matches go). The one exception, allowed only on request, is
+//! the boot pattern `^$`.
+
+/// Why a pattern is outside the portable subset.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PortableError {
+    /// `(?=`, `(?!`, `(?<=`, `(?<!`.
+    #[error("look-around at byte {0}")]
+    LookAround(usize),
+    /// Any other `(?` construct than `(?:`.
+    #[error("named group, inline flag or atomic group at byte {0}")]
+    GroupSyntax(usize),
+    /// `$` outside a class.
+    #[error("'$' at byte {0}")]
+    Dollar(usize),
+    /// `^` not at the start.
+    #[error("'^' not at the start, at byte {0}")]
+    Caret(usize),
+    /// `*+`, `++`, `?+`, `}+`.
+    #[error("possessive quantifier at byte {0}")]
+    Possessive(usize),
+    /// `\d`, `\w`, `\b`, `\x41`, ...
+    #[error("escape \\{1} at byte {0} is not portable")]
+    Escape(usize, char),
+    /// `[` inside a class, or `&&`, `--`, `~~`, `||` inside a class.
+    #[error("nested class or class set operator at byte {0}")]
+    ClassSyntax(usize),
+    /// Unbalanced brackets or a trailing backslash.
+    #[error("malformed pattern: {0}")]
+    Malformed(String),
+    /// The pattern can match the empty string.
+    #[error("the pattern can match the empty string")]
+    MatchesEmpty,
+}
+
+/// What the checker learned about a portable pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PatternInfo {
+    /// The pattern uses back-references.
+    pub backrefs: bool,
+    /// Number of capture groups.
+    pub groups: usize,
+}
+
+/// The boot pattern: matches only the empty state.
+pub const BOOT_PATTERN: &str = "^$";
+
+/// Checks that `pattern` is in the portable subset.
+///
+/// # Errors
+///
+/// The first rule the pattern breaks.
+pub fn check(pattern: &str) -> Result<PatternInfo, PortableError> {
+    if pattern == BOOT_PATTERN {
+        return Err(PortableError::MatchesEmpty);
+    }
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut skeleton = String::with_capacity(pattern.len());
+    let mut backrefs = false;
+    let mut groups = 0;
+    let mut in_class = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' => {
+                let Some(&d) = chars.get(i + 1) else {
+                    return Err(PortableError::Malformed("trailing backslash".into()));
+                };
+                if ('1'..='9').contains(&d) && !in_class {
+                    backrefs = true;
+                    // The skeleton drops back-references: it can only match
+                    // more, and shorter, than the real pattern.
+                } else if d == 'n' || d == 't' || d.is_ascii_punctuation() {
+                    skeleton.push(c);
+                    skeleton.push(d);
+                } else {
+                    return Err(PortableError::Escape(i, d));
+                }
+                i += 2;
+                continue;
+            }
+            '[' if in_class => return Err(PortableError::ClassSyntax(i)),
+            '[' => {
+                in_class = true;
+                skeleton.push(c);
+                // A ']' or '^]' right after '[' is literal in Python and Rust
+                // but an empty class in JavaScript: forbid both.
+                if chars.get(i + 1) == Some(&']')
+                    || (chars.get(i + 1) == Some(&'^') && chars.get(i + 2) == Some(&']'))
+                {
+                    return Err(PortableError::ClassSyntax(i));
+                }
+                if chars.get(i + 1) == Some(&'^') {
+                    skeleton.push('^');
+                    i += 1;
+                }
+            }
+            ']' if in_class => {
+                in_class = false;
+                skeleton.push(c);
+            }
+            '&' | '-' | '~' | '|' if in_class && chars.get(i + 1) == Some(&c) => {
+                return Err(PortableError::ClassSyntax(i));
+            }
+            _ if in_class => skeleton.push(c),
+            '(' => {
+                if chars.get(i + 1) == Some(&'?') {
+                    match (chars.get(i + 2), chars.get(i + 3)) {
+                        (Some(':'), _) => {}
+                        (Some('=' | '!'), _) | (Some('<'), Some('=' | '!')) => {
+                            return Err(PortableError::LookAround(i))
+                        }
+                        _ => return Err(PortableError::GroupSyntax(i)),
+                    }
+                } else {
+                    groups += 1;
+                }
+                skeleton.push(c);
+            }
+            '$' => return Err(PortableError::Dollar(i)),
+            '^' if i != 0 => return Err(PortableError::Caret(i)),
+            '*' | '+' | '?' | '}' if chars.get(i + 1) == Some(&'+') => {
+                return Err(PortableError::Possessive(i + 1));
+            }
+            _ => skeleton.push(c),
+        }
+        i += 1;
+    }
+    if in_class {
+        return Err(PortableError::Malformed("unclosed '['".into()));
+    }
+    let hir = regex_syntax::Parser::new()
+        .parse(&skeleton)
+        .map_err(|e| PortableError::Malformed(e.to_string()))?;
+    if hir.properties().minimum_len().unwrap_or(1) == 0 {
+        return Err(PortableError::MatchesEmpty);
+    }
+    Ok(PatternInfo { backrefs, groups })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_the_lowering_vocabulary() {
+        for p in [
+            r"%%\n#stack:\n",
+            r"(%%\n#stack:\n)([^#%\n]*)\n\2\n",
+            r"`([0-9]??)([0-9]??)\|",
+            r"(?:T\n[TF]|F\nT)\n",
+            r"`i{10}(i*);",
+            r"a\.b\$c",
+        ] {
+            check(p).unwrap_or_else(|e| panic!("{p:?}: {e}"));
+        }
+        assert!(check(r"(a)\1").unwrap().backrefs);
+        assert_eq!(check(r"(a)(?:b)(c)").unwrap().groups, 2);
+    }
+
+    #[test]
+    fn rejects_each_non_portable_construct() {
+        let cases: [(&str, fn(&PortableError) -> bool); 14] = [
+            ("a(?=b)", |e| matches!(e, PortableError::LookAround(1))),
+            ("a(?<!b)", |e| matches!(e, PortableError::LookAround(1))),
+            ("(?i)a", |e| matches!(e, PortableError::GroupSyntax(0))),
+            ("(?P<x>a)", |e| matches!(e, PortableError::GroupSyntax(0))),
+            ("(?>a)", |e| matches!(e, PortableError::GroupSyntax(0))),
+            ("a$", |e| matches!(e, PortableError::Dollar(1))),
+            ("a^", |e| matches!(e, PortableError::Caret(1))),
+            ("a*+", |e| matches!(e, PortableError::Possessive(2))),
+            (r"\d", |e| matches!(e, PortableError::Escape(0, 'd'))),
+            ("[a[b]]", |e| matches!(e, PortableError::ClassSyntax(2))),
+            ("[a&&b]", |e| matches!(e, PortableError::ClassSyntax(2))),
+            ("a*", |e| matches!(e, PortableError::MatchesEmpty)),
+            ("^$", |e| matches!(e, PortableError::MatchesEmpty)),
+            ("(a", |e| matches!(e, PortableError::Malformed(_))),
+        ];
+        for (p, ok) in cases {
+            let e = check(p).expect_err(p);
+            assert!(ok(&e), "{p:?} gave {e:?}");
+        }
+        assert_eq!(check(r"(a*)\1"), Err(PortableError::MatchesEmpty));
+    }
+}

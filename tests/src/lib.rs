@@ -1,0 +1,226 @@
+//! Shared machinery of the integration tests: random states and random
+//! well-formed instruction sequences for the differential tests, and small
+//! helpers to run a program on the VM.
+//!
+//! It owns test inputs only; every assertion lives in `tests/`.
+
+use std::sync::Arc;
+
+use proptest::prelude::*;
+use regex_asm::ir::{Instr, RefError, Special, JOIN_PASSES};
+use regex_asm::reference;
+use regex_vm::state::{State, Tag, Thread, VarName};
+use regex_vm::{Config, Executor, Program, Rewrite, Scope, Template};
+
+/// A special instruction for the tests: the top item, three times.
+#[derive(Debug)]
+pub struct Triple;
+
+impl Special for Triple {
+    fn name(&self) -> String {
+        "triple".into()
+    }
+    fn apply(&self, thread: &mut Thread) -> Result<(), RefError> {
+        let top = thread
+            .stack
+            .first()
+            .cloned()
+            .ok_or(RefError::StackUnderflow {
+                instr: self.name(),
+                have: 0,
+                need: 1,
+            })?;
+        thread.stack.insert(0, top.clone());
+        thread.stack.insert(0, top);
+        Ok(())
+    }
+    fn rewrites(&self) -> Vec<Rewrite> {
+        vec![Rewrite::new(
+            r"%%\n#stack:\n([^#%\n]*\n)",
+            Template::literal("%%\n#stack:\n")
+                .group(1)
+                .group(1)
+                .group(1),
+        )
+        .with_scope(Scope::ActiveThread)]
+    }
+    fn stack_effect(&self) -> (usize, usize) {
+        (1, 3)
+    }
+}
+
+/// Number of proptest cases: `PROPTEST_CASES` if set, else `default`.
+pub fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Values the generators draw from: booleans, integers (with carries and
+/// borrows in reach), and strings with regex metacharacters.
+pub const VALUES: &[&str] = &[
+    "T", "F", "0", "1", "7", "9", "10", "99", "100", "909", "12345678", "99999999", "", "a", "x y",
+    "a.b", "(", ")|*", "T ", "e2e4", "k:q", "$1", "\\",
+];
+/// Variable names the generators use.
+pub const VARS: &[&str] = &["a", "b", "x", "board"];
+/// Tags the generators use.
+pub const TAGS: &[&str] = &["p", "q", "t1"];
+
+fn value() -> impl Strategy<Value = String> {
+    prop::sample::select(VALUES).prop_map(str::to_string)
+}
+
+fn thread() -> impl Strategy<Value = Thread> {
+    (
+        prop::option::weighted(0.3, prop::sample::select(TAGS)),
+        prop::collection::vec(value(), 0..4),
+        prop::collection::btree_map(prop::sample::select(VARS), value(), 0..4),
+    )
+        .prop_map(|(tag, stack, vars)| Thread {
+            tag: tag.map(Tag::must),
+            stack,
+            vars: vars
+                .into_iter()
+                .map(|(k, v)| (VarName::must(k), v))
+                .collect(),
+        })
+}
+
+/// A random state: some screen text, then one to four threads.
+pub fn state() -> impl Strategy<Value = State> {
+    (
+        prop::sample::select(&["", "screen\n", "board # 1.e4 e5\nyour move: "][..]),
+        prop::collection::vec(thread(), 1..5),
+    )
+        .prop_map(|(prefix, threads)| State {
+            prefix: prefix.to_string(),
+            threads,
+        })
+}
+
+/// All instruction shapes the generator picks from, given random choices.
+/// Multi-instruction chunks give the optimizer something to fuse.
+fn candidates(c: &Choice) -> Vec<Vec<Instr>> {
+    let x = VarName::must(VARS[c.var % VARS.len()]);
+    let t = Tag::must(TAGS[c.tag % TAGS.len()]);
+    let v = VALUES[c.value % VALUES.len()].to_string();
+    let w = VALUES[c.other % VALUES.len()].to_string();
+    let one = |i: Instr| vec![i];
+    vec![
+        one(Instr::Push(v.clone())),
+        one(Instr::Pop),
+        one(Instr::Dup),
+        one(Instr::Swap),
+        one(Instr::Lookup(x.clone())),
+        one(Instr::AssignPop(x.clone())),
+        one(Instr::Delete(x.clone())),
+        one(Instr::Set(x.clone(), v.clone())),
+        one(Instr::Cond(t.clone())),
+        one(Instr::Pause(t.clone())),
+        one(Instr::Reactivate(t.clone())),
+        one(Instr::DestroyActive),
+        one(Instr::ForkInactive(t.clone())),
+        one(Instr::ForkBool),
+        one(Instr::ForkList(vec![v.clone(), w.clone(), "z".into()])),
+        one(Instr::Join),
+        one(Instr::Eq),
+        one(Instr::Not),
+        one(Instr::And),
+        one(Instr::Or),
+        one(Instr::IsAny(vec![v.clone(), w.clone()])),
+        one(Instr::IsAny(vec![])),
+        one(Instr::Concat),
+        one(Instr::Add),
+        one(Instr::Sub),
+        one(Instr::Lt),
+        one(Instr::VarEq(x.clone(), v.clone())),
+        one(Instr::CondVarEq(x.clone(), v.clone(), t.clone())),
+        vec![Instr::Push(v.clone()), Instr::AssignPop(x.clone())],
+        vec![Instr::Lookup(x.clone()), Instr::Push(v.clone()), Instr::Eq],
+        vec![
+            Instr::Push(v.clone()),
+            Instr::Lookup(x.clone()),
+            Instr::Eq,
+            Instr::Cond(t.clone()),
+        ],
+        vec![Instr::Push(v), Instr::Push(w), Instr::Add],
+        one(Instr::Special(Arc::new(Triple))),
+    ]
+}
+
+/// Random choices for one generator step.
+#[derive(Debug, Clone)]
+pub struct Choice {
+    kind: usize,
+    var: usize,
+    tag: usize,
+    value: usize,
+    other: usize,
+}
+
+fn choice() -> impl Strategy<Value = Choice> {
+    (0usize..64, 0usize..8, 0usize..8, 0usize..64, 0usize..64).prop_map(
+        |(kind, var, tag, value, other)| Choice {
+            kind,
+            var,
+            tag,
+            value,
+            other,
+        },
+    )
+}
+
+/// Most threads a generated program may create (joins must stay exact).
+const MAX_THREADS: usize = 12;
+
+/// Turns random choices into a well-formed program for `start`: each step
+/// picks, among the candidates, the first (from a random offset) that the
+/// reference interpreter accepts in the current state.
+pub fn build_program(start: &State, choices: &[Choice]) -> Vec<Instr> {
+    assert!(MAX_THREADS <= 1 << JOIN_PASSES);
+    let mut state = start.clone();
+    let mut out = Vec::new();
+    for c in choices {
+        let cands = candidates(c);
+        for k in 0..cands.len() {
+            let chunk = &cands[(c.kind + k) % cands.len()];
+            let mut next = state.clone();
+            if reference::run(chunk, &mut next).is_ok() && next.threads.len() <= MAX_THREADS {
+                state = next;
+                out.extend(chunk.iter().cloned());
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// A random state and a well-formed program for it.
+pub fn state_and_program() -> impl Strategy<Value = (State, Vec<Instr>)> {
+    (state(), prop::collection::vec(choice(), 1..16)).prop_map(|(s, cs)| {
+        let p = build_program(&s, &cs);
+        (s, p)
+    })
+}
+
+/// Runs `program` on `state` with the given executor configuration.
+///
+/// # Panics
+///
+/// If the program does not compile or the run fails (tests only).
+pub fn run_vm(program: &Program, state: &str, config: Config) -> String {
+    let exec = Executor::new(program, config).expect("program compiles");
+    let mut s = state.to_string();
+    exec.run(&mut s).expect("run succeeds");
+    s
+}
+
+/// The naive executor's configuration.
+pub fn naive() -> Config {
+    Config {
+        naive: true,
+        ..Config::default()
+    }
+}
