@@ -14,6 +14,7 @@
 //!
 //! Nothing here knows about chess.
 
+pub mod demo;
 pub mod dsl;
 pub mod ir;
 pub mod lower;

@@ -179,7 +179,7 @@ const MAX_THREADS: usize = 12;
 /// picks, among the candidates, the first (from a random offset) that the
 /// reference interpreter accepts in the current state.
 pub fn build_program(start: &State, choices: &[Choice]) -> Vec<Instr> {
-    assert!(MAX_THREADS <= 1 << JOIN_PASSES);
+    const { assert!(MAX_THREADS <= 1 << JOIN_PASSES) };
     let mut state = start.clone();
     let mut out = Vec::new();
     for c in choices {

@@ -158,7 +158,7 @@ impl Executor {
                     compiled.len() - 1
                 }
             };
-            let literal = if r.replacement.max_group() == 0 {
+            let literal = if !r.replacement.has_groups() {
                 Some(
                     r.replacement
                         .pieces()

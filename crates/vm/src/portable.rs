@@ -177,7 +177,8 @@ mod tests {
 
     #[test]
     fn rejects_each_non_portable_construct() {
-        let cases: [(&str, fn(&PortableError) -> bool); 14] = [
+        type Expect = fn(&PortableError) -> bool;
+        let cases: [(&str, Expect); 14] = [
             ("a(?=b)", |e| matches!(e, PortableError::LookAround(1))),
             ("a(?<!b)", |e| matches!(e, PortableError::LookAround(1))),
             ("(?i)a", |e| matches!(e, PortableError::GroupSyntax(0))),

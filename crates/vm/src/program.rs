@@ -105,6 +105,11 @@ impl Template {
         &self.pieces
     }
 
+    /// True if the replacement references any group (including group 0).
+    pub fn has_groups(&self) -> bool {
+        self.pieces.iter().any(|p| matches!(p, Piece::Group(_)))
+    }
+
     /// The highest group number referenced (0 if none).
     pub fn max_group(&self) -> usize {
         self.pieces
@@ -143,12 +148,13 @@ impl Template {
 
     /// JavaScript `String.prototype.replace` syntax: `$01`, `$$` for a
     /// literal dollar (two-digit group numbers so a following digit is never
-    /// read as part of the reference).
+    /// read as part of the reference; `$&` for the whole match).
     pub fn to_js(&self) -> String {
         let mut out = String::new();
         for p in &self.pieces {
             match p {
                 Piece::Literal(s) => out.push_str(&s.replace('$', "$$")),
+                Piece::Group(0) => out.push_str("$&"),
                 Piece::Group(n) => out.push_str(&format!("${n:02}")),
             }
         }

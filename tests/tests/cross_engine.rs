@@ -1,0 +1,138 @@
+//! Portability: the dumped rewrite lists, run by a plain CPython `re.sub`
+//! loop (and by node's `String.prototype.replace`, when node is present),
+//! end in the same state as our VM.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::TestRunner;
+use regex_asm::ir::IrProgram;
+use regex_asm::{demo, lower};
+use regex_chess_tests::{cases, run_vm, state_and_program};
+use regex_vm::{format, Config, Program};
+
+/// The loop the README shows: every rewrite once, in order.
+const PYTHON_LOOP: &str = r#"
+import json, re, sys
+jobs = json.load(sys.stdin)
+out = []
+for job in jobs:
+    state = job["state"]
+    for pattern, replacement in json.loads(job["program"]):
+        state = re.sub(pattern, replacement, state)
+    out.append(state)
+json.dump(out, sys.stdout)
+"#;
+
+/// Runs each (program, start state) under CPython in one process.
+fn run_python(jobs: &[(Program, String)]) -> Vec<String> {
+    let input: Vec<serde_json::Value> = jobs
+        .iter()
+        .map(|(p, s)| serde_json::json!({"state": s, "program": format::to_json(p)}))
+        .collect();
+    run_script(
+        "python3",
+        &["-c", PYTHON_LOOP],
+        &serde_json::to_string(&input).unwrap(),
+    )
+    .expect("python3 must be installed: the portability test needs CPython's re")
+}
+
+fn run_script(cmd: &str, args: &[&str], stdin: &str) -> Option<Vec<String>> {
+    let mut child = Command::new(cmd)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .ok()?;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{cmd} failed");
+    Some(serde_json::from_slice(&out.stdout).expect("script prints a JSON list"))
+}
+
+#[test]
+fn fib_json_under_cpython_matches_vm() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fib.json");
+    let program = demo::fib(20).unwrap();
+    format::write_file(&program, &path).unwrap();
+    // Read back what was written: the file is the artifact under test.
+    let loaded = format::from_json_file(&path).unwrap();
+    let vm = run_vm(&loaded, "", Config::default());
+    assert_eq!(vm, "%%\n#stack:\n#a:6765\n");
+    let py = run_python(&[(loaded, String::new())]);
+    assert_eq!(py, [vm]);
+}
+
+/// Random well-formed instruction sequences over random states: the same
+/// bytes under CPython as on the VM. One python process runs them all.
+#[test]
+fn random_programs_under_cpython_match_vm() {
+    let mut runner = TestRunner::deterministic();
+    let mut jobs = Vec::new();
+    let mut expected = Vec::new();
+    for _ in 0..cases(300) {
+        let (state, instrs) = state_and_program().new_tree(&mut runner).unwrap().current();
+        let program = lower(&IrProgram::new(instrs)).unwrap();
+        let text = state.render();
+        expected.push(run_vm(&program, &text, Config::default()));
+        jobs.push((program, text));
+    }
+    let got = run_python(&jobs);
+    for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
+        assert_eq!(g, e, "job {i}: CPython and the VM disagree\n{}", jobs[i].0);
+    }
+    assert_eq!(got.len(), expected.len());
+}
+
+const NODE_LOOP: &str = r#"
+const fs = require("fs");
+const jobs = JSON.parse(fs.readFileSync(0, "utf8"));
+(async () => {
+  const out = [];
+  for (const job of jobs) {
+    const url = "data:text/javascript;base64," + Buffer.from(job.module).toString("base64");
+    const { rewrites } = await import(url);
+    let state = job.state;
+    for (const [re, r] of rewrites) state = state.replace(re, r);
+    out.push(state);
+  }
+  process.stdout.write(JSON.stringify(out));
+})();
+"#;
+
+#[test]
+fn random_programs_under_node_match_vm() {
+    if Command::new("node").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: node is not installed; the JavaScript dump was not run");
+        return;
+    }
+    let mut runner = TestRunner::deterministic();
+    let mut input = Vec::new();
+    let mut expected = Vec::new();
+    for _ in 0..cases(100).min(300) {
+        let (state, instrs) = state_and_program().new_tree(&mut runner).unwrap().current();
+        let program = lower(&IrProgram::new(instrs)).unwrap();
+        let text = state.render();
+        expected.push(run_vm(&program, &text, Config::default()));
+        input.push(serde_json::json!({"state": text, "module": format::to_js(&program)}));
+    }
+    let fib = demo::fib(12).unwrap();
+    expected.push(run_vm(&fib, "", Config::default()));
+    input.push(serde_json::json!({"state": "", "module": format::to_js(&fib)}));
+    let got = run_script(
+        "node",
+        &["-e", NODE_LOOP],
+        &serde_json::to_string(&input).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(got, expected);
+}
