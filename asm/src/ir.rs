@@ -70,22 +70,32 @@ pub enum RefError {
 }
 
 /// A special-purpose instruction: one hand-written rewrite list with its
-/// own reference meaning. It must act on active threads only, one thread at
-/// a time, and its rewrites must implement exactly [`Special::apply`].
+/// own reference meaning. It acts on active threads only, each one alone:
+/// every active thread is replaced, in place, by the threads
+/// [`Special::apply`] returns for it (none deletes it, several fork it), and
+/// its rewrites must do exactly that.
 pub trait Special: fmt::Debug + Send + Sync {
     /// Short name, used in listings and timing tables.
     fn name(&self) -> String;
-    /// The meaning: what the instruction does to one active thread.
+    /// The meaning: what the instruction makes of one active thread.
     ///
     /// # Errors
     ///
     /// [`RefError`] when the thread breaks the instruction's precondition.
-    fn apply(&self, thread: &mut Thread) -> Result<(), RefError>;
+    fn apply(&self, thread: Thread) -> Result<Vec<Thread>, RefError>;
     /// The rewrites, in order. Each pattern must be in the portable subset;
     /// the lowering checks it.
     fn rewrites(&self) -> Vec<Rewrite>;
     /// Stack items consumed and produced (the tracer checks depths with it).
     fn stack_effect(&self) -> (usize, usize);
+    /// Variables every resulting thread has set (the tracer records them).
+    fn defines(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Variables the instruction reads (the tracer checks they are set).
+    fn requires(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// One instruction. Stack pictures list the top first.

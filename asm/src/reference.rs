@@ -109,6 +109,18 @@ pub fn step(instr: &Instr, state: &mut State) -> Result<(), RefError> {
             }
             Ok(())
         }
+        Instr::Special(s) => {
+            let mut out = Vec::with_capacity(state.threads.len());
+            for t in &state.threads {
+                if t.is_active() {
+                    out.extend(s.apply(t.clone())?);
+                } else {
+                    out.push(t.clone());
+                }
+            }
+            state.threads = out;
+            Ok(())
+        }
         Instr::CondVarEq(var, value, tag) => {
             for t in state.threads.iter().filter(|t| t.is_active()) {
                 lookup(&name, t, var.as_str())?;
@@ -290,7 +302,6 @@ fn thread_step(instr: &Instr, name: &str, t: &mut Thread) -> Result<(), RefError
             let eq = lookup(name, t, var.as_str())? == v;
             push(t, bool_value(eq));
         }
-        Instr::Special(s) => s.apply(t)?,
         Instr::Boot(_)
         | Instr::Pause(_)
         | Instr::Reactivate(_)
@@ -300,7 +311,8 @@ fn thread_step(instr: &Instr, name: &str, t: &mut Thread) -> Result<(), RefError
         | Instr::ForkList(_)
         | Instr::Join
         | Instr::Cond(_)
-        | Instr::CondVarEq(..) => unreachable!("{name} is handled at the state level"),
+        | Instr::CondVarEq(..)
+        | Instr::Special(_) => unreachable!("{name} is handled at the state level"),
     }
     Ok(())
 }

@@ -159,6 +159,15 @@ impl Machine {
         Expr::var(name, self.generations.get(name).copied().unwrap_or(0))
     }
 
+    /// Declares variables the input state sets in every thread.
+    pub fn assume_set(&mut self, names: &[&str]) {
+        for n in names {
+            if self.var_name(n).is_some() {
+                self.defined.insert(n.to_string());
+            }
+        }
+    }
+
     /// Whether a variable is set on every path to this point.
     pub fn is_set(&self, name: &str) -> bool {
         self.defined.contains(name)
@@ -356,6 +365,15 @@ impl Machine {
         }
         for a in args {
             self.emit(a);
+        }
+        for name in special.requires() {
+            if !self.defined.contains(&name) {
+                self.fail(TraceError::UnsetVariable(name));
+            }
+        }
+        for name in special.defines() {
+            self.defined.insert(name.clone());
+            self.written(&name);
         }
         self.push(Instr::Special(special));
         for name in outs {

@@ -20,7 +20,7 @@ impl Special for Triple {
     fn name(&self) -> String {
         "triple".into()
     }
-    fn apply(&self, thread: &mut Thread) -> Result<(), RefError> {
+    fn apply(&self, mut thread: Thread) -> Result<Vec<Thread>, RefError> {
         let top = thread
             .stack
             .first()
@@ -32,7 +32,7 @@ impl Special for Triple {
             })?;
         thread.stack.insert(0, top.clone());
         thread.stack.insert(0, top);
-        Ok(())
+        Ok(vec![thread])
     }
     fn rewrites(&self) -> Vec<Rewrite> {
         vec![Rewrite::new(
