@@ -1,1 +1,118 @@
+//! regex-chess-program: chess written in the regex-asm DSL.
+//!
+//! - [`board`]: the one-line mailbox board the regexes work on;
+//! - [`codec`]: FEN <-> position threads;
+//! - [`rules`], [`attacks`], [`specials`]: special instructions (fork
+//!   rules, the attack test, the move-making steps), each with its own
+//!   reference meaning;
+//! - [`movegen`]: the legal-move program in the DSL.
+//!
+//! [`legal_moves`] runs that program on the regex VM.
 
+pub mod attacks;
+pub mod board;
+pub mod codec;
+pub mod movegen;
+pub mod rules;
+pub mod specials;
+
+use std::sync::OnceLock;
+
+use regex_vm::state::State;
+use regex_vm::{Config, ExecError, Executor, Program, Stats};
+
+pub use codec::FenError;
+
+/// Failures of the library's entry points.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The input FEN.
+    #[error(transparent)]
+    Fen(#[from] FenError),
+    /// The program failed to assemble (a bug, reported rather than hidden).
+    #[error("assembling the chess program failed: {0}")]
+    Assemble(String),
+    /// The VM stopped.
+    #[error("the regex VM stopped: {0}")]
+    Exec(#[from] ExecError),
+    /// The VM's output is not a valid state (a bug).
+    #[error("the program left an invalid state: {0}")]
+    BadState(String),
+}
+
+/// The move program and its compiled executor, built once.
+pub struct MovePass {
+    /// The rewrites.
+    pub program: Program,
+    /// The executor.
+    pub executor: Executor,
+}
+
+static MOVE_PASS: OnceLock<Result<MovePass, String>> = OnceLock::new();
+
+/// The legal-move pass (built and compiled on first use).
+///
+/// # Errors
+///
+/// [`Error::Assemble`] if the program cannot be built.
+pub fn move_pass() -> Result<&'static MovePass, Error> {
+    MOVE_PASS
+        .get_or_init(|| {
+            let program = movegen::legal_moves_program(movegen::Options::default())
+                .map_err(|e| e.to_string())?;
+            let executor = Executor::new(&program, Config::default()).map_err(|e| e.to_string())?;
+            Ok(MovePass { program, executor })
+        })
+        .as_ref()
+        .map_err(|e| Error::Assemble(e.clone()))
+}
+
+/// Runs the move pass over a state; returns the new state and statistics.
+///
+/// # Errors
+///
+/// [`Error::Exec`] if the VM stops.
+pub fn run_move_pass(state: &str) -> Result<(String, Stats), Error> {
+    let pass = move_pass()?;
+    let mut s = state.to_string();
+    let stats = pass.executor.run(&mut s)?;
+    Ok((s, stats))
+}
+
+/// The legal moves of a position and the FEN after each, computed by the
+/// regex program, sorted by move.
+///
+/// # Errors
+///
+/// [`Error::Fen`] for an invalid FEN; the others for failures of the VM.
+pub fn legal_moves(fen: &str) -> Result<Vec<(String, String)>, Error> {
+    let start = codec::encode_fen(fen)?;
+    let state = State {
+        prefix: String::new(),
+        threads: vec![codec::thread_of(&start)],
+    };
+    let (out, _) = run_move_pass(&state.render())?;
+    let mut moves = successors(&out)?;
+    moves.sort();
+    Ok(moves)
+}
+
+/// The (move, FEN) pairs of every thread of a state left by the move pass.
+///
+/// # Errors
+///
+/// [`Error::BadState`] if a thread lacks a move or a position.
+pub fn successors(state: &str) -> Result<Vec<(String, String)>, Error> {
+    let parsed = State::parse(state).map_err(|e| Error::BadState(e.to_string()))?;
+    parsed
+        .threads
+        .iter()
+        .map(|t| {
+            let mv = t
+                .var(movegen::MOVE_VAR)
+                .ok_or_else(|| Error::BadState("a thread has no move".into()))?;
+            let pos = codec::from_thread(t)?;
+            Ok((mv.to_string(), codec::decode(&pos)?))
+        })
+        .collect()
+}

@@ -1,0 +1,121 @@
+//! The legal-move program, written in the DSL.
+//!
+//! From every active thread holding a position (see `codec`), it makes one
+//! thread per legal move, holding the position after the move and the move
+//! in UCI notation in variable `m`. It is built from the special
+//! instructions of `specials` plus generic instructions for the side to
+//! move and the clocks. It does not know about games, screens or search.
+
+use std::sync::Arc;
+
+use regex_asm::{AsmError, Machine};
+use regex_vm::Program;
+use shakmaty::Color;
+
+use crate::board::{letter, pieces};
+use crate::codec::{FULLMOVE_VAR, HALFMOVE_VAR, POSITION_VARS, TURN_VAR};
+use crate::specials::{
+    piece_moves, select_pieces, Mover, Step, CAPTURED, FROM, PIECE, PROMOTION, TO,
+};
+
+/// The variable holding the move just made (UCI).
+pub const MOVE_VAR: &str = "m";
+
+/// What the move pass updates besides the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Update the halfmove clock and fullmove number (a search that never
+    /// prints the position can skip them).
+    pub clocks: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { clocks: true }
+    }
+}
+
+fn side_letter(c: Color) -> &'static str {
+    match c {
+        Color::White => "w",
+        Color::Black => "b",
+    }
+}
+
+/// Records the move pass for colour `c` (the side to move of every active
+/// thread).
+pub fn legal_moves_for(m: &mut Machine, c: Color, options: Options) {
+    m.special(Arc::new(select_pieces(c)), &[], &[]);
+    by_mover(m, c, &Mover::ALL);
+    for step in [
+        Step::Promote(c),
+        Step::NameTarget,
+        Step::Place(c),
+        Step::DropIllegal(c),
+        Step::FixCastle(c),
+        Step::ClearEp(c),
+    ] {
+        m.special(Arc::new(step), &[], &[]);
+    }
+    m.set(
+        MOVE_VAR,
+        m.get(FROM).concat(m.get(TO)).concat(m.get(PROMOTION)),
+    );
+    if options.clocks {
+        let pawn = letter(c, 'P').to_string();
+        let enemy: Vec<String> = pieces(!c).chars().map(String::from).collect();
+        m.if_else(
+            m.get(PIECE).eq(pawn.as_str()) | m.get(CAPTURED).is_any(&enemy),
+            |m| m.set(HALFMOVE_VAR, 0u32),
+            |m| m.set(HALFMOVE_VAR, m.get(HALFMOVE_VAR) + 1u32),
+        );
+        if c == Color::Black {
+            m.set(FULLMOVE_VAR, m.get(FULLMOVE_VAR) + 1u32);
+        }
+    }
+    m.set(TURN_VAR, side_letter(!c));
+    for v in [FROM, PIECE, CAPTURED, PROMOTION, TO] {
+        m.delete(v);
+    }
+}
+
+/// `if pc is one of movers[0] { its moves } else { the rest }`, so that
+/// every thread takes exactly one branch and the tracer sees `x`, `u` set.
+fn by_mover(m: &mut Machine, c: Color, movers: &[Mover]) {
+    let Some((first, rest)) = movers.split_first() else {
+        return;
+    };
+    if rest.is_empty() {
+        m.special(Arc::new(piece_moves(c, *first)), &[], &[]);
+        return;
+    }
+    let letters: Vec<String> = first
+        .letters()
+        .iter()
+        .map(|l| letter(c, l.chars().next().unwrap_or('?')).to_string())
+        .collect();
+    m.if_else(
+        m.get(PIECE).is_any(&letters),
+        |m| m.special(Arc::new(piece_moves(c, *first)), &[], &[]),
+        |m| by_mover(m, c, rest),
+    );
+}
+
+/// Records the move pass for whichever side is to move.
+pub fn legal_moves_dsl(m: &mut Machine, options: Options) {
+    m.assume_set(&POSITION_VARS);
+    m.if_else(
+        m.get(TURN_VAR).eq("w"),
+        |m| legal_moves_for(m, Color::White, options),
+        |m| legal_moves_for(m, Color::Black, options),
+    );
+}
+
+/// The assembled move pass.
+///
+/// # Errors
+///
+/// Only if the program breaks an assembler rule (a bug).
+pub fn legal_moves_program(options: Options) -> Result<Program, AsmError> {
+    regex_asm::assemble(|m| legal_moves_dsl(m, options))
+}

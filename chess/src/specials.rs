@@ -1,0 +1,567 @@
+//! The chess instructions: special-purpose rewrite lists for move making.
+//!
+//! One legal-move pass over a thread holding a position (variable `z`, see
+//! `board`) is, in order:
+//!
+//! 1. [`select_pieces`]: one thread per piece of the side to move, the piece
+//!    lifted to `@`, its square in `f`, its letter in `pc`;
+//! 2. [`piece_moves`] (per kind of piece): one thread per pseudo-legal
+//!    destination, marked `*`, the captured character in `x`, `u` empty;
+//! 3. [`Step::Promote`]: a pawn on the last rank becomes four threads,
+//!    `u` = `q`, `r`, `b`, `n`;
+//! 4. [`Step::NameTarget`]: the destination's name in `t`;
+//! 5. [`Step::Place`]: `*` becomes the moved (or promoted) piece; a castling
+//!    rook that moves, and both after a king move, lose their right;
+//! 6. [`Step::DropIllegal`]: threads whose king, or a square the castling
+//!    king crossed, is attacked are deleted;
+//! 7. [`Step::FixCastle`]: the crossed squares become the rook and empty;
+//! 8. [`Step::ClearEp`]: the opponent's old en passant mark goes.
+//!
+//! Each instruction has its reference meaning here too, written against the
+//! board string directly. Colour-specific instructions come in pairs; the
+//! program runs one of each pair per side to move.
+
+use regex_asm::ir::{RefError, Special};
+use regex_vm::state::Thread;
+use regex_vm::{Rewrite, Scope, Template};
+use shakmaty::Color;
+
+use crate::attacks::{king_attacked, king_attacked_pattern};
+use crate::board::{
+    castle_rook, forward, index, letter, name_at, phantom, pieces, rank_range, squares, target,
+    BOARD_VAR, EMPTY, ROW,
+};
+use crate::rules::{append_var, board_of, set_board, Cell, ForkRule, Forks, Put, Value};
+
+/// Variables the move pass appends, in order.
+pub const FROM: &str = "f";
+/// The moving piece's letter.
+pub const PIECE: &str = "pc";
+/// The captured character (`.` or `,` when none).
+pub const CAPTURED: &str = "x";
+/// The promotion letter (`q`, `r`, `b`, `n`), empty otherwise.
+pub const PROMOTION: &str = "u";
+/// The destination square.
+pub const TO: &str = "t";
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "w",
+        Color::Black => "b",
+    }
+}
+
+fn cell(offset: i32, accept: &str, put: Put) -> Cell {
+    Cell {
+        offset,
+        accept: accept.to_string(),
+        put,
+    }
+}
+
+/// Step 1: one thread per piece of colour `c`.
+pub fn select_pieces(c: Color) -> Forks {
+    let rules = squares()
+        .map(|i| ForkRule {
+            at: Some((i, i)),
+            cells: vec![cell(0, pieces(c), Put::Set('@'))],
+            vars: vec![
+                (FROM.into(), Value::Lit(name_at(i))),
+                (PIECE.into(), Value::Cell(0)),
+            ],
+        })
+        .collect();
+    Forks {
+        name: format!("select_{}", color_name(c)),
+        rules,
+        defines: vec![FROM.into(), PIECE.into()],
+    }
+}
+
+/// Kinds of moving piece, each with its own rule list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mover {
+    /// Pawns.
+    Pawn,
+    /// Knights.
+    Knight,
+    /// Bishops.
+    Bishop,
+    /// Rooks, castling rooks included.
+    Rook,
+    /// Queens.
+    Queen,
+    /// The king, castling included.
+    King,
+}
+
+impl Mover {
+    /// All kinds.
+    pub const ALL: [Mover; 6] = [
+        Mover::Pawn,
+        Mover::Knight,
+        Mover::Bishop,
+        Mover::Rook,
+        Mover::Queen,
+        Mover::King,
+    ];
+
+    /// The piece letters (uppercase) this kind covers.
+    pub fn letters(self) -> &'static [&'static str] {
+        match self {
+            Mover::Pawn => &["P"],
+            Mover::Knight => &["N"],
+            Mover::Bishop => &["B"],
+            Mover::Rook => &["R", "T"],
+            Mover::Queen => &["Q"],
+            Mover::King => &["K"],
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Mover::Pawn => "pawn",
+            Mover::Knight => "knight",
+            Mover::Bishop => "bishop",
+            Mover::Rook => "rook",
+            Mover::Queen => "queen",
+            Mover::King => "king",
+        }
+    }
+}
+
+/// A simple move: the lifted piece goes, the target gets `*`.
+fn step_rule(c: Color, d: i32) -> ForkRule {
+    ForkRule {
+        at: None,
+        cells: vec![
+            cell(0, "@", Put::Set('.')),
+            cell(d, &target(c), Put::Set('*')),
+        ],
+        vars: vec![
+            (CAPTURED.into(), Value::Cell(1)),
+            (PROMOTION.into(), lit("")),
+        ],
+    }
+}
+
+/// A slide of `n` steps of `d` over empty squares.
+fn slide_rule(c: Color, d: i32, n: i32) -> ForkRule {
+    let mut cells = vec![cell(0, "@", Put::Set('.'))];
+    for k in 1..n {
+        cells.push(cell(k * d, EMPTY, Put::Keep));
+    }
+    cells.push(cell(n * d, &target(c), Put::Set('*')));
+    let last = cells.len() - 1;
+    ForkRule {
+        at: None,
+        cells,
+        vars: vec![
+            (CAPTURED.into(), Value::Cell(last)),
+            (PROMOTION.into(), lit("")),
+        ],
+    }
+}
+
+fn lit(s: &str) -> Value {
+    Value::Lit(s.to_string())
+}
+
+fn slides(c: Color, dirs: &[i32]) -> Vec<ForkRule> {
+    dirs.iter()
+        .flat_map(|&d| (1..=7).map(move |n| slide_rule(c, d, n)))
+        .collect()
+}
+
+fn pawn_rules(c: Color) -> Vec<ForkRule> {
+    let f = forward(c);
+    let quiet = vec![(CAPTURED.into(), lit(".")), (PROMOTION.into(), lit(""))];
+    let start_rank = match c {
+        Color::White => 2,
+        Color::Black => 7,
+    };
+    let enemy_pawn = letter(!c, 'P').to_string();
+    let mut rules = vec![
+        ForkRule {
+            at: None,
+            cells: vec![cell(0, "@", Put::Set('.')), cell(f, EMPTY, Put::Set('*'))],
+            vars: quiet.clone(),
+        },
+        ForkRule {
+            at: Some(rank_range(start_rank)),
+            cells: vec![
+                cell(0, "@", Put::Set('.')),
+                cell(f, EMPTY, Put::Set(',')),
+                cell(2 * f, EMPTY, Put::Set('*')),
+            ],
+            vars: quiet,
+        },
+    ];
+    for side in [-1, 1] {
+        let d = f + side;
+        rules.push(ForkRule {
+            at: None,
+            cells: vec![
+                cell(0, "@", Put::Set('.')),
+                cell(d, pieces(!c), Put::Set('*')),
+            ],
+            vars: vec![
+                (CAPTURED.into(), Value::Cell(1)),
+                (PROMOTION.into(), lit("")),
+            ],
+        });
+        // En passant: the pawn that skipped the target square goes too.
+        rules.push(ForkRule {
+            at: None,
+            cells: vec![
+                cell(0, "@", Put::Set('.')),
+                cell(d, ",", Put::Set('*')),
+                cell(side, &enemy_pawn, Put::Set('.')),
+            ],
+            vars: vec![
+                (CAPTURED.into(), lit(&enemy_pawn)),
+                (PROMOTION.into(), lit("")),
+            ],
+        });
+    }
+    rules
+}
+
+fn king_rules(c: Color) -> Vec<ForkRule> {
+    let mut rules: Vec<ForkRule> = [-11, -10, -9, -1, 1, 9, 10, 11]
+        .iter()
+        .map(|&d| step_rule(c, d))
+        .collect();
+    let home = match c {
+        Color::White => index(4, 1),
+        Color::Black => index(4, 8),
+    };
+    let ph = Put::Set(phantom(c));
+    let rook = castle_rook(c).to_string();
+    let quiet = vec![(CAPTURED.into(), lit(".")), (PROMOTION.into(), lit(""))];
+    // King side: e f g h -> phantom phantom * . ; queen side: a b c d e.
+    rules.push(ForkRule {
+        at: Some((home, home)),
+        cells: vec![
+            cell(0, "@", ph),
+            cell(1, ".", ph),
+            cell(2, ".", Put::Set('*')),
+            cell(3, &rook, Put::Set('.')),
+        ],
+        vars: quiet.clone(),
+    });
+    rules.push(ForkRule {
+        at: Some((home, home)),
+        cells: vec![
+            cell(0, "@", ph),
+            cell(-1, ".", ph),
+            cell(-2, ".", Put::Set('*')),
+            cell(-3, ".", Put::Keep),
+            cell(-4, &rook, Put::Set('.')),
+        ],
+        vars: quiet,
+    });
+    rules
+}
+
+/// Step 2: one thread per pseudo-legal destination of the lifted piece.
+pub fn piece_moves(c: Color, mover: Mover) -> Forks {
+    let rules = match mover {
+        Mover::Pawn => pawn_rules(c),
+        Mover::Knight => [-21, -19, -12, -8, 8, 12, 19, 21]
+            .iter()
+            .map(|&d| step_rule(c, d))
+            .collect(),
+        Mover::Bishop => slides(c, &[-11, -9, 9, 11]),
+        Mover::Rook => slides(c, &[-10, -1, 1, 10]),
+        Mover::Queen => slides(c, &[-11, -10, -9, -1, 1, 9, 10, 11]),
+        Mover::King => king_rules(c),
+    };
+    Forks {
+        name: format!("{}_moves_{}", mover.name(), color_name(c)),
+        rules,
+        defines: vec![CAPTURED.into(), PROMOTION.into()],
+    }
+}
+
+/// Steps 3 to 8: one-thread transformations (or deletions, or the
+/// promotion fork).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// A pawn of this colour on its last rank: four threads.
+    Promote(Color),
+    /// `t` := the name of the `*` square.
+    NameTarget,
+    /// `*` := the moved piece of this colour; castling rights lost.
+    Place(Color),
+    /// Threads where this colour's king is attacked are deleted.
+    DropIllegal(Color),
+    /// Castling's crossed squares back to rook and empty.
+    FixCastle(Color),
+    /// The other colour's en passant mark is cleared.
+    ClearEp(Color),
+}
+
+const PROMOTIONS: [&str; 4] = ["q", "r", "b", "n"];
+
+/// The head of an active thread up to the board's first character.
+const HEAD: &str = r"%%\n[^%]*#z:";
+
+fn special_err(instr: &str, message: &str) -> RefError {
+    RefError::Special {
+        instr: instr.to_string(),
+        message: message.to_string(),
+    }
+}
+
+fn local(pattern: String, template: Template) -> Rewrite {
+    Rewrite::new(pattern, template).with_scope(Scope::ActiveThread)
+}
+
+fn last_rank(c: Color) -> usize {
+    match c {
+        Color::White => 8,
+        Color::Black => 1,
+    }
+}
+
+impl Step {
+    fn star(&self, board: &str) -> Result<usize, RefError> {
+        board
+            .find('*')
+            .ok_or_else(|| special_err(&self.name(), "no destination mark on the board"))
+    }
+
+    fn var<'t>(&self, t: &'t Thread, name: &str) -> Result<&'t str, RefError> {
+        t.var(name).ok_or_else(|| RefError::UnsetVariable {
+            instr: self.name(),
+            name: name.to_string(),
+        })
+    }
+}
+
+impl Special for Step {
+    fn name(&self) -> String {
+        match self {
+            Step::Promote(c) => format!("promote_{}", color_name(*c)),
+            Step::NameTarget => "name_target".into(),
+            Step::Place(c) => format!("place_{}", color_name(*c)),
+            Step::DropIllegal(c) => format!("drop_illegal_{}", color_name(*c)),
+            Step::FixCastle(c) => format!("fix_castle_{}", color_name(*c)),
+            Step::ClearEp(c) => format!("clear_ep_{}", color_name(*c)),
+        }
+    }
+
+    fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
+        let board = board_of(&self.name(), &t)?.to_string();
+        let mut b: Vec<char> = board.chars().collect();
+        match *self {
+            Step::Promote(c) => {
+                let (lo, hi) = rank_range(last_rank(c));
+                let star = self.star(&board)?;
+                let pawn = letter(c, 'P').to_string();
+                if (lo..=hi).contains(&star) && self.var(&t, PIECE)? == pawn {
+                    if !self.var(&t, PROMOTION)?.is_empty() {
+                        return Err(special_err(&self.name(), "promotion already chosen"));
+                    }
+                    return Ok(PROMOTIONS
+                        .iter()
+                        .map(|p| {
+                            let mut copy = t.clone();
+                            for (n, v) in &mut copy.vars {
+                                if n.as_str() == PROMOTION {
+                                    *v = p.to_string();
+                                }
+                            }
+                            copy
+                        })
+                        .collect());
+                }
+                Ok(vec![t])
+            }
+            Step::NameTarget => {
+                let star = self.star(&board)?;
+                append_var(&self.name(), &mut t, TO, name_at(star))?;
+                Ok(vec![t])
+            }
+            Step::Place(c) => {
+                let star = self.star(&board)?;
+                let u = self.var(&t, PROMOTION)?;
+                let pc = self.var(&t, PIECE)?.chars().next().unwrap_or('?');
+                let placed = if let Some(p) = u.chars().next() {
+                    letter(c, p.to_ascii_uppercase())
+                } else if pc == castle_rook(c) {
+                    letter(c, 'R')
+                } else {
+                    pc
+                };
+                b[star] = placed;
+                if pc == letter(c, 'K') {
+                    let rank = if c == Color::White { 1 } else { 8 };
+                    for file in [0, 7] {
+                        let i = index(file, rank);
+                        if b[i] == castle_rook(c) {
+                            b[i] = letter(c, 'R');
+                        }
+                    }
+                }
+                set_board(&mut t, b.into_iter().collect());
+                Ok(vec![t])
+            }
+            Step::DropIllegal(c) => {
+                if king_attacked(&board, c) {
+                    Ok(vec![])
+                } else {
+                    Ok(vec![t])
+                }
+            }
+            Step::FixCastle(c) => {
+                let rank = if c == Color::White { 1 } else { 8 };
+                let (d, e, f) = (index(3, rank), index(4, rank), index(5, rank));
+                let ph = phantom(c);
+                if b[e] == ph && b[f] == ph {
+                    b[e] = '.';
+                    b[f] = letter(c, 'R');
+                } else if b[d] == ph && b[e] == ph {
+                    b[d] = letter(c, 'R');
+                    b[e] = '.';
+                }
+                set_board(&mut t, b.into_iter().collect());
+                Ok(vec![t])
+            }
+            Step::ClearEp(c) => {
+                let (lo, hi) = rank_range(if c == Color::White { 6 } else { 3 });
+                for ch in &mut b[lo..=hi] {
+                    if *ch == ',' {
+                        *ch = '.';
+                    }
+                }
+                set_board(&mut t, b.into_iter().collect());
+                Ok(vec![t])
+            }
+        }
+    }
+
+    fn rewrites(&self) -> Vec<Rewrite> {
+        match *self {
+            Step::Promote(c) => {
+                let (lo, hi) = rank_range(last_rank(c));
+                let pawn = letter(c, 'P');
+                let mut t = Template::new();
+                for p in PROMOTIONS {
+                    t = t.text("%%\n").group(1).text(p).group(2);
+                }
+                vec![Rewrite::new(
+                    format!(
+                        r"%%\n([^%]*#z:.{{{lo},{hi}}}\*[^%]*#{PIECE}:{pawn}\n[^%]*#{PROMOTION}:)(\n[^%]*)"
+                    ),
+                    t,
+                )
+                .with_scope(Scope::Global)]
+            }
+            Step::NameTarget => {
+                let mut out = Vec::new();
+                for rank in 1..=8 {
+                    let (lo, hi) = rank_range(rank);
+                    out.push(local(
+                        format!(r"({HEAD}.{{{lo},{hi}}}\*[^%]*)"),
+                        Template::new().group(1).text(&format!("#{TO}:{rank}\n")),
+                    ));
+                }
+                for file in 0..8usize {
+                    let name = (b'a' + file as u8) as char;
+                    out.push(local(
+                        format!(r"({HEAD}(?:.{{{ROW}}})*.{{{}}}\*[^%]*#{TO}:)", file + 1),
+                        Template::new().group(1).text(&name.to_string()),
+                    ));
+                }
+                out
+            }
+            Step::Place(c) => {
+                let mut out = Vec::new();
+                for p in PROMOTIONS {
+                    let piece = letter(c, p.to_ascii_uppercase().chars().next().unwrap_or('Q'));
+                    out.push(local(
+                        format!(r"({HEAD}[^\n]*)\*([^%]*#{PROMOTION}:{p}\n)"),
+                        Template::new().group(1).text(&piece.to_string()).group(2),
+                    ));
+                }
+                out.push(local(
+                    format!(r"({HEAD}[^\n]*)\*([^%]*#{PIECE}:{}\n)", castle_rook(c)),
+                    Template::new()
+                        .group(1)
+                        .text(&letter(c, 'R').to_string())
+                        .group(2),
+                ));
+                let plain: String = pieces(c).chars().filter(|&p| p != castle_rook(c)).collect();
+                out.push(local(
+                    format!(r"({HEAD}[^\n]*)\*([^%]*#{PIECE}:([{plain}])\n)"),
+                    Template::new().group(1).group(3).group(2),
+                ));
+                let rank = if c == Color::White { 1 } else { 8 };
+                for file in [0, 7] {
+                    out.push(local(
+                        format!(
+                            r"({HEAD}.{{{}}}){}([^%]*#{PIECE}:{}\n)",
+                            index(file, rank),
+                            castle_rook(c),
+                            letter(c, 'K')
+                        ),
+                        Template::new()
+                            .group(1)
+                            .text(&letter(c, 'R').to_string())
+                            .group(2),
+                    ));
+                }
+                out
+            }
+            Step::DropIllegal(c) => vec![Rewrite::new(
+                format!(r"{HEAD}[^\n]*{}[^%]*", king_attacked_pattern(c)),
+                Template::new(),
+            )
+            .with_scope(Scope::Global)],
+            Step::FixCastle(c) => {
+                let rank = if c == Color::White { 1 } else { 8 };
+                let ph = phantom(c);
+                let r = letter(c, 'R');
+                vec![
+                    local(
+                        format!("({HEAD}.{{{}}}){ph}{ph}", index(4, rank)),
+                        Template::new().group(1).text(&format!(".{r}")),
+                    ),
+                    local(
+                        format!("({HEAD}.{{{}}}){ph}{ph}", index(3, rank)),
+                        Template::new().group(1).text(&format!("{r}.")),
+                    ),
+                ]
+            }
+            Step::ClearEp(c) => {
+                let (lo, hi) = rank_range(if c == Color::White { 6 } else { 3 });
+                vec![local(
+                    format!("({HEAD}.{{{lo},{hi}}}),"),
+                    Template::new().group(1).text("."),
+                )]
+            }
+        }
+    }
+
+    fn stack_effect(&self) -> (usize, usize) {
+        (0, 0)
+    }
+
+    fn defines(&self) -> Vec<String> {
+        match self {
+            Step::NameTarget => vec![TO.into()],
+            _ => vec![],
+        }
+    }
+
+    fn requires(&self) -> Vec<String> {
+        let mut v = vec![BOARD_VAR.to_string()];
+        match self {
+            Step::Promote(_) | Step::Place(_) => v.extend([PIECE.into(), PROMOTION.into()]),
+            _ => {}
+        }
+        v
+    }
+}
