@@ -97,6 +97,46 @@ pub fn legal_moves(fen: &str) -> Result<Vec<(String, String)>, Error> {
     Ok(moves)
 }
 
+/// Threads per VM run in [`perft`]: bounds the state size.
+const PERFT_BATCH: usize = 256;
+
+/// The number of leaf positions `depth` plies from `fen`, every node's moves
+/// computed by the regex program (threads are expanded in batches so the
+/// state stays small).
+///
+/// # Errors
+///
+/// As [`legal_moves`].
+pub fn perft(fen: &str, depth: u32) -> Result<u64, Error> {
+    let start = codec::encode_fen(fen)?;
+    let mut frontier = vec![codec::thread_of(&start)];
+    if depth == 0 {
+        return Ok(1);
+    }
+    for level in 1..=depth {
+        let mut next = Vec::new();
+        let mut count = 0u64;
+        for batch in frontier.chunks(PERFT_BATCH) {
+            let state = State {
+                prefix: String::new(),
+                threads: batch.to_vec(),
+            };
+            let (out, stats) = run_move_pass(&state.render())?;
+            if level == depth {
+                count += (stats.active_threads + stats.paused_threads) as u64;
+            } else {
+                let parsed = State::parse(&out).map_err(|e| Error::BadState(e.to_string()))?;
+                next.extend(parsed.threads);
+            }
+        }
+        if level == depth {
+            return Ok(count);
+        }
+        frontier = next;
+    }
+    Ok(frontier.len() as u64)
+}
+
 /// The (move, FEN) pairs of every thread of a state left by the move pass.
 ///
 /// # Errors

@@ -1,0 +1,99 @@
+//! The chess special instructions join the ISA's central property: on
+//! states holding real positions, the reference interpreter (which gives
+//! each special its meaning by indexing into the board string) and the
+//! lowered rewrites on the VM agree byte for byte, instruction by
+//! instruction, over the whole legal-move program.
+
+use chess::codec::{encode, fen_of, thread_of};
+use chess::movegen::{legal_moves_dsl, Options};
+use proptest::prelude::*;
+use std::sync::OnceLock;
+
+use regex_asm::ir::IrProgram;
+use regex_asm::{lower, optimize, reference, trace};
+use regex_chess_tests::cases;
+use regex_chess_tests::positions::{random_game, Rng};
+use regex_vm::state::State;
+use regex_vm::{Config, Executor};
+use shakmaty::Chess;
+
+/// The move pass, and one compiled executor per instruction.
+struct Stepwise {
+    ir: IrProgram,
+    steps: Vec<Executor>,
+}
+
+fn stepwise() -> &'static Stepwise {
+    static CELL: OnceLock<Stepwise> = OnceLock::new();
+    CELL.get_or_init(|| {
+        let ir = optimize(&trace(|m| legal_moves_dsl(m, Options::default())).unwrap());
+        let program = lower(&ir).unwrap();
+        let mut per_instr = vec![Vec::new(); ir.instrs.len()];
+        for r in program.rewrites() {
+            per_instr[r.origin.as_ref().unwrap().instr].push(r.clone());
+        }
+        let steps = per_instr
+            .into_iter()
+            .map(|rs| Executor::new(&regex_vm::Program::new(rs), Config::default()).unwrap())
+            .collect();
+        Stepwise { ir, steps }
+    })
+}
+
+/// Runs the program instruction by instruction on both sides; the first
+/// divergence is the error.
+fn compare_stepwise(start: &State) -> Result<(), String> {
+    let Stepwise { ir, steps } = stepwise();
+    let mut reference_state = start.clone();
+    let mut text = start.render();
+    for (i, instr) in ir.instrs.iter().enumerate() {
+        reference::step(instr, &mut reference_state)
+            .map_err(|e| format!("reference refused instruction {i} ({instr}): {e}"))?;
+        steps[i].run(&mut text).unwrap();
+        if text != reference_state.render() {
+            return Err(format!(
+                "instruction {i} ({instr}) diverges\nvm:\n{text}\nreference:\n{}",
+                reference_state.render()
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn state_of(positions: &[Chess]) -> State {
+    State {
+        prefix: String::new(),
+        threads: positions.iter().map(|p| thread_of(&encode(p))).collect(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(200)))]
+
+    /// Two random positions in one state (often one per side to move), so
+    /// both colours' branches run at once.
+    #[test]
+    fn chess_specials_interp_and_vm_agree(a in any::<u64>(), b in any::<u64>(), plies in 0usize..100) {
+        let start = Chess::default();
+        let p = random_game(&start, &mut Rng::new(a), plies);
+        let q = random_game(&start, &mut Rng::new(b), plies / 2 + 1);
+        let state = state_of(&[p.clone(), q.clone()]);
+        let r = compare_stepwise(&state);
+        prop_assert!(r.is_ok(), "{} / {}: {}", fen_of(&p), fen_of(&q), r.unwrap_err());
+    }
+}
+
+#[test]
+fn hand_made_special_cases_agree() {
+    for fen in [
+        "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/8/8/8/8/8/3r1r2/R3K2R w KQ - 0 1",
+        "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1",
+        "1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/1p6/R3K3 b - - 0 1",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+    ] {
+        let pos = chess::codec::parse_fen(fen).unwrap();
+        compare_stepwise(&state_of(&[pos])).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    }
+}
