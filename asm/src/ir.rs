@@ -88,6 +88,13 @@ pub trait Special: fmt::Debug + Send + Sync {
     fn rewrites(&self) -> Vec<Rewrite>;
     /// Stack items consumed and produced (the tracer checks depths with it).
     fn stack_effect(&self) -> (usize, usize);
+    /// For instructions whose meaning spans threads (e.g. a reduction over
+    /// runs of adjacent active threads): the whole new thread list, given
+    /// all threads. `None` (the default) means "apply to each active thread
+    /// alone".
+    fn apply_state(&self, _threads: Vec<Thread>) -> Option<Result<Vec<Thread>, RefError>> {
+        None
+    }
     /// Variables every resulting thread has set (the tracer records them).
     fn defines(&self) -> Vec<String> {
         Vec::new()
@@ -140,6 +147,13 @@ pub enum Instr {
     /// stack is followed by the stacks of the others in order; the others'
     /// variables are dropped. Exact for runs of up to `2^JOIN_PASSES` threads.
     Join,
+    /// Each thread paused under the tag that is immediately followed by an
+    /// active thread takes that thread's stack (after its own items), and
+    /// the active thread is deleted.
+    Absorb(Tag),
+    /// `.. -> (stack was empty) ..`: pushes `T` on an empty stack, `F` on
+    /// top of a non-empty one.
+    StackEmpty,
     /// `a b .. -> (a == b) ..`
     Eq,
     /// `b .. -> !b ..`
@@ -191,6 +205,8 @@ impl Instr {
             Instr::ForkBool => "fork_bool".into(),
             Instr::ForkList(_) => "fork_list".into(),
             Instr::Join => "join".into(),
+            Instr::Absorb(_) => "absorb".into(),
+            Instr::StackEmpty => "stack_empty".into(),
             Instr::Eq => "eq".into(),
             Instr::Not => "not".into(),
             Instr::And => "and".into(),
@@ -215,7 +231,11 @@ impl fmt::Display for Instr {
             Instr::Push(v) => write!(f, "{name} {v:?}"),
             Instr::Lookup(x) | Instr::AssignPop(x) | Instr::Delete(x) => write!(f, "{name} {x}"),
             Instr::Set(x, v) | Instr::VarEq(x, v) => write!(f, "{name} {x} {v:?}"),
-            Instr::Cond(t) | Instr::Pause(t) | Instr::Reactivate(t) | Instr::ForkInactive(t) => {
+            Instr::Cond(t)
+            | Instr::Pause(t)
+            | Instr::Reactivate(t)
+            | Instr::ForkInactive(t)
+            | Instr::Absorb(t) => {
                 write!(f, "{name} {t}")
             }
             Instr::ForkList(vs) | Instr::IsAny(vs) => write!(f, "{name} {vs:?}"),

@@ -212,6 +212,19 @@ fn lower_instr(instr: &Instr) -> Vec<Rewrite> {
                 )
             })
             .collect(),
+        Instr::Absorb(t) => vec![rw(
+            format!(r"(%{t}\n#stack:\n[^#%]*)([^%]*){HEAD}([^#%]*)[^%]*"),
+            Template::new().group(1).group(3).group(2),
+            Scope::Global,
+        )],
+        Instr::StackEmpty => vec![
+            local(
+                format!("{HEAD}({ITEM})"),
+                lit(&format!("{MARKED_TEXT}F\n")).group(1),
+            ),
+            local(HEAD, lit(&format!("{HEAD_TEXT}T\n"))),
+            unmark(),
+        ],
         Instr::Eq => vec![
             local(
                 format!(r"{HEAD}([^#%\n]*)\n\1\n"),

@@ -96,6 +96,19 @@ pub fn step(instr: &Instr, state: &mut State) -> Result<(), RefError> {
             state.threads = out;
             Ok(())
         }
+        Instr::Absorb(tag) => {
+            let mut out: Vec<Thread> = Vec::with_capacity(state.threads.len());
+            let mut threads = std::mem::take(&mut state.threads).into_iter().peekable();
+            while let Some(mut t) = threads.next() {
+                if t.tag.as_ref() == Some(tag) && threads.peek().is_some_and(Thread::is_active) {
+                    let next = threads.next().expect("peeked");
+                    t.stack.extend(next.stack);
+                }
+                out.push(t);
+            }
+            state.threads = out;
+            Ok(())
+        }
         Instr::Cond(tag) => {
             // Check every active thread first so that an error changes nothing.
             for t in state.threads.iter().filter(|t| t.is_active()) {
@@ -110,6 +123,10 @@ pub fn step(instr: &Instr, state: &mut State) -> Result<(), RefError> {
             Ok(())
         }
         Instr::Special(s) => {
+            if let Some(result) = s.apply_state(state.threads.clone()) {
+                state.threads = result?;
+                return Ok(());
+            }
             let mut out = Vec::with_capacity(state.threads.len());
             for t in &state.threads {
                 if t.is_active() {
@@ -280,6 +297,10 @@ fn thread_step(instr: &Instr, name: &str, t: &mut Thread) -> Result<(), RefError
             let v = pop(name, t)?;
             push(t, bool_value(set.contains(&v)));
         }
+        Instr::StackEmpty => {
+            let empty = t.stack.is_empty();
+            push(t, bool_value(empty));
+        }
         Instr::Concat => {
             need(name, t, 2)?;
             let a = pop(name, t)?;
@@ -310,6 +331,7 @@ fn thread_step(instr: &Instr, name: &str, t: &mut Thread) -> Result<(), RefError
         | Instr::ForkBool
         | Instr::ForkList(_)
         | Instr::Join
+        | Instr::Absorb(_)
         | Instr::Cond(_)
         | Instr::CondVarEq(..)
         | Instr::Special(_) => unreachable!("{name} is handled at the state level"),

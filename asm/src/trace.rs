@@ -268,17 +268,7 @@ impl Machine {
         otherwise: impl FnOnce(&mut Machine),
     ) {
         self.emit(&cond.into());
-        let other = self.fresh_tag();
-        let done = self.fresh_tag();
-        self.push(Instr::Cond(other.clone()));
-        let before = self.defined.clone();
-        then(self);
-        let after_then = std::mem::replace(&mut self.defined, before);
-        self.push(Instr::Pause(done.clone()));
-        self.push(Instr::Reactivate(other));
-        otherwise(self);
-        self.push(Instr::Reactivate(done));
-        self.defined = self.defined.intersection(&after_then).cloned().collect();
+        self.if_else_top(then, otherwise);
     }
 
     /// Each active thread becomes one thread per value, with `name` set to
@@ -341,6 +331,33 @@ impl Machine {
     /// Merges each run of adjacent active threads into its first thread.
     pub fn join(&mut self) {
         self.push(Instr::Join);
+    }
+
+    /// Records an instruction as is. The tracer checks nothing: the caller
+    /// keeps the stack balanced (the DSL's statements leave it empty) and
+    /// tells the tracer about variables with [`Machine::assume_set`].
+    pub fn emit_raw(&mut self, instr: Instr) {
+        self.push(instr);
+    }
+
+    /// Like [`Machine::if_else`], with the condition already on top of the
+    /// stack (pushed by raw instructions).
+    pub fn if_else_top(
+        &mut self,
+        then: impl FnOnce(&mut Machine),
+        otherwise: impl FnOnce(&mut Machine),
+    ) {
+        let other = self.fresh_tag();
+        let done = self.fresh_tag();
+        self.push(Instr::Cond(other.clone()));
+        let before = self.defined.clone();
+        then(self);
+        let after_then = std::mem::replace(&mut self.defined, before);
+        self.push(Instr::Pause(done.clone()));
+        self.push(Instr::Reactivate(other));
+        otherwise(self);
+        self.push(Instr::Reactivate(done));
+        self.defined = self.defined.intersection(&after_then).cloned().collect();
     }
 
     /// Sets up the state when it is empty (must come first).

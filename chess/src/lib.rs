@@ -12,8 +12,12 @@
 pub mod attacks;
 pub mod board;
 pub mod codec;
+pub mod eval;
 pub mod movegen;
+pub mod reduce;
+pub mod reference;
 pub mod rules;
+pub mod search;
 pub mod specials;
 
 use std::sync::OnceLock;
@@ -135,6 +139,56 @@ pub fn perft(fen: &str, depth: u32) -> Result<u64, Error> {
         frontier = next;
     }
     Ok(frontier.len() as u64)
+}
+
+/// The reply program and its executor, built once.
+static REPLY: OnceLock<Result<MovePass, String>> = OnceLock::new();
+
+/// The 2-ply reply program (built and compiled on first use).
+///
+/// # Errors
+///
+/// [`Error::Assemble`] if the program cannot be built.
+pub fn reply_pass() -> Result<&'static MovePass, Error> {
+    REPLY
+        .get_or_init(|| {
+            let program = search::reply_program().map_err(|e| e.to_string())?;
+            let executor = Executor::new(&program, Config::default()).map_err(|e| e.to_string())?;
+            Ok(MovePass { program, executor })
+        })
+        .as_ref()
+        .map_err(|e| Error::Assemble(e.clone()))
+}
+
+/// The engine's reply computed by the regex program: its move (UCI) and
+/// 2-ply score, `None` when the side to move has no legal move.
+///
+/// # Errors
+///
+/// [`Error::Fen`] for an invalid FEN; the others for failures of the VM.
+pub fn reply(fen: &str) -> Result<(Option<(String, u32)>, Stats), Error> {
+    let start = codec::encode_fen(fen)?;
+    let state = State {
+        prefix: String::new(),
+        threads: vec![codec::thread_of(&start)],
+    };
+    let pass = reply_pass()?;
+    let mut s = state.render();
+    let stats = pass.executor.run(&mut s)?;
+    let parsed = State::parse(&s).map_err(|e| Error::BadState(e.to_string()))?;
+    let t = parsed
+        .threads
+        .first()
+        .ok_or_else(|| Error::BadState("the reply program left no thread".into()))?;
+    let mv = t.var(search::BEST).unwrap_or_default();
+    if mv.is_empty() {
+        return Ok((None, stats));
+    }
+    let score = t
+        .var(search::SCORE)
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| Error::BadState("the score is not a number".into()))?;
+    Ok((Some((mv.to_string(), score)), stats))
 }
 
 /// The (move, FEN) pairs of every thread of a state left by the move pass.

@@ -300,7 +300,12 @@ pub enum Step {
     FixCastle(Color),
     /// The other colour's en passant mark is cleared.
     ClearEp(Color),
+    /// Appends `ck` = `T` if this colour's king is attacked, else `F`.
+    InCheck(Color),
 }
+
+/// The variable [`Step::InCheck`] appends.
+pub const CHECK_VAR: &str = "ck";
 
 const PROMOTIONS: [&str; 4] = ["q", "r", "b", "n"];
 
@@ -349,6 +354,7 @@ impl Special for Step {
             Step::DropIllegal(c) => format!("drop_illegal_{}", color_name(*c)),
             Step::FixCastle(c) => format!("fix_castle_{}", color_name(*c)),
             Step::ClearEp(c) => format!("clear_ep_{}", color_name(*c)),
+            Step::InCheck(c) => format!("in_check_{}", color_name(*c)),
         }
     }
 
@@ -427,6 +433,11 @@ impl Special for Step {
                     b[e] = '.';
                 }
                 set_board(&mut t, b.into_iter().collect());
+                Ok(vec![t])
+            }
+            Step::InCheck(c) => {
+                let check = if king_attacked(&board, c) { "T" } else { "F" };
+                append_var(&self.name(), &mut t, CHECK_VAR, check.to_string())?;
                 Ok(vec![t])
             }
             Step::ClearEp(c) => {
@@ -535,6 +546,21 @@ impl Special for Step {
                     ),
                 ]
             }
+            Step::InCheck(c) => vec![
+                local(
+                    format!(r"%%(\n[^%]*#z:[^\n]*{}[^%]*)", king_attacked_pattern(c)),
+                    Template::literal("%`")
+                        .group(1)
+                        .text(&format!("#{CHECK_VAR}:T\n")),
+                ),
+                local(
+                    r"%%(\n[^%]*)".to_string(),
+                    Template::literal("%%")
+                        .group(1)
+                        .text(&format!("#{CHECK_VAR}:F\n")),
+                ),
+                local(r"%`\n".to_string(), Template::literal("%%\n")),
+            ],
             Step::ClearEp(c) => {
                 let (lo, hi) = rank_range(if c == Color::White { 6 } else { 3 });
                 vec![local(
@@ -552,6 +578,7 @@ impl Special for Step {
     fn defines(&self) -> Vec<String> {
         match self {
             Step::NameTarget => vec![TO.into()],
+            Step::InCheck(_) => vec![CHECK_VAR.into()],
             _ => vec![],
         }
     }

@@ -125,6 +125,8 @@ fn candidates(c: &Choice) -> Vec<Vec<Instr>> {
         one(Instr::ForkBool),
         one(Instr::ForkList(vec![v.clone(), w.clone(), "z".into()])),
         one(Instr::Join),
+        one(Instr::Absorb(t.clone())),
+        one(Instr::StackEmpty),
         one(Instr::Eq),
         one(Instr::Not),
         one(Instr::And),

@@ -6,6 +6,7 @@
 
 use chess::codec::{encode, fen_of, thread_of};
 use chess::movegen::{legal_moves_dsl, Options};
+use chess::search::reply_dsl;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
@@ -17,16 +18,14 @@ use regex_vm::state::State;
 use regex_vm::{Config, Executor};
 use shakmaty::Chess;
 
-/// The move pass, and one compiled executor per instruction.
+/// A program, and one compiled executor per instruction.
 struct Stepwise {
     ir: IrProgram,
     steps: Vec<Executor>,
 }
 
-fn stepwise() -> &'static Stepwise {
-    static CELL: OnceLock<Stepwise> = OnceLock::new();
-    CELL.get_or_init(|| {
-        let ir = optimize(&trace(|m| legal_moves_dsl(m, Options::default())).unwrap());
+impl Stepwise {
+    fn new(ir: IrProgram) -> Stepwise {
         let program = lower(&ir).unwrap();
         let mut per_instr = vec![Vec::new(); ir.instrs.len()];
         for r in program.rewrites() {
@@ -37,13 +36,27 @@ fn stepwise() -> &'static Stepwise {
             .map(|rs| Executor::new(&regex_vm::Program::new(rs), Config::default()).unwrap())
             .collect();
         Stepwise { ir, steps }
+    }
+}
+
+fn move_pass() -> &'static Stepwise {
+    static CELL: OnceLock<Stepwise> = OnceLock::new();
+    CELL.get_or_init(|| {
+        Stepwise::new(optimize(
+            &trace(|m| legal_moves_dsl(m, Options::default())).unwrap(),
+        ))
     })
+}
+
+fn reply_pass() -> &'static Stepwise {
+    static CELL: OnceLock<Stepwise> = OnceLock::new();
+    CELL.get_or_init(|| Stepwise::new(optimize(&trace(reply_dsl).unwrap())))
 }
 
 /// Runs the program instruction by instruction on both sides; the first
 /// divergence is the error.
-fn compare_stepwise(start: &State) -> Result<(), String> {
-    let Stepwise { ir, steps } = stepwise();
+fn compare_stepwise(program: &Stepwise, start: &State) -> Result<(), String> {
+    let Stepwise { ir, steps } = program;
     let mut reference_state = start.clone();
     let mut text = start.render();
     for (i, instr) in ir.instrs.iter().enumerate() {
@@ -78,7 +91,7 @@ proptest! {
         let p = random_game(&start, &mut Rng::new(a), plies);
         let q = random_game(&start, &mut Rng::new(b), plies / 2 + 1);
         let state = state_of(&[p.clone(), q.clone()]);
-        let r = compare_stepwise(&state);
+        let r = compare_stepwise(move_pass(), &state);
         prop_assert!(r.is_ok(), "{} / {}: {}", fen_of(&p), fen_of(&q), r.unwrap_err());
     }
 }
@@ -94,6 +107,35 @@ fn hand_made_special_cases_agree() {
         "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
     ] {
         let pos = chess::codec::parse_fen(fen).unwrap();
-        compare_stepwise(&state_of(&[pos])).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        compare_stepwise(move_pass(), &state_of(&[pos])).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    }
+}
+
+/// The search's instructions (eval, keep-best, absorb, stack tests) agree
+/// with the reference on real searches.
+#[test]
+fn reply_program_interp_and_vm_agree() {
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+    ] {
+        let pos = chess::codec::parse_fen(fen).unwrap();
+        compare_stepwise(reply_pass(), &state_of(&[pos]))
+            .unwrap_or_else(|e| panic!("{fen}: {}", &e[..e.len().min(3000)]));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(20)))]
+
+    /// The whole reply program, instruction by instruction, on random
+    /// positions.
+    #[test]
+    fn reply_specials_interp_and_vm_agree(seed in any::<u64>(), plies in 0usize..80) {
+        let p = random_game(&Chess::default(), &mut Rng::new(seed), plies);
+        let r = compare_stepwise(reply_pass(), &state_of(std::slice::from_ref(&p)));
+        prop_assert!(r.is_ok(), "{}: {}", fen_of(&p), r.unwrap_err());
     }
 }

@@ -1,0 +1,132 @@
+//! The engine's reply: 2-ply minimax over legal moves, in the DSL.
+//!
+//! For a position with `us` to move: one thread per legal move (the
+//! engine's candidates, move kept in `em`); for each, one thread per
+//! *legal* reply, each evaluated (`eval`); the minimum over each
+//! candidate's replies (`reduce::KeepBest`); a candidate without a legal
+//! reply scores [`MATE`] if the opponent is in check, [`EVEN`] otherwise;
+//! then the maximum over candidates. Threads never leave their run: each
+//! candidate's paused copy separates its replies from the next candidate's,
+//! and `absorb` hands a run's result back to the paused thread before it.
+//! The score convention is `eval`'s. This module does not apply the move or
+//! talk to the user.
+
+use std::sync::Arc;
+
+use regex_asm::ir::Instr;
+use regex_asm::{AsmError, Machine};
+use regex_vm::state::VarName;
+use regex_vm::Program;
+use shakmaty::Color;
+
+use crate::codec::{POSITION_VARS, TURN_VAR};
+use crate::eval::{Eval, EVAL_VAR, EVEN, MATE};
+use crate::movegen::{legal_moves_for, Options, MOVE_VAR};
+use crate::reduce::{Better, KeepBest};
+use crate::specials::{Step, CHECK_VAR};
+
+/// The chosen move (UCI).
+pub const BEST: &str = "em";
+/// Its 2-ply score.
+pub const SCORE: &str = "v";
+
+fn var(name: &str) -> VarName {
+    VarName::must(name)
+}
+
+/// Searches every active thread (a position with `us` to move). Afterwards
+/// each such thread is as before, with `[em, v]` on its stack (top first)
+/// if it has a legal move and an empty stack otherwise.
+pub fn search_onto_stack(m: &mut Machine, us: Color) {
+    let quiet = Options { clocks: false };
+    let copy = m.fork_inactive();
+    let root = m.pause();
+    let root_tag = root.tag().clone();
+    m.reactivate(copy);
+    // Ply 1: the engine's candidates.
+    legal_moves_for(m, us, quiet);
+    m.set(BEST, m.get(MOVE_VAR));
+    m.special(Arc::new(Step::InCheck(!us)), &[], &[]);
+    let replies = m.fork_inactive();
+    let candidate = m.pause();
+    let candidate_tag = candidate.tag().clone();
+    m.reactivate(replies);
+    // Ply 2: the opponent's legal replies, evaluated for us; the worst one.
+    legal_moves_for(m, !us, quiet);
+    m.special(Arc::new(Eval(us)), &[], &[]);
+    m.special(
+        Arc::new(KeepBest {
+            var: EVAL_VAR.into(),
+            better: Better::Min,
+        }),
+        &[],
+        &[],
+    );
+    m.emit_raw(Instr::Lookup(var(EVAL_VAR)));
+    m.emit_raw(Instr::Absorb(candidate_tag));
+    m.reactivate(candidate);
+    m.emit_raw(Instr::StackEmpty);
+    m.if_else_top(
+        |m| {
+            m.if_else(
+                m.get(CHECK_VAR).eq("T"),
+                |m| m.set(SCORE, MATE),
+                |m| m.set(SCORE, EVEN),
+            );
+        },
+        |m| {
+            m.emit_raw(Instr::AssignPop(var(SCORE)));
+            m.assume_set(&[SCORE]);
+        },
+    );
+    // The best candidate goes back to the root.
+    m.special(
+        Arc::new(KeepBest {
+            var: SCORE.into(),
+            better: Better::Max,
+        }),
+        &[],
+        &[],
+    );
+    m.emit_raw(Instr::Lookup(var(SCORE)));
+    m.emit_raw(Instr::Lookup(var(BEST)));
+    m.emit_raw(Instr::Absorb(root_tag));
+    m.reactivate(root);
+}
+
+/// Searches every active position thread for its side to move and stores
+/// the result in `em` and `v` (both empty when there is no legal move).
+pub fn reply_dsl(m: &mut Machine) {
+    m.assume_set(&POSITION_VARS);
+    m.if_else(
+        m.get(TURN_VAR).eq("w"),
+        |m| search_onto_stack(m, Color::White),
+        |m| search_onto_stack(m, Color::Black),
+    );
+    store_result(m);
+}
+
+/// Pops `[em, v]` (or nothing) into the variables.
+pub fn store_result(m: &mut Machine) {
+    m.emit_raw(Instr::StackEmpty);
+    m.if_else_top(
+        |m| {
+            m.set(BEST, "");
+            m.set(SCORE, "");
+        },
+        |m| {
+            m.emit_raw(Instr::AssignPop(var(BEST)));
+            m.emit_raw(Instr::AssignPop(var(SCORE)));
+            m.assume_set(&[BEST, SCORE]);
+        },
+    );
+}
+
+/// The assembled reply program.
+///
+/// # Errors
+///
+/// Only if the program breaks an assembler rule (a bug).
+pub fn reply_program() -> Result<Program, AsmError> {
+    regex_asm::assemble(reply_dsl)
+}
