@@ -13,6 +13,7 @@ pub mod attacks;
 pub mod board;
 pub mod codec;
 pub mod eval;
+pub mod games;
 pub mod movegen;
 pub mod reduce;
 pub mod reference;

@@ -1,9 +1,15 @@
 //! `regex-chess`: the command line.
 //!
-//! One subcommand per use: `moves` lists the legal moves the regex program
-//! computes for a position, `perft` counts leaf nodes with it. The binary
-//! owns argument parsing and printing only; all chess is computed by the
-//! regex program in `regex-chess-program`.
+//! One subcommand per use: `play` (the default) plays a game in the
+//! terminal, `moves` lists the legal moves the regex program computes for a
+//! position, `perft` counts leaf nodes with it, `reply` prints the engine's
+//! choice, `dump` writes the turn program to a file, `fuzz` compares the
+//! program with shakmaty on random games, `uci` speaks the UCI protocol.
+//! The binary owns argument parsing, terminal I/O and printing; all chess
+//! is computed by the regex programs of `regex-chess-program`.
+
+mod fuzz;
+mod uci;
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -19,7 +25,7 @@ use clap::{Parser, Subcommand};
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -47,11 +53,21 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         runs: u32,
     },
+    /// Print the engine's move (UCI) and its 2-ply score for a position.
+    Reply {
+        /// The position (FEN); the side to move is the engine.
+        #[arg(long, default_value = START_FEN)]
+        fen: String,
+    },
+    /// Play random games and compare every ply with shakmaty.
+    Fuzz(fuzz::FuzzArgs),
+    /// Speak the UCI protocol on standard input and output.
+    Uci,
 }
 
 fn main() -> ExitCode {
     match run(Cli::parse()) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
@@ -59,8 +75,11 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> Result<()> {
-    match cli.command {
+fn run(cli: Cli) -> Result<ExitCode> {
+    let Some(command) = cli.command else {
+        anyhow::bail!("play arrives with the turn program; try `regex-chess moves`");
+    };
+    match command {
         Command::Moves { fen, with_fen } => {
             let moves = chess::legal_moves(&fen).with_context(|| format!("position {fen:?}"))?;
             for (uci, after) in moves {
@@ -95,6 +114,22 @@ fn run(cli: Cli) -> Result<()> {
                 println!("time: {:.2} ms", times[0]);
             }
         }
+        Command::Reply { fen } => {
+            chess::reply_pass().context("building the reply program")?;
+            let start = Instant::now();
+            let (reply, stats) = chess::reply(&fen).with_context(|| format!("position {fen:?}"))?;
+            match reply {
+                Some((uci, score)) => println!("{uci} {score}"),
+                None => println!("none (no legal move)"),
+            }
+            eprintln!(
+                "time: {:.1} ms, {} rewrites applied",
+                start.elapsed().as_secs_f64() * 1e3,
+                stats.executed
+            );
+        }
+        Command::Fuzz(args) => return fuzz::run(args),
+        Command::Uci => uci::run()?,
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
