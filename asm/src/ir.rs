@@ -16,7 +16,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use regex_vm::state::{Tag, Thread, VarName};
+use regex_vm::state::{State, Tag, Thread, VarName};
 use regex_vm::Rewrite;
 
 /// Integers handled by `add`, `sub` and `lt` have at most this many digits.
@@ -88,11 +88,11 @@ pub trait Special: fmt::Debug + Send + Sync {
     fn rewrites(&self) -> Vec<Rewrite>;
     /// Stack items consumed and produced (the tracer checks depths with it).
     fn stack_effect(&self) -> (usize, usize);
-    /// For instructions whose meaning spans threads (e.g. a reduction over
-    /// runs of adjacent active threads): the whole new thread list, given
-    /// all threads. `None` (the default) means "apply to each active thread
-    /// alone".
-    fn apply_state(&self, _threads: Vec<Thread>) -> Option<Result<Vec<Thread>, RefError>> {
+    /// For instructions whose meaning spans threads or the text outside
+    /// them (a reduction over runs of threads, reading or writing the
+    /// screen): the whole new state. `None` (the default) means "apply
+    /// [`Special::apply`] to each active thread alone".
+    fn apply_state(&self, _state: &State) -> Option<Result<State, RefError>> {
         None
     }
     /// Variables every resulting thread has set (the tracer records them).

@@ -123,8 +123,8 @@ pub fn step(instr: &Instr, state: &mut State) -> Result<(), RefError> {
             Ok(())
         }
         Instr::Special(s) => {
-            if let Some(result) = s.apply_state(state.threads.clone()) {
-                state.threads = result?;
+            if let Some(result) = s.apply_state(state) {
+                *state = result?;
                 return Ok(());
             }
             let mut out = Vec::with_capacity(state.threads.len());

@@ -13,13 +13,16 @@ pub mod attacks;
 pub mod board;
 pub mod codec;
 pub mod eval;
+pub mod func;
 pub mod games;
 pub mod movegen;
 pub mod reduce;
 pub mod reference;
 pub mod rules;
+pub mod screen;
 pub mod search;
 pub mod specials;
+pub mod turn;
 
 use std::sync::OnceLock;
 
@@ -190,6 +193,39 @@ pub fn reply(fen: &str) -> Result<(Option<(String, u32)>, Stats), Error> {
         .and_then(|v| v.parse().ok())
         .ok_or_else(|| Error::BadState("the score is not a number".into()))?;
     Ok((Some((mv.to_string(), score)), stats))
+}
+
+/// The turn program and its executor, built once.
+static TURN: OnceLock<Result<MovePass, String>> = OnceLock::new();
+
+/// The turn program (built and compiled on first use).
+///
+/// # Errors
+///
+/// [`Error::Assemble`] if the program cannot be built.
+pub fn turn_pass() -> Result<&'static MovePass, Error> {
+    TURN.get_or_init(|| {
+        let program = turn::turn_program().map_err(|e| e.to_string())?;
+        let executor = Executor::new(&program, Config::default()).map_err(|e| e.to_string())?;
+        Ok(MovePass { program, executor })
+    })
+    .as_ref()
+    .map_err(|e| Error::Assemble(e.clone()))
+}
+
+/// Plays one turn: appends `line` and a newline to the screen in `state`
+/// (nothing when `None`: an empty state boots, an engine to move moves) and
+/// runs the turn program once.
+///
+/// # Errors
+///
+/// [`Error::Exec`] if the VM stops; `state` is then as the VM left it.
+pub fn play_turn(state: &mut String, line: Option<&str>) -> Result<Stats, Error> {
+    if let Some(line) = line {
+        state.push_str(line);
+        state.push('\n');
+    }
+    Ok(turn_pass()?.executor.run(state)?)
 }
 
 /// The (move, FEN) pairs of every thread of a state left by the move pass.

@@ -27,12 +27,26 @@ pub struct Options {
     /// Update the halfmove clock and fullmove number (a search that never
     /// prints the position can skip them).
     pub clocks: bool,
+    /// Keep the move's parts (`f`, `pc`, `x`, `u`, `t`) for the caller, who
+    /// must delete them before the next move pass.
+    pub keep_parts: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { clocks: true }
+        Options {
+            clocks: true,
+            keep_parts: false,
+        }
     }
+}
+
+impl Options {
+    /// Options for a search: no clocks, parts deleted.
+    pub const QUIET: Options = Options {
+        clocks: false,
+        keep_parts: false,
+    };
 }
 
 fn side_letter(c: Color) -> &'static str {
@@ -74,8 +88,10 @@ pub fn legal_moves_for(m: &mut Machine, c: Color, options: Options) {
         }
     }
     m.set(TURN_VAR, side_letter(!c));
-    for v in [FROM, PIECE, CAPTURED, PROMOTION, TO] {
-        m.delete(v);
+    if !options.keep_parts {
+        for v in [FROM, PIECE, CAPTURED, PROMOTION, TO] {
+            m.delete(v);
+        }
     }
 }
 

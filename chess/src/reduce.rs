@@ -10,7 +10,7 @@
 
 use regex_asm::ir::{Instr, IrProgram, RefError, Special};
 use regex_asm::lower;
-use regex_vm::state::{Thread, VarName};
+use regex_vm::state::{State, Thread, VarName};
 use regex_vm::{Rewrite, Scope, Template};
 
 /// Passes: runs of up to 256 threads (chess has at most 218 legal moves).
@@ -62,8 +62,11 @@ impl Special for KeepBest {
         })
     }
 
-    fn apply_state(&self, threads: Vec<Thread>) -> Option<Result<Vec<Thread>, RefError>> {
-        Some(self.reduce(threads))
+    fn apply_state(&self, state: &State) -> Option<Result<State, RefError>> {
+        Some(self.reduce(state.threads.clone()).map(|threads| State {
+            prefix: state.prefix.clone(),
+            threads,
+        }))
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {

@@ -38,7 +38,7 @@ fn var(name: &str) -> VarName {
 /// each such thread is as before, with `[em, v]` on its stack (top first)
 /// if it has a legal move and an empty stack otherwise.
 pub fn search_onto_stack(m: &mut Machine, us: Color) {
-    let quiet = Options { clocks: false };
+    let quiet = Options::QUIET;
     let copy = m.fork_inactive();
     let root = m.pause();
     let root_tag = root.tag().clone();

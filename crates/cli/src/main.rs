@@ -9,6 +9,7 @@
 //! is computed by the regex programs of `regex-chess-program`.
 
 mod fuzz;
+mod play;
 mod uci;
 
 use std::process::ExitCode;
@@ -28,10 +29,17 @@ struct Cli {
     command: Option<Command>,
 }
 
-const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+pub(crate) const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play a game in the terminal (the default).
+    Play(play::PlayArgs),
+    /// Write the turn program: .json (the original project's shape) or .js.
+    Dump {
+        /// The file to write.
+        file: std::path::PathBuf,
+    },
     /// Print the legal moves of a position, one UCI move per line, sorted.
     Moves {
         /// The position (FEN).
@@ -76,10 +84,26 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
-    let Some(command) = cli.command else {
-        anyhow::bail!("play arrives with the turn program; try `regex-chess moves`");
-    };
+    let command = cli
+        .command
+        .unwrap_or(Command::Play(play::PlayArgs::default()));
     match command {
+        Command::Play(args) => return play::run(args),
+        Command::Dump { file } => {
+            let program = &chess::turn_pass()
+                .context("building the turn program")?
+                .program;
+            regex_vm::format::write_file(program, &file)
+                .with_context(|| format!("writing {}", file.display()))?;
+            let bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+            println!(
+                "wrote {}: {} rewrites, {} distinct patterns, {} bytes",
+                file.display(),
+                program.len(),
+                program.distinct_patterns(),
+                bytes
+            );
+        }
         Command::Moves { fen, with_fen } => {
             let moves = chess::legal_moves(&fen).with_context(|| format!("position {fen:?}"))?;
             for (uci, after) in moves {

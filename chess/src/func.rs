@@ -1,0 +1,102 @@
+//! Small special instructions defined by a rewrite list and a closure.
+//!
+//! Many helpers of the turn program (naming a square, formatting a score)
+//! are a handful of rewrites on one thread. [`Func`] pairs such a list with
+//! its reference meaning, written as plain Rust over the thread, so each
+//! joins the lowering == reference tests like any other special.
+
+use std::fmt;
+use std::sync::Arc;
+
+use regex_asm::ir::{RefError, Special};
+use regex_vm::state::{Thread, VarName};
+use regex_vm::{Rewrite, Scope, Template};
+
+/// The meaning of a [`Func`] on one active thread.
+pub type Meaning = Arc<dyn Fn(Thread) -> Result<Vec<Thread>, String> + Send + Sync>;
+
+/// A special instruction from rewrites and a closure.
+#[derive(Clone)]
+pub struct Func {
+    /// Name in listings.
+    pub name: String,
+    /// The rewrites.
+    pub rules: Vec<Rewrite>,
+    /// The reference meaning.
+    pub meaning: Meaning,
+    /// Variables it sets.
+    pub defines: Vec<String>,
+    /// Variables it reads.
+    pub requires: Vec<String>,
+}
+
+impl fmt::Debug for Func {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Func")
+            .field("name", &self.name)
+            .field("rules", &self.rules.len())
+            .finish()
+    }
+}
+
+impl Special for Func {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn apply(&self, thread: Thread) -> Result<Vec<Thread>, RefError> {
+        (self.meaning)(thread).map_err(|message| RefError::Special {
+            instr: self.name.clone(),
+            message,
+        })
+    }
+
+    fn rewrites(&self) -> Vec<Rewrite> {
+        self.rules.clone()
+    }
+
+    fn stack_effect(&self) -> (usize, usize) {
+        (0, 0)
+    }
+
+    fn defines(&self) -> Vec<String> {
+        self.defines.clone()
+    }
+
+    fn requires(&self) -> Vec<String> {
+        self.requires.clone()
+    }
+}
+
+/// A thread-local rewrite.
+pub fn local(pattern: impl Into<String>, template: Template) -> Rewrite {
+    Rewrite::new(pattern, template).with_scope(Scope::ActiveThread)
+}
+
+/// A variable's value, or an error naming it.
+pub fn get(t: &Thread, name: &str) -> Result<String, String> {
+    t.var(name)
+        .map(str::to_string)
+        .ok_or_else(|| format!("variable {name} is not set"))
+}
+
+/// Appends a variable that must not exist yet.
+pub fn append(t: &mut Thread, name: &str, value: impl Into<String>) -> Result<(), String> {
+    if t.var(name).is_some() {
+        return Err(format!("variable {name} is already set"));
+    }
+    t.vars.push((VarName::must(name), value.into()));
+    Ok(())
+}
+
+/// Replaces an existing variable's value in place.
+pub fn replace(t: &mut Thread, name: &str, value: impl Into<String>) -> Result<(), String> {
+    let value = value.into();
+    for (n, v) in &mut t.vars {
+        if n.as_str() == name {
+            *v = value;
+            return Ok(());
+        }
+    }
+    Err(format!("variable {name} is not set"))
+}

@@ -1,0 +1,595 @@
+//! One turn of a game as one pass of one regex list.
+//!
+//! The state between turns is the screen (`screen`). The person's line is
+//! appended; one pass of the turn program: boots an empty state into the
+//! start screen, sanitizes the line, parses the screen into a thread,
+//! applies the person's move if it is legal (otherwise the same position
+//! comes back with a one-line message), lets the engine reply with the
+//! 2-ply search (`search`), notices checkmate and stalemate, and renders
+//! the next screen. Everything here is DSL code; this module knows the
+//! screen only through `screen`'s instructions and variable names.
+
+use std::sync::Arc;
+
+use regex_asm::ir::Instr;
+use regex_asm::{AsmError, Expr, Machine};
+use regex_vm::state::{Thread, VarName};
+use regex_vm::{Program, Template};
+use shakmaty::Color;
+
+use crate::board::{letter, name_at, pieces, squares, BOARD_VAR};
+use crate::codec::TURN_VAR;
+use crate::eval::MATE;
+use crate::func::{append, get, local, Func};
+use crate::movegen::{legal_moves_dsl, legal_moves_for, Options, MOVE_VAR};
+use crate::screen::{
+    ParseScreen, Render, Sanitize, ENGINE_VAR, ENGINE_WORD_VAR, GAME_OVER, INPUT_CLASS_VAR,
+    INPUT_VAR, MESSAGE_VAR, NEW_INFO_VAR, PROMPT, PROMPT_VAR, RENDER_VARS, SIDE_WORD_VAR,
+    YOU_WORD_VAR,
+};
+use crate::search::{search_onto_stack, BEST, SCORE};
+use crate::specials::{Step, CHECK_VAR, FROM, PIECE, TO};
+
+const OK: &str = "ok";
+
+fn var(name: &str) -> VarName {
+    VarName::must(name)
+}
+
+/// The screen of the default game: the standard position, the person
+/// playing white.
+pub fn default_start_screen() -> String {
+    crate::screen::start_screen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        Color::Black,
+    )
+    .expect("the standard position is valid")
+}
+
+/// Records one turn.
+pub fn turn_dsl(m: &mut Machine) {
+    m.boot(&default_start_screen());
+    m.special(Arc::new(Sanitize), &[], &[]);
+    m.special(Arc::new(ParseScreen), &[], &[]);
+    m.set(NEW_INFO_VAR, "");
+    m.set(MESSAGE_VAR, "");
+    m.set(PROMPT_VAR, PROMPT);
+    m.if_(m.get(TURN_VAR).ne(m.get(ENGINE_VAR)), person_turn);
+    m.if_(
+        m.get(TURN_VAR).eq(m.get(ENGINE_VAR)) & m.get(PROMPT_VAR).eq(PROMPT),
+        |m| {
+            m.if_else(
+                m.get(ENGINE_VAR).eq("w"),
+                |m| engine_turn(m, Color::White),
+                |m| engine_turn(m, Color::Black),
+            )
+        },
+    );
+    render(m);
+}
+
+/// The assembled turn program.
+///
+/// # Errors
+///
+/// Only if the program breaks an assembler rule (a bug).
+pub fn turn_program() -> Result<Program, AsmError> {
+    regex_asm::assemble(turn_dsl)
+}
+
+/// Why a line is not a move, by its sanitized class.
+const MESSAGES: [(&str, &str); 8] = [
+    (
+        "help",
+        "Moves: from and to squares, like e2e4 or g1f3; e7e8q promotes (e7e8 means a queen); e1g1 castles.",
+    ),
+    ("quit", "To stop, close the program (the regex machine cannot quit)."),
+    ("empty", "Type a move, like e2e4."),
+    ("lines", "One move per line, please."),
+    ("chars", "That line has characters no move has."),
+    ("long", "That line is too long to be a move."),
+    (
+        "square",
+        "No such square or piece: files a-h, ranks 1-8, promotions q r b n.",
+    ),
+    (
+        "syntax",
+        "Not a move. Type moves like e2e4, or e7e8q to promote.",
+    ),
+];
+
+fn person_turn(m: &mut Machine) {
+    m.if_else(
+        m.get(INPUT_CLASS_VAR).eq(OK),
+        |m| {
+            apply_uci(m, INPUT_VAR);
+            m.if_else(
+                m.get("ok").eq("T"),
+                |m| {
+                    m.set(
+                        NEW_INFO_VAR,
+                        Expr::from("You played ")
+                            .concat(m.get(MOVE_VAR))
+                            .concat("."),
+                    )
+                },
+                |m| {
+                    m.set(
+                        MESSAGE_VAR,
+                        m.get(INPUT_VAR).concat(" is not a legal move here."),
+                    );
+                    // No legal move at all: the game was already over.
+                    m.if_else(
+                        m.get(TURN_VAR).eq("w"),
+                        |m| game_over_if_stuck(m, Color::White),
+                        |m| game_over_if_stuck(m, Color::Black),
+                    );
+                },
+            );
+        },
+        |m| {
+            for (class, text) in MESSAGES {
+                m.if_(m.get(INPUT_CLASS_VAR).eq(class), |m| {
+                    m.set(MESSAGE_VAR, text)
+                });
+            }
+        },
+    );
+}
+
+/// If the side to move, the person, has no legal move: say who won.
+fn game_over_if_stuck(m: &mut Machine, person: Color) {
+    has_moves_into(m, person, "hm");
+    m.if_(m.get("hm").eq("F"), |m| {
+        in_check_into(m, person, "ck0");
+        m.if_else(
+            m.get("ck0").eq("T"),
+            |m| m.set(MESSAGE_VAR, "Checkmate: the engine wins."),
+            |m| m.set(MESSAGE_VAR, "Stalemate: draw."),
+        );
+        m.set(PROMPT_VAR, GAME_OVER);
+    });
+}
+
+/// Plays the legal move named by variable `want` (`e7e8` means `e7e8q`):
+/// afterwards `ok` is `T` and the thread holds the new position and `m`,
+/// or `ok` is `F` and the thread is unchanged.
+pub fn apply_uci(m: &mut Machine, want: &str) {
+    m.set("ok", "F");
+    m.set(MOVE_VAR, "");
+    let original = m.fork_inactive();
+    legal_moves_dsl(m, Options::default());
+    m.if_else(
+        m.get(MOVE_VAR).eq(m.get(want)) | m.get(MOVE_VAR).eq(m.get(want).concat("q")),
+        |m| m.set("ok", "T"),
+        |m| m.destroy_active(),
+    );
+    m.reactivate(original);
+    m.join();
+}
+
+/// `dst` := whether colour `c`'s king is attacked.
+fn in_check_into(m: &mut Machine, c: Color, dst: &str) {
+    m.special(Arc::new(Step::InCheck(c)), &[], &[]);
+    m.set(dst, m.get(CHECK_VAR));
+    m.delete(CHECK_VAR);
+}
+
+/// `dst` := whether colour `c` (to move) has a legal move satisfying
+/// `cond` (evaluated in each move's thread, parts kept, after `prepare`).
+fn any_move_into(
+    m: &mut Machine,
+    c: Color,
+    dst: &str,
+    prepare: impl FnOnce(&mut Machine),
+    cond: impl Fn(&Machine) -> Expr,
+) {
+    let copy = m.fork_inactive();
+    let root = m.pause();
+    let root_tag = root.tag().clone();
+    m.reactivate(copy);
+    legal_moves_for(
+        m,
+        c,
+        Options {
+            clocks: false,
+            keep_parts: true,
+        },
+    );
+    prepare(m);
+    let test = cond(m);
+    m.if_else(
+        test,
+        |m| m.emit_raw(Instr::Push("T".into())),
+        |m| m.destroy_active(),
+    );
+    m.emit_raw(Instr::Absorb(root_tag));
+    m.destroy_active();
+    m.reactivate(root);
+    m.emit_raw(Instr::StackEmpty);
+    m.if_else_top(
+        |m| m.set(dst, "F"),
+        |m| {
+            m.emit_raw(Instr::Pop);
+            m.set(dst, "T");
+        },
+    );
+}
+
+fn has_moves_into(m: &mut Machine, c: Color, dst: &str) {
+    any_move_into(m, c, dst, |_| {}, |_| Expr::from(true));
+}
+
+fn engine_turn(m: &mut Machine, us: Color) {
+    in_check_into(m, us, "ck0");
+    search_onto_stack(m, us);
+    m.emit_raw(Instr::StackEmpty);
+    m.if_else_top(
+        |m| {
+            m.if_else(
+                m.get("ck0").eq("T"),
+                |m| m.set(MESSAGE_VAR, "Checkmate: you win."),
+                |m| m.set(MESSAGE_VAR, "Stalemate: draw."),
+            );
+            m.set(PROMPT_VAR, GAME_OVER);
+        },
+        |m| {
+            m.emit_raw(Instr::AssignPop(var(BEST)));
+            m.emit_raw(Instr::AssignPop(var(SCORE)));
+            m.assume_set(&[BEST, SCORE]);
+            san(m, us);
+            apply_uci(m, BEST);
+            in_check_into(m, !us, "ck1");
+            has_moves_into(m, !us, "hm1");
+            m.if_else(
+                m.get("hm1").eq("F"),
+                |m| {
+                    m.if_else(
+                        m.get("ck1").eq("T"),
+                        |m| {
+                            m.set("sx", "~");
+                            m.set(MESSAGE_VAR, "Checkmate: the engine wins.");
+                        },
+                        |m| {
+                            m.set("sx", "");
+                            m.set(MESSAGE_VAR, "Stalemate: draw.");
+                        },
+                    );
+                    m.set(PROMPT_VAR, GAME_OVER);
+                },
+                |m| {
+                    m.if_else(
+                        m.get("ck1").eq("T"),
+                        |m| m.set("sx", "+"),
+                        |m| m.set("sx", ""),
+                    )
+                },
+            );
+            score_text(m);
+            let line = Expr::from("The engine played ")
+                .concat(m.get(BEST))
+                .concat(" (")
+                .concat(m.get("san"))
+                .concat(m.get("sx"))
+                .concat("), score ")
+                .concat(m.get("st"))
+                .concat(".");
+            m.set("line", line);
+            m.if_else(
+                m.get(NEW_INFO_VAR).eq(""),
+                |m| m.set(NEW_INFO_VAR, m.get("line")),
+                |m| {
+                    m.set(
+                        NEW_INFO_VAR,
+                        m.get(NEW_INFO_VAR).concat(" ").concat(m.get("line")),
+                    )
+                },
+            );
+        },
+    );
+}
+
+/// `st` := the score as the person reads it: `+1.2` pawns, or `mate`.
+fn score_text(m: &mut Machine) {
+    m.if_else(
+        m.get(SCORE).eq(MATE.to_string()),
+        |m| m.set("st", "mate"),
+        |m| {
+            m.if_else(
+                m.get(SCORE).ge(5000u32),
+                |m| {
+                    m.set("sd", m.get(SCORE) - 5000u32);
+                    m.set("sg", "+");
+                },
+                |m| {
+                    m.set("sd", Expr::from(5000u32) - m.get(SCORE));
+                    m.set("sg", "-");
+                },
+            );
+            m.special(Arc::new(tenths("sd")), &[], &[]);
+            m.set("st", m.get("sg").concat(m.get("sd")));
+        },
+    );
+}
+
+/// `x` (an integer in tenths) := `x/10` with one decimal (`23` -> `2.3`).
+pub fn tenths(x: &str) -> Func {
+    let name = x.to_string();
+    Func {
+        name: format!("tenths_{x}"),
+        rules: vec![
+            local(
+                format!(r"(%%\n[^%]*#{x}:)([0-9]+)([0-9])\n"),
+                Template::new()
+                    .group(1)
+                    .group(2)
+                    .text(".")
+                    .group(3)
+                    .text("\n"),
+            ),
+            local(
+                format!(r"(%%\n[^%]*#{x}:)([0-9])\n"),
+                Template::new().group(1).text("0.").group(2).text("\n"),
+            ),
+        ],
+        meaning: Arc::new(move |mut t: Thread| {
+            let v = get(&t, &name)?;
+            if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(format!("{v:?} is not a number"));
+            }
+            let (int, dec) = v.split_at(v.len() - 1);
+            let int = if int.is_empty() { "0" } else { int };
+            crate::func::replace(&mut t, &name, format!("{int}.{dec}"))?;
+            Ok(vec![t])
+        }),
+        defines: vec![],
+        requires: vec![x.to_string()],
+    }
+}
+
+/// Appends the parts of the move in `em` seen on the board before it is
+/// played: `uf ut upr` (from, to, promotion letter), `uff ufr` (from's
+/// file and rank), `utf` (to's file), `upc` (the piece on `uf`), `utc`
+/// (what stands on `ut`).
+pub fn move_parts() -> Func {
+    let mut rules = vec![
+        local(
+            format!(r"(%%\n[^%]*#{BEST}:([a-h][1-8])([a-h][1-8])([qrbn]?)\n[^%]*)"),
+            Template::new()
+                .group(1)
+                .text("#uf:")
+                .group(2)
+                .text("\n#ut:")
+                .group(3)
+                .text("\n#upr:")
+                .group(4)
+                .text("\n"),
+        ),
+        local(
+            r"(%%\n[^%]*#uf:([a-h])([1-8])\n#ut:([a-h])[^%]*)",
+            Template::new()
+                .group(1)
+                .text("#uff:")
+                .group(2)
+                .text("\n#ufr:")
+                .group(3)
+                .text("\n#utf:")
+                .group(4)
+                .text("\n"),
+        ),
+    ];
+    for (square_var, dst) in [("uf", "upc"), ("ut", "utc")] {
+        for i in squares() {
+            rules.push(local(
+                format!(
+                    r"(%%\n[^%]*#{BOARD_VAR}:.{{{i}}}(.)[^%]*#{square_var}:{}\n[^%]*)",
+                    name_at(i)
+                ),
+                Template::new()
+                    .group(1)
+                    .text(&format!("#{dst}:"))
+                    .group(2)
+                    .text("\n"),
+            ));
+        }
+    }
+    Func {
+        name: "move_parts".into(),
+        rules,
+        meaning: Arc::new(|mut t: Thread| {
+            let em = get(&t, BEST)?;
+            let b = em.as_bytes();
+            let square = |s: &[u8]| {
+                s.len() == 2 && (b'a'..=b'h').contains(&s[0]) && (b'1'..=b'8').contains(&s[1])
+            };
+            if !(em.len() == 4 || em.len() == 5) || !square(&b[0..2]) || !square(&b[2..4]) {
+                return Err(format!("{em:?} is not a move"));
+            }
+            let board = get(&t, BOARD_VAR)?;
+            let at = |name: &str| -> Result<String, String> {
+                let i = crate::board::index_of(name).ok_or("bad square")?;
+                Ok(board[i..i + 1].to_string())
+            };
+            let (uf, ut) = (&em[0..2], &em[2..4]);
+            for (n, v) in [
+                ("uf", uf.to_string()),
+                ("ut", ut.to_string()),
+                ("upr", em[4..].to_string()),
+                ("uff", uf[0..1].to_string()),
+                ("ufr", uf[1..2].to_string()),
+                ("utf", ut[0..1].to_string()),
+                ("upc", at(uf)?),
+                ("utc", at(ut)?),
+            ] {
+                append(&mut t, n, v)?;
+            }
+            Ok(vec![t])
+        }),
+        defines: ["uf", "ut", "upr", "uff", "ufr", "utf", "upc", "utc"]
+            .map(String::from)
+            .to_vec(),
+        requires: vec![BEST.into(), BOARD_VAR.into()],
+    }
+}
+
+/// Appends `ff` and `fr`, the file and rank of the move's from-square `f`.
+pub fn from_parts() -> Func {
+    Func {
+        name: "from_parts".into(),
+        rules: vec![local(
+            format!(r"(%%\n[^%]*#{FROM}:([a-h])([1-8])\n[^%]*)"),
+            Template::new()
+                .group(1)
+                .text("#ff:")
+                .group(2)
+                .text("\n#fr:")
+                .group(3)
+                .text("\n"),
+        )],
+        meaning: Arc::new(|mut t: Thread| {
+            let f = get(&t, FROM)?;
+            if f.len() != 2 {
+                return Err(format!("{f:?} is not a square"));
+            }
+            append(&mut t, "ff", &f[0..1])?;
+            append(&mut t, "fr", &f[1..2])?;
+            Ok(vec![t])
+        }),
+        defines: vec!["ff".into(), "fr".into()],
+        requires: vec![FROM.into()],
+    }
+}
+
+/// `san` := the standard algebraic notation of `em` (without the check
+/// sign), computed on the position before the move.
+fn san(m: &mut Machine, us: Color) {
+    m.special(Arc::new(move_parts()), &[], &[]);
+    let rooks = [letter(us, 'R').to_string(), letter(us, 'T').to_string()];
+    let king = letter(us, 'K').to_string();
+    let home = if us == Color::White { "1" } else { "8" };
+    let same_kind = move |m: &Machine| {
+        m.get(PIECE).eq(m.get("upc")) | (m.get(PIECE).is_any(&rooks) & m.get("upc").is_any(&rooks))
+    };
+    let rival =
+        move |m: &Machine| same_kind(m) & m.get(TO).eq(m.get("ut")) & m.get(FROM).ne(m.get("uf"));
+    // Rivals: other pieces of the same kind that can go to the same square,
+    // and whether one shares the file, or the rank, of the move's square.
+    let parts = |m: &mut Machine| m.special(Arc::new(from_parts()), &[], &[]);
+    let rival = &rival;
+    any_move_into(m, us, "rv", |_| {}, rival);
+    any_move_into(m, us, "rvf", parts, |m| {
+        rival(m) & m.get("ff").eq(m.get("uff"))
+    });
+    any_move_into(m, us, "rvr", parts, |m| {
+        rival(m) & m.get("fr").eq(m.get("ufr"))
+    });
+    let pawn = letter(us, 'P').to_string();
+    let enemy: Vec<String> = pieces(!us).chars().map(String::from).collect();
+    m.if_else(
+        m.get("upc").eq(pawn.as_str()),
+        |m| {
+            m.if_else(
+                m.get("uff").eq(m.get("utf")),
+                |m| m.set("san", m.get("ut")),
+                |m| m.set("san", m.get("uff").concat("x").concat(m.get("ut"))),
+            );
+            for p in ["q", "r", "b", "n"] {
+                m.if_(m.get("upr").eq(p), |m| {
+                    m.set("san", m.get("san").concat("=").concat(p.to_uppercase()))
+                });
+            }
+        },
+        |m| {
+            let short = Expr::from(format!("e{home}")).eq(m.get("uf"))
+                & m.get("ut").eq(format!("g{home}"))
+                & m.get("upc").eq(king.as_str());
+            let long = Expr::from(format!("e{home}")).eq(m.get("uf"))
+                & m.get("ut").eq(format!("c{home}"))
+                & m.get("upc").eq(king.as_str());
+            m.if_else(
+                short,
+                |m| m.set("san", "O-O"),
+                |m| {
+                    m.if_else(
+                        long,
+                        |m| m.set("san", "O-O-O"),
+                        |m| piece_san(m, us, &enemy),
+                    )
+                },
+            );
+        },
+    );
+    for v in [
+        "uf", "ut", "upr", "uff", "ufr", "utf", "upc", "utc", "rv", "rvf", "rvr",
+    ] {
+        m.delete(v);
+    }
+}
+
+fn piece_san(m: &mut Machine, us: Color, enemy: &[String]) {
+    m.set("pl", "K");
+    for (upper, chars) in [
+        ("N", vec![letter(us, 'N')]),
+        ("B", vec![letter(us, 'B')]),
+        ("R", vec![letter(us, 'R'), letter(us, 'T')]),
+        ("Q", vec![letter(us, 'Q')]),
+    ] {
+        let chars: Vec<String> = chars.into_iter().map(String::from).collect();
+        m.if_(m.get("upc").is_any(&chars), |m| m.set("pl", upper));
+    }
+    m.if_else(
+        m.get("rv").eq("F"),
+        |m| m.set("dis", ""),
+        |m| {
+            m.if_else(
+                m.get("rvf").eq("F"),
+                |m| m.set("dis", m.get("uff")),
+                |m| {
+                    m.if_else(
+                        m.get("rvr").eq("F"),
+                        |m| m.set("dis", m.get("ufr")),
+                        |m| m.set("dis", m.get("uf")),
+                    )
+                },
+            )
+        },
+    );
+    m.if_else(
+        m.get("utc").is_any(enemy),
+        |m| m.set("cx", "x"),
+        |m| m.set("cx", ""),
+    );
+    m.set(
+        "san",
+        m.get("pl")
+            .concat(m.get("dis"))
+            .concat(m.get("cx"))
+            .concat(m.get("ut")),
+    );
+    for v in ["pl", "dis", "cx"] {
+        m.delete(v);
+    }
+}
+
+fn render(m: &mut Machine) {
+    m.if_else(
+        m.get(TURN_VAR).eq("w"),
+        |m| m.set(SIDE_WORD_VAR, "White"),
+        |m| m.set(SIDE_WORD_VAR, "Black"),
+    );
+    m.if_else(
+        m.get(ENGINE_VAR).eq("w"),
+        |m| {
+            m.set(YOU_WORD_VAR, "black");
+            m.set(ENGINE_WORD_VAR, "white");
+        },
+        |m| {
+            m.set(YOU_WORD_VAR, "white");
+            m.set(ENGINE_WORD_VAR, "black");
+        },
+    );
+    for name in RENDER_VARS.iter().rev() {
+        m.set(name, m.get(name));
+    }
+    m.special(Arc::new(Render), &[], &[]);
+}
