@@ -1,8 +1,646 @@
-//! `regex-chess uci`: the UCI protocol.
+//! `regex-chess uci`: the UCI protocol on standard input and output.
+//!
+//! One line in, zero or more lines out: [`handle`] maps a command and the
+//! [`Session`] it acts on to the lines to print, and [`serve`] is the loop
+//! around it (read a line, print the answer, flush, stop at `quit` or end of
+//! input). All chess is the regex programs': `position ... moves` plays each
+//! move by finding it among `chess::legal_moves` of the current position
+//! and taking the FEN the program computed after it, and `go` runs
+//! `chess::reply`, the 2-ply search. shakmaty only validates FEN text.
+//!
+//! Searches are synchronous and fast, so `go` answers at once; the limits
+//! it carries are accepted and ignored. Under `go infinite` and `go ponder`
+//! the protocol forbids `bestmove` before `stop` (or `ponderhit`), so the
+//! finished answer is held back until then. A command that cannot be
+//! carried out (a malformed line, an invalid FEN, an illegal move) is
+//! reported as `info string ...` and changes nothing; unknown commands are
+//! ignored as UCI asks.
 
-use anyhow::Result;
+use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use chess::eval::{EVEN, MATE};
+
+/// The position of `position startpos`.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// The commands of the protocol (GUI to engine). A line is parsed from its
+/// first token that is one of these: UCI says unknown tokens before a
+/// command are skipped.
+const COMMANDS: &[&str] = &[
+    "uci",
+    "debug",
+    "isready",
+    "setoption",
+    "register",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "quit",
+];
+
+/// The engine's state between commands.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    /// The FEN the last accepted `position` started from.
+    base: String,
+    /// The moves it played from there (lowercase UCI).
+    moves: Vec<String>,
+    /// The current position (the regex program's FEN after `moves`).
+    fen: String,
+    /// A `bestmove` line held back until `stop` or `ponderhit`.
+    pending: Option<String>,
+    /// `quit` was received.
+    quit: bool,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+impl Session {
+    /// A session at the start position.
+    pub fn new() -> Session {
+        Session {
+            base: START_FEN.to_string(),
+            moves: Vec::new(),
+            fen: START_FEN.to_string(),
+            pending: None,
+            quit: false,
+        }
+    }
+
+    /// The current position (FEN).
+    pub fn fen(&self) -> &str {
+        &self.fen
+    }
+
+    /// Whether `quit` was received.
+    pub fn quitting(&self) -> bool {
+        self.quit
+    }
+
+    /// Sets up a position by playing its moves with the regex program.
+    /// When the new command extends the current one (same start, the old
+    /// moves a prefix of the new ones, as a GUI sends during a game) only
+    /// the new moves are played.
+    ///
+    /// # Errors
+    ///
+    /// A one-line message; the session is unchanged.
+    fn set_position(&mut self, cmd: PositionCmd) -> Result<(), String> {
+        let (mut fen, done) = if cmd.base == self.base && cmd.moves.starts_with(&self.moves) {
+            (self.fen.clone(), self.moves.len())
+        } else {
+            chess::codec::parse_fen(&cmd.base).map_err(|e| e.to_string())?;
+            (cmd.base.clone(), 0)
+        };
+        for (i, mv) in cmd.moves.iter().enumerate().skip(done) {
+            let legal = chess::legal_moves(&fen).map_err(|e| e.to_string())?;
+            fen = legal
+                .into_iter()
+                .find(|(uci, _)| uci == mv)
+                .map(|(_, after)| after)
+                .ok_or_else(|| {
+                    format!("illegal move {mv} (move {} of the list) in {fen}", i + 1)
+                })?;
+        }
+        self.base = cmd.base;
+        self.moves = cmd.moves;
+        self.fen = fen;
+        Ok(())
+    }
+}
+
+/// A parsed `position` command (not yet played).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PositionCmd {
+    /// The FEN to start from (`startpos` is [`START_FEN`]).
+    pub base: String,
+    /// The moves to play, lowercase.
+    pub moves: Vec<String>,
+}
+
+/// Parses the arguments of `position`: `startpos` or `fen <fields>`, then
+/// optionally `moves <m1> <m2> ...`. The FEN is not validated here.
+///
+/// # Errors
+///
+/// A one-line message naming what is missing or unexpected.
+pub fn parse_position(args: &[&str]) -> Result<PositionCmd, String> {
+    let (base, rest) = match args.split_first() {
+        Some((&"startpos", rest)) => (START_FEN.to_string(), rest),
+        Some((&"fen", rest)) => {
+            let end = rest
+                .iter()
+                .position(|t| *t == "moves")
+                .unwrap_or(rest.len());
+            if end == 0 {
+                return Err("`position fen` needs a FEN".into());
+            }
+            (rest[..end].join(" "), &rest[end..])
+        }
+        Some((other, _)) => {
+            return Err(format!(
+                "`position` expects `startpos` or `fen`, not {other:?}"
+            ))
+        }
+        None => return Err("`position` expects `startpos` or `fen`".into()),
+    };
+    let moves = match rest.split_first() {
+        None => Vec::new(),
+        Some((&"moves", moves)) => moves.iter().map(|m| m.to_ascii_lowercase()).collect(),
+        Some((other, _)) => return Err(format!("expected `moves`, found {other:?}")),
+    };
+    Ok(PositionCmd { base, moves })
+}
+
+/// A parsed `go` command: the limits are read and ignored, except whether
+/// the answer must wait for `stop` / `ponderhit`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GoCmd {
+    /// `infinite` or `ponder`: hold `bestmove` back.
+    pub wait: bool,
+    /// Messages about arguments that made no sense (the search runs anyway).
+    pub warnings: Vec<String>,
+}
+
+/// Parses the arguments of `go`.
+pub fn parse_go(args: &[&str]) -> GoCmd {
+    const NUMBERS: &[&str] = &[
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "depth",
+        "nodes",
+        "mate",
+        "movetime",
+    ];
+    let mut go = GoCmd::default();
+    let mut i = 0;
+    while i < args.len() {
+        let token = args[i];
+        i += 1;
+        match token {
+            "infinite" | "ponder" => go.wait = true,
+            "searchmoves" => {
+                // Every following token that is not a keyword is a move.
+                while i < args.len() && !NUMBERS.contains(&args[i]) && !is_go_flag(args[i]) {
+                    i += 1;
+                }
+                go.warnings
+                    .push("searchmoves is not supported; searching all moves".into());
+            }
+            _ if NUMBERS.contains(&token) => match args.get(i) {
+                Some(value) if value.parse::<i64>().is_ok() => i += 1,
+                _ => go.warnings.push(format!("go {token}: expected a number")),
+            },
+            _ => go.warnings.push(format!("go: ignoring {token:?}")),
+        }
+    }
+    go
+}
+
+fn is_go_flag(token: &str) -> bool {
+    matches!(token, "infinite" | "ponder" | "searchmoves")
+}
+
+/// What a search found, for [`report`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// The move (UCI) and its 2-ply score, `None` without a legal move.
+    pub best: Option<(String, u32)>,
+    /// Rewrites the regex engine applied.
+    pub rewrites: usize,
+    /// Wall time of the search.
+    pub elapsed: Duration,
+}
+
+/// The UCI score of a search score: `mate 1` for [`MATE`], otherwise
+/// centipawns, `(score - EVEN) * 10`.
+pub fn score_text(score: u32) -> String {
+    if score == MATE {
+        "mate 1".into()
+    } else {
+        format!("cp {}", (i64::from(score) - i64::from(EVEN)) * 10)
+    }
+}
+
+/// The `info` lines and the `bestmove` line (last) of a search.
+pub fn report(outcome: &Result<Outcome, String>) -> Vec<String> {
+    match outcome {
+        Ok(Outcome {
+            best: Some((uci, score)),
+            rewrites,
+            elapsed,
+        }) => vec![
+            format!(
+                "info depth 2 score {} time {} nodes {rewrites} string rewrites",
+                score_text(*score),
+                elapsed.as_millis()
+            ),
+            format!("bestmove {uci}"),
+        ],
+        Ok(Outcome {
+            best: None,
+            rewrites,
+            elapsed,
+        }) => vec![
+            format!(
+                "info depth 0 time {} nodes {rewrites} string no legal move",
+                elapsed.as_millis()
+            ),
+            "bestmove 0000".into(),
+        ],
+        Err(message) => vec![
+            info_string(&format!("search failed: {message}")),
+            "bestmove 0000".into(),
+        ],
+    }
+}
+
+/// Runs the regex search on a position.
+fn search(fen: &str) -> Result<Outcome, String> {
+    let start = Instant::now();
+    let (best, stats) = chess::reply(fen).map_err(|e| e.to_string())?;
+    Ok(Outcome {
+        best,
+        rewrites: stats.executed,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// `info string <message>`, kept on one line.
+pub fn info_string(message: &str) -> String {
+    format!("info string {}", message.replace(['\r', '\n'], " "))
+}
+
+/// Builds both regex programs so that `go` and `position` do not pay for it.
+fn warm_up() -> Vec<String> {
+    match chess::move_pass().and_then(|_| chess::reply_pass()) {
+        Ok(_) => Vec::new(),
+        Err(e) => vec![info_string(&format!("building the programs failed: {e}"))],
+    }
+}
+
+/// Carries out one line of input and returns the lines to print.
+pub fn handle(line: &str, session: &mut Session) -> Vec<String> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let Some(at) = tokens.iter().position(|t| COMMANDS.contains(t)) else {
+        return Vec::new();
+    };
+    let (command, args) = (tokens[at], &tokens[at + 1..]);
+    match command {
+        "uci" => {
+            let mut out = vec![
+                format!("id name regex-chess {}", env!("CARGO_PKG_VERSION")),
+                "id author the regex-chess developers".into(),
+            ];
+            out.extend(warm_up());
+            out.push("uciok".into());
+            out
+        }
+        "isready" => {
+            let mut out = warm_up();
+            out.push("readyok".into());
+            out
+        }
+        "ucinewgame" => {
+            session.base = START_FEN.to_string();
+            session.moves.clear();
+            session.fen = START_FEN.to_string();
+            Vec::new()
+        }
+        "position" => match parse_position(args).and_then(|cmd| session.set_position(cmd)) {
+            Ok(()) => Vec::new(),
+            Err(message) => vec![info_string(&format!(
+                "position rejected, keeping the previous one: {message}"
+            ))],
+        },
+        "go" => {
+            let go = parse_go(args);
+            let mut out: Vec<String> = go.warnings.iter().map(|w| info_string(w)).collect();
+            // A search still waiting for `stop` is answered first: every
+            // `go` gets exactly one `bestmove`.
+            out.extend(session.pending.take());
+            let mut lines = report(&search(session.fen()));
+            if go.wait {
+                session.pending = lines.pop();
+            }
+            out.extend(lines);
+            out
+        }
+        "stop" | "ponderhit" => session.pending.take().into_iter().collect(),
+        "quit" => {
+            session.quit = true;
+            Vec::new()
+        }
+        // `debug`, `setoption` (there are no options), `register`.
+        _ => Vec::new(),
+    }
+}
+
+/// Runs the protocol over any input and output until `quit` or the end of
+/// the input, flushing after each answer.
+///
+/// # Errors
+///
+/// Reading or writing failed.
+pub fn serve(mut input: impl BufRead, mut output: impl Write) -> Result<()> {
+    let mut session = Session::new();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if input
+            .read_until(b'\n', &mut buf)
+            .context("reading standard input")?
+            == 0
+        {
+            return Ok(());
+        }
+        for line in handle(&String::from_utf8_lossy(&buf), &mut session) {
+            writeln!(output, "{line}").context("writing standard output")?;
+        }
+        output.flush().context("writing standard output")?;
+        if session.quitting() {
+            return Ok(());
+        }
+    }
+}
 
 /// Runs the protocol loop on stdin/stdout.
+///
+/// # Errors
+///
+/// Reading stdin or writing stdout failed.
 pub fn run() -> Result<()> {
-    anyhow::bail!("not written yet")
+    serve(io::stdin().lock(), io::stdout().lock())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // The program always writes the en passant square after a double step.
+    const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+
+    fn lines(session: &mut Session, input: &str) -> Vec<String> {
+        handle(input, session)
+    }
+
+    #[test]
+    fn uci_identifies_and_ends_with_uciok() {
+        let out = lines(&mut Session::new(), "uci");
+        assert!(out[0].starts_with("id name regex-chess "), "{out:?}");
+        assert!(out[1].starts_with("id author "), "{out:?}");
+        assert_eq!(out.last().map(String::as_str), Some("uciok"));
+        assert_eq!(lines(&mut Session::new(), "isready\r\n"), ["readyok"]);
+    }
+
+    #[test]
+    fn parse_position_startpos_and_fen() {
+        assert_eq!(
+            parse_position(&["startpos"]),
+            Ok(PositionCmd {
+                base: START_FEN.into(),
+                moves: vec![]
+            })
+        );
+        assert_eq!(
+            parse_position(&["startpos", "moves", "e2e4", "E7E5"]),
+            Ok(PositionCmd {
+                base: START_FEN.into(),
+                moves: vec!["e2e4".into(), "e7e5".into()]
+            })
+        );
+        let fen: Vec<&str> = AFTER_E4.split(' ').collect();
+        let mut args = vec!["fen"];
+        args.extend(&fen);
+        args.extend(["moves", "c7c5"]);
+        assert_eq!(
+            parse_position(&args),
+            Ok(PositionCmd {
+                base: AFTER_E4.into(),
+                moves: vec!["c7c5".into()]
+            })
+        );
+    }
+
+    #[test]
+    fn parse_position_rejects_malformed_lines() {
+        for args in [
+            &[][..],
+            &["startfen"][..],
+            &["fen"][..],
+            &["fen", "moves", "e2e4"][..],
+            &["startpos", "e2e4"][..],
+        ] {
+            assert!(parse_position(args).is_err(), "{args:?}");
+        }
+    }
+
+    #[test]
+    fn position_plays_moves_with_the_regex_program() {
+        let mut s = Session::new();
+        assert!(lines(&mut s, "position startpos moves e2e4").is_empty());
+        assert_eq!(s.fen(), AFTER_E4);
+        // Extending the list plays only the new move.
+        assert!(lines(&mut s, "position startpos moves e2e4 e7e5 g1f3").is_empty());
+        assert_eq!(
+            s.fen(),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+        );
+        // A different list starts again from the base.
+        assert!(lines(&mut s, "position startpos moves d2d4").is_empty());
+        assert!(s.fen().starts_with("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/"));
+        assert!(lines(&mut s, &format!("position fen {AFTER_E4}")).is_empty());
+        assert_eq!(s.fen(), AFTER_E4);
+    }
+
+    #[test]
+    fn illegal_move_is_reported_and_changes_nothing() {
+        let mut s = Session::new();
+        lines(&mut s, "position startpos moves e2e4");
+        let before = s.clone();
+        let out = lines(&mut s, "position startpos moves e2e4 e7e5 e1e3");
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(
+            out[0].starts_with("info string position rejected")
+                && out[0].contains("illegal move e1e3 (move 3 of the list)"),
+            "{out:?}"
+        );
+        assert_eq!(s, before);
+        for bad in [
+            "position fen not a fen",
+            "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+            "position startpos moves e2e4 0000",
+            "position",
+            "position startpos e2e4",
+        ] {
+            let out = lines(&mut s, bad);
+            assert!(
+                out.len() == 1 && out[0].starts_with("info string "),
+                "{bad}: {out:?}"
+            );
+            assert_eq!(s, before, "{bad}");
+        }
+    }
+
+    #[test]
+    fn score_text_is_centipawns_or_mate() {
+        assert_eq!(score_text(5000), "cp 0");
+        assert_eq!(score_text(5012), "cp 120");
+        assert_eq!(score_text(4990), "cp -100");
+        assert_eq!(score_text(9000), "mate 1");
+    }
+
+    #[test]
+    fn report_format() {
+        let found = Ok(Outcome {
+            best: Some(("e7e5".into(), 4997)),
+            rewrites: 1234,
+            elapsed: Duration::from_micros(87_600),
+        });
+        assert_eq!(
+            report(&found),
+            [
+                "info depth 2 score cp -30 time 87 nodes 1234 string rewrites",
+                "bestmove e7e5"
+            ]
+        );
+        let none = Ok(Outcome {
+            best: None,
+            rewrites: 10,
+            elapsed: Duration::from_millis(3),
+        });
+        assert_eq!(report(&none).last().unwrap(), "bestmove 0000");
+        let failed = Err("the regex VM stopped".to_string());
+        assert_eq!(
+            report(&failed),
+            [
+                "info string search failed: the regex VM stopped",
+                "bestmove 0000"
+            ]
+        );
+    }
+
+    #[test]
+    fn parse_go_accepts_limits_and_flags_waiting() {
+        let go = parse_go(&[
+            "wtime",
+            "300000",
+            "btime",
+            "-5",
+            "winc",
+            "0",
+            "binc",
+            "0",
+            "movestogo",
+            "40",
+            "depth",
+            "2",
+            "nodes",
+            "100",
+            "movetime",
+            "50",
+            "mate",
+            "1",
+        ]);
+        assert_eq!(go, GoCmd::default());
+        assert!(parse_go(&["infinite"]).wait);
+        assert!(parse_go(&["ponder", "wtime", "10"]).wait);
+        let go = parse_go(&["depth", "x", "searchmoves", "e2e4", "d2d4", "infinite"]);
+        assert!(go.wait);
+        assert_eq!(go.warnings.len(), 3, "{:?}", go.warnings);
+    }
+
+    #[test]
+    fn go_prints_info_then_a_legal_bestmove() {
+        let mut s = Session::new();
+        lines(&mut s, "position startpos moves e2e4");
+        let out = lines(&mut s, "go wtime 1000 btime 1000");
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert!(out[0].starts_with("info depth 2 score cp "), "{out:?}");
+        assert!(out[0].ends_with(" string rewrites"), "{out:?}");
+        let mv = out[1].strip_prefix("bestmove ").expect("bestmove");
+        let legal = chess::legal_moves(AFTER_E4).unwrap();
+        assert!(legal.iter().any(|(uci, _)| uci == mv), "{mv}");
+    }
+
+    #[test]
+    fn go_finds_mate_in_one() {
+        let mut s = Session::new();
+        let fen = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 2 3";
+        lines(&mut s, &format!("position fen {fen}"));
+        let out = lines(&mut s, "go movetime 10");
+        assert!(out[0].starts_with("info depth 2 score mate 1 "), "{out:?}");
+        assert_eq!(out[1], "bestmove h5f7");
+    }
+
+    #[test]
+    fn no_legal_move_is_bestmove_0000() {
+        let mut s = Session::new();
+        // Fool's mate: white is checkmated.
+        lines(&mut s, "position startpos moves f2f3 e7e5 g2g4 d8h4");
+        let out = lines(&mut s, "go");
+        assert_eq!(out.last().unwrap(), "bestmove 0000", "{out:?}");
+    }
+
+    #[test]
+    fn infinite_waits_for_stop() {
+        let mut s = Session::new();
+        let out = lines(&mut s, "go infinite");
+        assert!(out.iter().all(|l| !l.starts_with("bestmove")), "{out:?}");
+        assert_eq!(lines(&mut s, "isready"), ["readyok"]);
+        let out = lines(&mut s, "stop");
+        assert_eq!(out.len(), 1);
+        assert!(out[0].starts_with("bestmove "), "{out:?}");
+        assert!(lines(&mut s, "stop").is_empty());
+        lines(&mut s, "go ponder");
+        assert!(lines(&mut s, "ponderhit")[0].starts_with("bestmove "));
+    }
+
+    #[test]
+    fn unknown_and_ignored_commands() {
+        let mut s = Session::new();
+        let before = s.clone();
+        for line in [
+            "",
+            "   ",
+            "xyzzy",
+            "debug on",
+            "setoption name Hash value 16",
+            "register later",
+            "ponderhit",
+            "stop",
+        ] {
+            assert!(lines(&mut s, line).is_empty(), "{line}");
+        }
+        assert_eq!(s, before);
+        // Unknown tokens before a command are skipped.
+        assert_eq!(lines(&mut s, "joho isready"), ["readyok"]);
+        lines(&mut s, "position startpos moves e2e4");
+        lines(&mut s, "ucinewgame");
+        assert_eq!(s.fen(), START_FEN);
+        lines(&mut s, "quit");
+        assert!(s.quitting());
+    }
+
+    #[test]
+    fn serve_stops_at_quit_and_flushes_answers() {
+        let input = b"uci\nisready\nposition startpos\ngo\nquit\nisready\n";
+        let mut output = Vec::new();
+        serve(&input[..], &mut output).unwrap();
+        let text = String::from_utf8(output).unwrap();
+        assert!(text.contains("uciok\nreadyok\ninfo depth 2 "), "{text}");
+        assert!(text.ends_with('\n') && text.lines().last().unwrap().starts_with("bestmove "));
+        assert_eq!(text.matches("readyok").count(), 1, "{text}");
+    }
 }

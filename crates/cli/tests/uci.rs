@@ -1,0 +1,318 @@
+//! `regex-chess uci` as a GUI drives it: a scripted session over a pipe,
+//! whole games through python-chess's UCI client against a random mover
+//! and, when a `stockfish` binary is installed, against Stockfish.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position};
+
+const ENGINE: &str = env!("CARGO_BIN_EXE_regex-chess");
+
+/// What a finished child process left.
+struct Finished {
+    success: bool,
+    stdout: String,
+    stderr: String,
+}
+
+/// Waits for `child`, killing it after `limit` (so a hung engine fails the
+/// test instead of hanging it); stdout and stderr are drained meanwhile.
+fn finish(mut child: Child, limit: Duration, what: &str) -> Finished {
+    fn drain(pipe: Option<impl Read + Send + 'static>) -> thread::JoinHandle<String> {
+        thread::spawn(move || {
+            let mut text = String::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_string(&mut text);
+            }
+            text
+        })
+    }
+    let out = drain(child.stdout.take());
+    let err = drain(child.stderr.take());
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting for the child") {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "{what} did not finish within {limit:?}; stderr:\n{}",
+                err.join().unwrap_or_default()
+            );
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    Finished {
+        success: status.success(),
+        stdout: out.join().expect("stdout reader"),
+        stderr: err.join().expect("stderr reader"),
+    }
+}
+
+/// Runs `regex-chess uci` with `script` on stdin (then end of input).
+fn session(script: &str) -> Finished {
+    let mut child = Command::new(ENGINE)
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(script.as_bytes())
+        .expect("writing the script");
+    drop(stdin);
+    finish(child, Duration::from_secs(60), "the UCI session")
+}
+
+fn position(fen: &str, moves: &[&str]) -> Chess {
+    let mut pos: Chess = fen
+        .parse::<Fen>()
+        .expect("FEN")
+        .into_position(CastlingMode::Standard)
+        .expect("legal position");
+    for m in moves {
+        let mv = m
+            .parse::<UciMove>()
+            .expect("UCI")
+            .to_move(&pos)
+            .expect("legal");
+        pos = pos.play(mv).expect("legal");
+    }
+    pos
+}
+
+/// Panics unless `line` is `bestmove <m>` with `m` legal in `pos`.
+fn assert_legal_bestmove(line: &str, pos: &Chess) {
+    let uci = line
+        .strip_prefix("bestmove ")
+        .unwrap_or_else(|| panic!("not a bestmove line: {line:?}"));
+    let legal = uci
+        .parse::<UciMove>()
+        .ok()
+        .and_then(|m| m.to_move(pos).ok());
+    assert!(
+        legal.is_some(),
+        "bestmove {uci} is not legal in {}",
+        Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
+    );
+}
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+#[test]
+fn scripted_session_over_a_pipe() {
+    let script = format!(
+        "uci\n\
+         isready\n\
+         ucinewgame\n\
+         position startpos moves e2e4\n\
+         go wtime 60000 btime 60000 winc 0 binc 0\n\
+         position startpos moves e2e4 e7e9\n\
+         position fen this is not a fen\n\
+         position sideways\n\
+         setoption name Hash value 16\n\
+         bogus command\n\
+         go movetime 100\n\
+         go infinite\n\
+         isready\n\
+         stop\n\
+         position fen {KIWIPETE} moves e1g1\n\
+         go depth 5\n\
+         quit\n\
+         isready\n"
+    );
+    let run = session(&script);
+    assert!(run.success, "exit status; stderr:\n{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    let at = |needle: &str| {
+        lines
+            .iter()
+            .position(|l| *l == needle)
+            .unwrap_or_else(|| panic!("no {needle:?} in:\n{}", run.stdout))
+    };
+    assert!(lines[0].starts_with("id name regex-chess "), "{lines:?}");
+    let uciok = at("uciok");
+    let readyok = at("readyok");
+    assert!(uciok < readyok);
+
+    // Three malformed `position` lines, three messages; nothing else.
+    let infos: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    assert_eq!(infos.len(), 3, "{}", run.stdout);
+    assert!(infos[0].contains("illegal move e7e9"), "{infos:?}");
+    assert!(infos[1].contains("invalid FEN"), "{infos:?}");
+
+    let best: Vec<(usize, &str)> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("bestmove"))
+        .map(|(i, l)| (i, *l))
+        .collect();
+    assert_eq!(best.len(), 4, "{}", run.stdout);
+    // Each `go` prints its search line just before its bestmove.
+    for (i, _) in &best[..2] {
+        let info: Vec<&str> = lines[i - 1].split(' ').collect();
+        assert!(
+            matches!(
+                info[..],
+                [
+                    "info",
+                    "depth",
+                    "2",
+                    "score",
+                    "cp" | "mate",
+                    _,
+                    "time",
+                    _,
+                    "nodes",
+                    _,
+                    "string",
+                    "rewrites"
+                ]
+            ),
+            "{info:?}"
+        );
+        assert!(info[5].parse::<i64>().is_ok(), "{info:?}");
+        assert!(info[7].parse::<u64>().is_ok(), "{info:?}");
+        assert!(info[9].parse::<u64>().unwrap_or(0) > 0, "{info:?}");
+    }
+    let after_e4 = position(START, &["e2e4"]);
+    assert_legal_bestmove(best[0].1, &after_e4);
+    // The rejected lines left the position after e2e4 in place.
+    assert_legal_bestmove(best[1].1, &after_e4);
+    // `go infinite` answers only at `stop`, after the `readyok` between.
+    let second_readyok = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| **l == "readyok")
+        .nth(1)
+        .map(|(i, _)| i)
+        .expect("a second readyok");
+    assert!(second_readyok < best[2].0, "{}", run.stdout);
+    assert_legal_bestmove(best[2].1, &after_e4);
+    assert_legal_bestmove(best[3].1, &position(KIWIPETE, &["e1g1"]));
+    // Nothing after `quit`.
+    assert_eq!(run.stdout.matches("readyok").count(), 2, "{}", run.stdout);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+}
+
+#[test]
+fn end_of_input_without_quit_exits_cleanly() {
+    let run = session("uci\nposition startpos moves f2f3 e7e5 g2g4 d8h4\ngo\n");
+    assert!(run.success, "{}", run.stderr);
+    assert!(run.stdout.ends_with("bestmove 0000\n"), "{}", run.stdout);
+}
+
+/// `python3` with python-chess importable, installing it with pip once if
+/// needed; an error message when that is impossible.
+fn python_chess() -> Result<(), String> {
+    static READY: OnceLock<Result<(), String>> = OnceLock::new();
+    READY
+        .get_or_init(|| {
+            // Run outside the workspace: its `chess/` folder would shadow
+            // the python-chess package as a namespace package.
+            let tmp = std::env::temp_dir();
+            let import = || {
+                Command::new("python3")
+                    .args(["-c", "import chess.engine"])
+                    .current_dir(&tmp)
+                    .output()
+                    .map(|o| o.status.success())
+                    .unwrap_or(false)
+            };
+            if import() {
+                return Ok(());
+            }
+            let pip = Command::new("python3")
+                .args(["-m", "pip", "install", "--quiet", "chess"])
+                .current_dir(&tmp)
+                .output()
+                .map_err(|e| format!("cannot run python3: {e}"))?;
+            if import() {
+                return Ok(());
+            }
+            Err(format!(
+                "python-chess is not installed and `python3 -m pip install chess` failed \
+                 (status {}): {}\nInstall it (e.g. in .ci/run) with: \
+                 python3 -m pip install chess",
+                pip.status,
+                String::from_utf8_lossy(&pip.stderr).trim()
+            ))
+        })
+        .clone()
+}
+
+/// Runs `uci_python.py` and returns its summary line.
+fn play_with_python(args: &[&str]) -> String {
+    if let Err(message) = python_chess() {
+        panic!("{message}");
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/uci_python.py");
+    let child = Command::new("python3")
+        .arg(&script)
+        .arg(ENGINE)
+        .args(args)
+        .current_dir(std::env::temp_dir())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 starts");
+    let run = finish(child, Duration::from_secs(300), "the python-chess game");
+    assert!(
+        run.success,
+        "python-chess game {args:?} failed:\n{}\n{}",
+        run.stdout, run.stderr
+    );
+    let summary = run.stdout.trim().to_string();
+    println!("{summary}");
+    assert!(summary.contains("all legal"), "{summary}");
+    summary
+}
+
+#[test]
+fn python_chess_game_against_a_random_mover() {
+    play_with_python(&["random", "40", "7", "white"]);
+}
+
+#[test]
+fn python_chess_game_from_a_fen_as_black() {
+    // `position fen ... moves ...` with castling, en passant and
+    // promotions nearby.
+    play_with_python(&["random", "16", "11", "black", KIWIPETE]);
+}
+
+/// A `stockfish` binary: on the PATH, or where Debian's package puts it.
+fn stockfish() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/games")])
+        .map(|dir| dir.join("stockfish"))
+        .find(|candidate| candidate.is_file())
+}
+
+#[test]
+fn python_chess_game_against_stockfish() {
+    let Some(stockfish) = stockfish() else {
+        println!(
+            "SKIPPED python_chess_game_against_stockfish: no stockfish binary \
+             (apt-get install stockfish)"
+        );
+        return;
+    };
+    let stockfish = stockfish.to_string_lossy().into_owned();
+    play_with_python(&[stockfish.as_str(), "20", "3", "black"]);
+}
