@@ -139,3 +139,99 @@ proptest! {
         prop_assert!(r.is_ok(), "{}: {}", fen_of(&p), r.unwrap_err());
     }
 }
+
+fn turn_pass() -> &'static Stepwise {
+    static CELL: OnceLock<Stepwise> = OnceLock::new();
+    CELL.get_or_init(|| Stepwise::new(optimize(&trace(chess::turn::turn_dsl).unwrap())))
+}
+
+/// The screen instructions (sanitize, parse, render) and the turn's helper
+/// specials agree with their reference meanings, on every kind of line.
+#[test]
+fn turn_program_interp_and_vm_agree() {
+    let screen = |fen: &str, engine| chess::screen::start_screen(fen, engine).unwrap();
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let cases: Vec<(String, &str)> = vec![
+        (String::new(), ""),
+        (screen(start, shakmaty::Color::Black), "e2e4\n"),
+        (screen(start, shakmaty::Color::Black), "hello\n"),
+        (screen(start, shakmaty::Color::Black), "e9e4\n"),
+        (screen(start, shakmaty::Color::Black), "e2e5\n"),
+        (screen(start, shakmaty::Color::Black), "x y z 1 2\n"),
+        (screen(start, shakmaty::Color::Black), "a\nb\n"),
+        (screen(start, shakmaty::Color::White), ""),
+        (
+            screen(
+                "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+                shakmaty::Color::Black,
+            ),
+            "a1a8\n",
+        ),
+        (
+            screen(
+                "1r4k1/5ppp/8/8/8/8/P4PPP/6K1 w - - 0 1",
+                shakmaty::Color::Black,
+            ),
+            "a2a3\n",
+        ),
+        (
+            screen("8/P6k/8/8/8/8/6K1/8 w - - 0 1", shakmaty::Color::Black),
+            "a7a8n\n",
+        ),
+    ];
+    for (screen, line) in cases {
+        let start = State::parse(&format!("{screen}{line}")).unwrap();
+        compare_stepwise(turn_pass(), &start)
+            .unwrap_or_else(|e| panic!("{line:?}: {}", &e[..e.len().min(3000)]));
+    }
+}
+
+/// Sanitize on raw lines the structured state cannot hold (`%`, `#`,
+/// backticks, non-ASCII, several lines): the rewrites leave exactly the
+/// marker its native twin computes.
+#[test]
+fn sanitize_matches_its_native_twin_on_raw_lines() {
+    use chess::screen::{classify_input, Sanitize, PROMPT};
+    use regex_asm::ir::Special;
+    let program = regex_vm::Program::new(Sanitize.rewrites());
+    let exec = Executor::new(&program, Config::default()).unwrap();
+    let screen = chess::screen::start_screen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        shakmaty::Color::Black,
+    )
+    .unwrap();
+    let long = "e".repeat(10_000);
+    for line in [
+        "",
+        "\n",
+        "e2e4\n",
+        " e7e8q  \n",
+        "%\n",
+        "#\n",
+        "`\n",
+        "%%\n#stack:\n",
+        "é2e4\n",
+        "\u{1F600}\n",
+        "e2e4\r\n",
+        "a\nb\n",
+        "e2e4",
+        "hello",
+        "e9e4\n",
+        "help\n",
+        "quit\n",
+        &long,
+        "e1e2e3\n",
+        "\t\n",
+    ] {
+        let mut text = format!("{screen}{line}");
+        exec.run(&mut text).unwrap();
+        let (class, mv) = classify_input(line);
+        let marker = if mv.is_empty() {
+            format!(">{class}\n")
+        } else {
+            format!(">{class} {mv}\n")
+        };
+        let head = &screen[..screen.len() - PROMPT.len()];
+        assert_eq!(text, format!("{head}{marker}"), "line {line:?}");
+    }
+}

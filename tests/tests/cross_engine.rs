@@ -136,3 +136,50 @@ fn random_programs_under_node_match_vm() {
     .unwrap();
     assert_eq!(got, expected);
 }
+
+/// The README's game loop: the empty state, then each line appended and
+/// one pass of the program; prints every screen.
+const PYTHON_GAME: &str = r#"
+import json, re, sys
+job = json.load(sys.stdin)
+rewrites = [(re.compile(p), r) for p, r in job["program"]]
+state = ""
+screens = []
+for line in [None] + job["lines"]:
+    if line is not None:
+        state += line + "\n"
+    for pattern, replacement in rewrites:
+        state = pattern.sub(replacement, state)
+    screens.append(state)
+json.dump(screens, sys.stdout)
+"#;
+
+/// The dumped turn program, run by CPython for a 3-move game (with a bad
+/// line in between), shows the same screens as the VM.
+#[test]
+fn turn_program_under_cpython_matches_vm() {
+    let program = &chess::turn_pass().unwrap().program;
+    let lines = ["e2e4", "hello", "g1f3", "f1c4"];
+    let mut state = String::new();
+    let mut expected = Vec::new();
+    chess::play_turn(&mut state, None).unwrap();
+    expected.push(state.clone());
+    for l in lines {
+        chess::play_turn(&mut state, Some(l)).unwrap();
+        expected.push(state.clone());
+    }
+    let job = serde_json::json!({
+        "program": serde_json::from_str::<serde_json::Value>(&format::to_json(program)).unwrap(),
+        "lines": lines,
+    });
+    let got = run_script(
+        "python3",
+        &["-c", PYTHON_GAME],
+        &serde_json::to_string(&job).unwrap(),
+    )
+    .expect("python3 must be installed");
+    assert_eq!(got.len(), expected.len());
+    for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
+        assert_eq!(g, e, "screen {i} differs between CPython and the VM");
+    }
+}

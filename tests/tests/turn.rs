@@ -1,0 +1,223 @@
+//! Whole turns of the regex turn program: the start screen, every kind of
+//! bad input, checkmates both ways with the engine on either side,
+//! stalemate, promotions; every engine move is checked with shakmaty and
+//! against the reference search, every screen is read back.
+
+use chess::codec::{decode, parse_fen};
+use chess::reference::{best_score, move_score};
+use chess::screen::{parse_screen, render_screen, start_screen, Screen, GAME_OVER, PROMPT};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Color, Position};
+
+fn position_of(screen: &Screen) -> Chess {
+    parse_fen(&decode(&screen.position).unwrap()).unwrap()
+}
+
+/// Plays `line` on `state`, then checks the turn with shakmaty: the
+/// person's move (if reported) was legal, the engine's move (if reported)
+/// was legal and reaches the reference's best 2-ply score, and the new
+/// screen shows the resulting position.
+fn turn(state: &mut String, line: Option<&str>) -> Screen {
+    let before = parse_screen(state).expect("a screen before the turn");
+    chess::play_turn(state, line).unwrap();
+    let after = parse_screen(state).unwrap_or_else(|| panic!("not a screen:\n{state}"));
+    assert_eq!(
+        render_screen(&after),
+        *state,
+        "the screen reads back exactly"
+    );
+    if after.info == before.info {
+        assert_eq!(after.position, before.position, "nothing moved");
+        return after;
+    }
+    let mut pos = position_of(&before);
+    let mut rest = after.info.as_str();
+    if let Some(r) = rest.strip_prefix("You played ") {
+        let (mv, r) = r.split_once('.').unwrap();
+        let m = mv.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        pos.play_unchecked(m);
+        rest = r.trim_start();
+    }
+    if let Some(r) = rest.strip_prefix("The engine played ") {
+        let (mv, _) = r.split_once(' ').unwrap();
+        let m = mv
+            .parse::<UciMove>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap_or_else(|e| panic!("engine move {mv} is illegal: {e}"));
+        assert_eq!(
+            Some(move_score(&pos, m)),
+            best_score(&pos),
+            "engine move {mv} misses the best 2-ply score"
+        );
+        pos.play_unchecked(m);
+    }
+    assert_eq!(
+        decode(&after.position).unwrap(),
+        chess::codec::fen_of(&pos),
+        "the screen shows the position after the reported moves"
+    );
+    after
+}
+
+fn booted() -> String {
+    let mut s = String::new();
+    chess::play_turn(&mut s, None).unwrap();
+    s
+}
+
+#[test]
+fn empty_state_boots_into_the_start_screen() {
+    let s = booted();
+    let start = start_screen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        Color::Black,
+    )
+    .unwrap();
+    assert_eq!(s, start);
+    assert!(s.ends_with(PROMPT));
+}
+
+#[test]
+fn bad_input_reshows_the_same_position_with_a_reason() {
+    let mut s = booted();
+    turn(&mut s, Some("e2e4"));
+    let long = "x".repeat(10_000);
+    let cases: Vec<(&str, &str)> = vec![
+        ("e9e4", "No such square"),
+        ("hello", "Not a move"),
+        ("", "Type a move"),
+        ("   ", "Type a move"),
+        ("e2e5", "e2e5 is not a legal move here."),
+        ("e7e5", "e7e5 is not a legal move here."),
+        (&long, "too long"),
+        ("e2%e4", "characters no move has"),
+        ("#e2e4", "characters no move has"),
+        ("`rm`", "characters no move has"),
+        ("é2e4", "characters no move has"),
+        ("e2e4\tx", "characters no move has"),
+        ("help", "Moves: from and to squares"),
+    ];
+    for (input, reason) in cases {
+        let before = s.clone();
+        let after = turn(&mut s, Some(input));
+        let keep = |t: &str| t.split('\n').take(13).collect::<Vec<_>>().join("\n");
+        assert_eq!(keep(&s), keep(&before), "{input:?} changed the position");
+        assert!(
+            after.message.contains(reason),
+            "{input:?}: {}",
+            after.message
+        );
+        assert_eq!(after.prompt, PROMPT);
+    }
+    // Surrounding spaces are fine, and the game goes on.
+    let after = turn(&mut s, Some("  d2d4 "));
+    assert!(after.info.starts_with("You played d2d4."), "{}", after.info);
+}
+
+#[test]
+fn two_lines_at_once_are_refused() {
+    let mut s = booted();
+    let after = turn(&mut s, Some("e2e4\nd2d4"));
+    assert!(
+        after.message.contains("One move per line"),
+        "{}",
+        after.message
+    );
+}
+
+fn game(fen: &str, engine: Color) -> String {
+    let mut s = start_screen(fen, engine).unwrap();
+    turn(&mut s, None);
+    s
+}
+
+#[test]
+fn person_mates_the_engine_either_colour() {
+    let mut s = game("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", Color::Black);
+    let end = turn(&mut s, Some("a1a8"));
+    assert_eq!(end.message, "Checkmate: you win.");
+    assert_eq!(end.prompt, GAME_OVER);
+    let mut s = game("1r4k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1", Color::White);
+    let end = turn(&mut s, Some("b8b1"));
+    assert_eq!(end.message, "Checkmate: you win.");
+    assert_eq!(end.prompt, GAME_OVER);
+}
+
+#[test]
+fn engine_mates_the_person_either_colour() {
+    // Engine white, to move: it sees the back-rank mate.
+    let s = game("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", Color::White);
+    let end = parse_screen(&s).unwrap();
+    assert!(end.info.contains("(Ra8#)"), "{}", end.info);
+    assert_eq!(end.message, "Checkmate: the engine wins.");
+    assert_eq!(end.prompt, GAME_OVER);
+    // Engine black: the person plays on, the engine mates.
+    let mut s = game("1r4k1/5ppp/8/8/8/8/P4PPP/6K1 w - - 0 1", Color::Black);
+    let end = turn(&mut s, Some("a2a3"));
+    assert!(end.info.contains("b8b1 (Rb1#)"), "{}", end.info);
+    assert_eq!(end.message, "Checkmate: the engine wins.");
+    assert_eq!(end.prompt, GAME_OVER);
+}
+
+#[test]
+fn stalemate_ends_the_game() {
+    let mut s = game("7k/8/4Q3/8/8/8/8/6K1 w - - 0 1", Color::Black);
+    let end = turn(&mut s, Some("e6f7"));
+    assert_eq!(end.message, "Stalemate: draw.");
+    assert_eq!(end.prompt, GAME_OVER);
+    // After the end, input changes nothing.
+    let before = s.clone();
+    chess::play_turn(&mut s, Some("e2e4")).unwrap();
+    assert!(s.starts_with(&before[..before.len() - GAME_OVER.len()]));
+}
+
+#[test]
+fn promotions_default_to_a_queen_and_underpromote_on_request() {
+    let mut s = game("8/P6k/8/8/8/8/6K1/8 w - - 0 1", Color::Black);
+    let after = turn(&mut s, Some("a7a8n"));
+    assert!(
+        after.position.board.starts_with("/N"),
+        "{}",
+        after.position.board
+    );
+    let mut s = game("8/P6k/8/8/8/8/6K1/8 w - - 0 1", Color::Black);
+    let after = turn(&mut s, Some("a7a8"));
+    assert!(
+        after.position.board.starts_with("/Q"),
+        "{}",
+        after.position.board
+    );
+    assert!(
+        after.info.starts_with("You played a7a8q."),
+        "{}",
+        after.info
+    );
+}
+
+#[test]
+fn the_engine_moves_first_when_it_plays_white() {
+    let s = game(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        Color::White,
+    );
+    let screen = parse_screen(&s).unwrap();
+    assert!(
+        screen.info.starts_with("The engine played "),
+        "{}",
+        screen.info
+    );
+    assert_eq!(screen.position.turn, Color::Black);
+}
+
+#[test]
+fn a_short_game_keeps_every_rule() {
+    // Castling, captures and checks along the way, every turn checked.
+    let mut s = booted();
+    for mv in ["e2e4", "g1f3", "f1c4", "e1g1", "d2d4", "b1c3"] {
+        let after = turn(&mut s, Some(mv));
+        if after.prompt == GAME_OVER {
+            break;
+        }
+    }
+}
