@@ -1,18 +1,791 @@
-//! `regex-chess fuzz`: differential fuzzing against shakmaty.
+//! `regex-chess fuzz`: differential fuzzing of the regex programs against
+//! shakmaty and the native reference search.
+//!
+//! The fuzzer plays random games with shakmaty and, at every position
+//! reached, asks the regex programs what they make of it:
+//!
+//! 1. [`Kind::Movegen`], every position: the regex program's (move, FEN
+//!    after) list equals shakmaty's exactly;
+//! 2. [`Kind::Verdict`]: not checked yet (needs the turn program);
+//! 3. [`Kind::Reply`], every `--reply-every`-th ply: `chess::reply` plays a
+//!    legal move that reaches the reference's best 2-ply score, and claims
+//!    that score; no legal move gives no reply;
+//! 4. [`Kind::Screen`]: not checked yet (needs the turn program).
+//!
+//! Game `i` draws its moves from a generator seeded with a mix of the
+//! campaign seed and `i`, so a game is the same whatever `--jobs` is, and
+//! starts alternately from the standard position and from the positions of
+//! `tests/data/perft.epd` (as given, then colour-flipped).
+//!
+//! The first disagreement of each kind is printed as a reproducer (kind,
+//! FEN, move, both answers, seed, game) and written to
+//! `<out>/<kind>-<seed>-<game>.txt`; the out directory is created only
+//! then. The run ends with a plain-text summary on stdout, one `key: value`
+//! per line. Exit code: 1 if anything disagreed, else 130 if Ctrl-C stopped
+//! the run, else 0.
+//!
+//! This module never computes chess itself: the regex side comes from
+//! `chess::{legal_moves, reply}`, the other side from shakmaty and
+//! `chess::reference`.
 
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
+use chess::codec::{fen_of, parse_fen};
+use chess::games::{flip_fen, Rng};
+use chess::reference::{best_moves, best_score, move_score};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Move, Position};
+
+/// The standard perft positions; odd-numbered games start from them.
+const PERFT_EPD: &str = include_str!("../../../tests/data/perft.epd");
+
+const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// Arguments of `fuzz`.
+///
+/// The hidden option `--inject-fault <KIND>` corrupts the regex side on
+/// purpose so that the fuzzer can be seen to fail: `drop-move` removes the
+/// first move of the regex program's list before it is compared (a
+/// movegen disagreement at every position with a legal move), `wrong-score`
+/// adds 1 to the score `chess::reply` claims (a reply disagreement at every
+/// sampled position with a legal move). Reproducers name the fault.
 #[derive(clap::Args, Debug)]
 pub struct FuzzArgs {
     /// Number of games.
     #[arg(long, default_value_t = 10)]
     pub games: u64,
+    /// Campaign seed (default: from the clock; the summary prints it).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Plies per game at most (a game also ends at mate, stalemate or
+    /// insufficient material).
+    #[arg(long, default_value_t = 100)]
+    pub max_plies: u32,
+    /// Worker threads (default: the number of CPUs).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Directory for reproducer files, created when the first one is written.
+    #[arg(long, default_value = "fuzz-out")]
+    pub out: PathBuf,
+    /// Check the engine's reply every K-th ply of each game (its start
+    /// included); 0 disables the reply check.
+    #[arg(long, default_value_t = 8)]
+    pub reply_every: u32,
+    /// Corrupt the regex side on purpose (see the type's documentation).
+    #[arg(long, hide = true, value_enum)]
+    pub inject_fault: Option<Fault>,
+}
+
+/// A deliberate corruption of the regex side, to test the fuzzer itself.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Drop the first move of the regex program's move list.
+    DropMove,
+    /// Add 1 to the score the regex reply claims.
+    WrongScore,
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Fault::DropMove => "drop-move",
+            Fault::WrongScore => "wrong-score",
+        })
+    }
+}
+
+/// The kinds of check, numbered as in the fuzzing plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// 1. The legal moves and the FEN after each.
+    Movegen,
+    /// 2. The game's verdict (mate, stalemate, draw), from the turn program.
+    Verdict,
+    /// 3. The engine's 2-ply reply against the reference search.
+    Reply,
+    /// 4. The rendered screen, from the turn program.
+    Screen,
+}
+
+impl Kind {
+    /// Every kind, in summary order.
+    const ALL: [Kind; 4] = [Kind::Movegen, Kind::Verdict, Kind::Reply, Kind::Screen];
+
+    /// The kinds [`check`] runs. Verdict and Screen join when their check
+    /// functions exist (they need the turn program).
+    const CHECKED: [Kind; 2] = [Kind::Movegen, Kind::Reply];
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Movegen => "movegen",
+            Kind::Verdict => "verdict",
+            Kind::Reply => "reply",
+            Kind::Screen => "screen",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    fn is_checked(self) -> bool {
+        Kind::CHECKED.contains(&self)
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The fixed settings of a campaign.
+struct Settings {
+    seed: u64,
+    max_plies: u32,
+    reply_every: u32,
+    fault: Option<Fault>,
+    out: PathBuf,
+    /// Start FENs, game `i` uses `starts[i % len]`.
+    starts: Vec<String>,
+}
+
+/// Counters shared by the workers.
+#[derive(Default)]
+struct Counters {
+    games: AtomicU64,
+    plies: AtomicU64,
+    positions: AtomicU64,
+    moves_compared: AtomicU64,
+    replies_checked: AtomicU64,
+    disagreements: [AtomicU64; 4],
+    /// Whether the first disagreement of each kind was reported.
+    reported: [AtomicBool; 4],
+}
+
+/// Everything a worker needs.
+struct Campaign {
+    settings: Settings,
+    counters: Counters,
+    stop: Arc<AtomicBool>,
+    bar: ProgressBar,
+    started: Instant,
+}
+
+/// One position of a game, as every per-ply check sees it.
+struct Ply<'a> {
+    /// Plies played before it in its game.
+    index: u32,
+    pos: &'a Chess,
+    fen: &'a str,
+    /// shakmaty's legal moves.
+    legal: &'a [Move],
+}
+
+/// What a check did at one position.
+#[derive(Default)]
+struct Outcome {
+    moves_compared: u64,
+    replies_checked: u64,
+    found: Option<Finding>,
+}
+
+/// What a check found wrong at one position.
+struct Finding {
+    /// The move concerned, if any.
+    mv: Option<String>,
+    /// What the regex program said.
+    regex: String,
+    /// What shakmaty or the reference search said.
+    reference: String,
+    /// Further detail, one line each.
+    notes: Vec<String>,
+}
+
+/// A snapshot of the counters, printed at the end.
+struct Summary {
+    seed: u64,
+    games: u64,
+    plies: u64,
+    positions: u64,
+    moves_compared: u64,
+    replies_checked: u64,
+    disagreements: [u64; 4],
+    interrupted: bool,
+    elapsed: Duration,
+}
+
+impl Summary {
+    fn total_disagreements(&self) -> u64 {
+        self.disagreements.iter().sum()
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let secs = self.elapsed.as_secs_f64();
+        writeln!(f, "seed: {}", self.seed)?;
+        writeln!(f, "games: {}", self.games)?;
+        writeln!(f, "plies: {}", self.plies)?;
+        writeln!(f, "positions: {}", self.positions)?;
+        writeln!(f, "moves compared: {}", self.moves_compared)?;
+        writeln!(f, "replies checked: {}", self.replies_checked)?;
+        writeln!(f, "disagreements: {}", self.total_disagreements())?;
+        for kind in Kind::ALL {
+            write!(
+                f,
+                "{kind} disagreements: {}",
+                self.disagreements[kind.index()]
+            )?;
+            if !kind.is_checked() {
+                write!(f, " (not checked yet: needs the turn program)")?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(
+            f,
+            "interrupted: {}",
+            if self.interrupted { "yes" } else { "no" }
+        )?;
+        writeln!(f, "time: {secs:.2} s")?;
+        let rate = if secs > 0.0 {
+            self.positions as f64 / secs
+        } else {
+            0.0
+        };
+        writeln!(f, "positions per second: {rate:.1}")
+    }
 }
 
 /// Runs the fuzzer.
-pub fn run(_args: FuzzArgs) -> Result<ExitCode> {
-    anyhow::bail!("not written yet")
+///
+/// # Errors
+///
+/// Bad arguments, a chess program that does not build, a reproducer file
+/// that cannot be written. Disagreements are not errors: they set the exit
+/// code.
+pub fn run(args: FuzzArgs) -> Result<ExitCode> {
+    let stop = Arc::new(AtomicBool::new(false));
+    install_interrupt_handler(&stop);
+
+    let jobs = match args.jobs {
+        Some(0) => anyhow::bail!("--jobs must be at least 1"),
+        Some(j) => j,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let settings = Settings {
+        seed,
+        max_plies: args.max_plies,
+        reply_every: args.reply_every,
+        fault: args.inject_fault,
+        out: args.out,
+        starts: start_positions()?,
+    };
+
+    // Build the programs before the clock starts, and fail early if they
+    // cannot be built.
+    chess::move_pass().context("building the move program")?;
+    if settings.reply_every > 0 {
+        chess::reply_pass().context("building the reply program")?;
+    }
+
+    let replies = match settings.reply_every {
+        0 => "reply check off".to_string(),
+        k => format!("reply check every {k} plies"),
+    };
+    let fault = settings
+        .fault
+        .map(|f| format!(", injected fault {f}"))
+        .unwrap_or_default();
+    eprintln!(
+        "fuzz: games {}, seed {seed}, max plies {}, {replies}, jobs {jobs}{fault}",
+        args.games, settings.max_plies,
+    );
+
+    let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("[{elapsed_precise}] {bar:30} {pos}/{len} games, {msg}")
+            .context("progress bar template")?,
+    );
+    bar.enable_steady_tick(Duration::from_millis(250));
+
+    let campaign = Campaign {
+        settings,
+        counters: Counters::default(),
+        stop,
+        bar,
+        started: Instant::now(),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .context("starting the worker threads")?;
+    pool.install(|| {
+        (0..args.games)
+            .into_par_iter()
+            .try_for_each(|game| play_game(&campaign, game))
+    })?;
+    campaign.bar.finish_and_clear();
+
+    let c = &campaign.counters;
+    let summary = Summary {
+        seed,
+        games: c.games.load(Ordering::Relaxed),
+        plies: c.plies.load(Ordering::Relaxed),
+        positions: c.positions.load(Ordering::Relaxed),
+        moves_compared: c.moves_compared.load(Ordering::Relaxed),
+        replies_checked: c.replies_checked.load(Ordering::Relaxed),
+        disagreements: c
+            .disagreements
+            .each_ref()
+            .map(|d| d.load(Ordering::Relaxed)),
+        interrupted: campaign.stop.load(Ordering::Relaxed),
+        elapsed: campaign.started.elapsed(),
+    };
+    if summary.interrupted {
+        eprintln!("interrupted: the summary covers the plies played so far");
+    }
+    print!("{summary}");
+    Ok(if summary.total_disagreements() > 0 {
+        ExitCode::from(1)
+    } else if summary.interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Ctrl-C sets `stop` (workers finish their current ply); a second Ctrl-C
+/// exits at once.
+fn install_interrupt_handler(stop: &Arc<AtomicBool>) {
+    let stop = Arc::clone(stop);
+    let presses = AtomicUsize::new(0);
+    let installed = ctrlc::set_handler(move || {
+        if presses.fetch_add(1, Ordering::SeqCst) > 0 {
+            std::process::exit(130);
+        }
+        stop.store(true, Ordering::SeqCst);
+    });
+    if let Err(e) = installed {
+        eprintln!("warning: Ctrl-C will not stop the fuzzer cleanly: {e}");
+    }
+}
+
+fn clock_seed() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
+}
+
+/// The start positions in game order: the standard start, then each
+/// perft position, alternating; the perft positions as given come first,
+/// then colour-flipped.
+fn start_positions() -> Result<Vec<String>> {
+    let perft: Vec<&str> = PERFT_EPD
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| l.split(';').next().map(str::trim))
+        .collect();
+    let mut starts = Vec::new();
+    for fen in perft
+        .iter()
+        .map(|f| f.to_string())
+        .chain(perft.iter().map(|f| flip_fen(f)))
+    {
+        parse_fen(&fen).with_context(|| format!("start position {fen:?}"))?;
+        starts.push(START_FEN.to_string());
+        starts.push(fen);
+    }
+    if starts.is_empty() {
+        starts.push(START_FEN.to_string());
+    }
+    Ok(starts)
+}
+
+/// splitmix64's finalizer: a bijective mix of 64 bits.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The seed of game `game` of a campaign: depends on nothing else.
+fn game_seed(seed: u64, game: u64) -> u64 {
+    mix(seed ^ mix(game.wrapping_add(0x9E37_79B9_7F4A_7C15)))
+}
+
+/// Plays game `game`, checking every position it reaches.
+fn play_game(c: &Campaign, game: u64) -> Result<()> {
+    let s = &c.settings;
+    let start = &s.starts[(game % s.starts.len() as u64) as usize];
+    let mut pos = parse_fen(start).with_context(|| format!("start position {start:?}"))?;
+    let mut rng = Rng::new(game_seed(s.seed, game));
+    let mut index = 0u32;
+    loop {
+        if c.stop.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        let fen = fen_of(&pos);
+        let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
+        let ply = Ply {
+            index,
+            pos: &pos,
+            fen: &fen,
+            legal: &legal,
+        };
+        for kind in Kind::CHECKED {
+            let outcome = check(kind, &ply, s)?;
+            c.counters
+                .moves_compared
+                .fetch_add(outcome.moves_compared, Ordering::Relaxed);
+            c.counters
+                .replies_checked
+                .fetch_add(outcome.replies_checked, Ordering::Relaxed);
+            if let Some(found) = outcome.found {
+                record(c, kind, game, start, &ply, &found)?;
+            }
+        }
+        c.counters.positions.fetch_add(1, Ordering::Relaxed);
+        update_bar(c);
+
+        if legal.is_empty() || pos.is_insufficient_material() || index >= s.max_plies {
+            break;
+        }
+        pos.play_unchecked(legal[rng.below(legal.len())]);
+        index += 1;
+        c.counters.plies.fetch_add(1, Ordering::Relaxed);
+    }
+    c.counters.games.fetch_add(1, Ordering::Relaxed);
+    c.bar.inc(1);
+    Ok(())
+}
+
+fn update_bar(c: &Campaign) {
+    let n = &c.counters;
+    let positions = n.positions.load(Ordering::Relaxed);
+    let secs = c.started.elapsed().as_secs_f64().max(1e-9);
+    let wrong: u64 = n
+        .disagreements
+        .iter()
+        .map(|d| d.load(Ordering::Relaxed))
+        .sum();
+    c.bar.set_message(format!(
+        "{} plies, {:.0} positions/s, {wrong} disagreements",
+        n.plies.load(Ordering::Relaxed),
+        positions as f64 / secs
+    ));
+}
+
+// ---------------------------------------------------------------------------
+// Per-ply checks. `check` is the one place a check kind is dispatched: to add
+// the Verdict or Screen check (when the turn program exists), write its
+// `check_<kind>(ply, settings) -> Outcome` below, call it from `check`, and
+// add the kind to `Kind::CHECKED`.
+// ---------------------------------------------------------------------------
+
+/// Runs one kind of check on one position.
+///
+/// # Errors
+///
+/// For a kind whose check is not written yet (never dispatched: only kinds
+/// in [`Kind::CHECKED`] are).
+fn check(kind: Kind, ply: &Ply, s: &Settings) -> Result<Outcome> {
+    Ok(match kind {
+        Kind::Movegen => check_movegen(ply, s.fault),
+        Kind::Reply => {
+            // `checked_rem` is `None` for 0: the check is off.
+            if ply.index.checked_rem(s.reply_every) == Some(0) {
+                check_reply(ply, s.fault)
+            } else {
+                Outcome::default()
+            }
+        }
+        // The turn program's checks go here.
+        Kind::Verdict | Kind::Screen => {
+            anyhow::bail!("the {kind} check is not written yet (it needs the turn program)")
+        }
+    })
+}
+
+/// Kind 1: the regex program's (move, FEN after) list equals shakmaty's.
+fn check_movegen(ply: &Ply, fault: Option<Fault>) -> Outcome {
+    let reference = reference_moves(ply.pos, ply.legal);
+    let mut outcome = Outcome {
+        moves_compared: reference.len() as u64,
+        ..Outcome::default()
+    };
+    let mut regex = match chess::legal_moves(ply.fen) {
+        Ok(moves) => moves,
+        Err(e) => {
+            outcome.found = Some(Finding {
+                mv: None,
+                regex: format!("error: {e}"),
+                reference: format!("{} moves", reference.len()),
+                notes: Vec::new(),
+            });
+            return outcome;
+        }
+    };
+    if fault == Some(Fault::DropMove) && !regex.is_empty() {
+        regex.remove(0);
+    }
+    outcome.found = diff_moves(&regex, &reference);
+    outcome
+}
+
+/// shakmaty's (move, FEN after) pairs.
+fn reference_moves(pos: &Chess, legal: &[Move]) -> Vec<(String, String)> {
+    legal
+        .iter()
+        .map(|m| {
+            let uci = UciMove::from_move(*m, CastlingMode::Standard).to_string();
+            let mut after = pos.clone();
+            after.play_unchecked(*m);
+            (uci, fen_of(&after))
+        })
+        .collect()
+}
+
+/// Every difference between two (move, FEN after) lists, `None` if they hold
+/// the same pairs (a move listed twice is a difference).
+fn diff_moves(regex: &[(String, String)], reference: &[(String, String)]) -> Option<Finding> {
+    let mut by_move: BTreeMap<&str, (Vec<&str>, Vec<&str>)> = BTreeMap::new();
+    for (m, fen) in regex {
+        by_move.entry(m).or_default().0.push(fen);
+    }
+    for (m, fen) in reference {
+        by_move.entry(m).or_default().1.push(fen);
+    }
+    let (mut missing, mut extra, mut wrong) = (0, 0, 0);
+    let mut first = None;
+    let mut notes = Vec::new();
+    for (m, (ours, theirs)) in &by_move {
+        let mut ours = ours.clone();
+        let mut theirs = theirs.clone();
+        ours.sort_unstable();
+        theirs.sort_unstable();
+        if ours == theirs {
+            continue;
+        }
+        first.get_or_insert_with(|| m.to_string());
+        if ours.is_empty() {
+            missing += 1;
+            notes.push(format!("missing {m}: shakmaty gives {}", theirs.join(", ")));
+        } else if theirs.is_empty() {
+            extra += 1;
+            notes.push(format!(
+                "extra {m}: regex program gives {}",
+                ours.join(", ")
+            ));
+        } else {
+            wrong += 1;
+            notes.push(format!(
+                "wrong FEN after {m}: regex program gives {}; shakmaty gives {}",
+                ours.join(", "),
+                theirs.join(", ")
+            ));
+        }
+    }
+    let mv = first?;
+    Some(Finding {
+        mv: Some(mv),
+        regex: format!(
+            "{} moves ({missing} missing, {extra} extra, {wrong} with a wrong FEN)",
+            regex.len()
+        ),
+        reference: format!("{} moves", reference.len()),
+        notes,
+    })
+}
+
+/// Kind 3: `chess::reply` plays a legal move reaching the reference's best
+/// 2-ply score and claims that score; no legal move, no reply.
+fn check_reply(ply: &Ply, fault: Option<Fault>) -> Outcome {
+    let found = reply_finding(ply, fault);
+    Outcome {
+        replies_checked: 1,
+        found,
+        ..Outcome::default()
+    }
+}
+
+fn reply_finding(ply: &Ply, fault: Option<Fault>) -> Option<Finding> {
+    let best = best_score(ply.pos);
+    let finding = |mv: Option<String>, regex: String| Finding {
+        mv,
+        regex,
+        reference: describe_best(ply.pos),
+        notes: Vec::new(),
+    };
+    let got = match chess::reply(ply.fen) {
+        Ok((got, _)) => got,
+        Err(e) => return Some(finding(None, format!("error: {e}"))),
+    };
+    let got = got.map(|(uci, score)| match fault {
+        Some(Fault::WrongScore) => (uci, score + 1),
+        _ => (uci, score),
+    });
+    let (uci, score) = match (got, best) {
+        (None, None) => return None,
+        (None, Some(_)) => return Some(finding(None, "no move".into())),
+        (Some((uci, score)), None) => {
+            return Some(finding(
+                Some(uci.clone()),
+                format!("{uci} claiming {score}"),
+            ))
+        }
+        (Some((uci, score)), Some(_)) => (uci, score),
+    };
+    let best = best.unwrap_or_default();
+    let legal = uci
+        .parse::<UciMove>()
+        .map_err(|e| format!("not UCI: {e}"))
+        .and_then(|u| u.to_move(ply.pos).map_err(|e| format!("illegal: {e}")));
+    let m = match legal {
+        Ok(m) => m,
+        Err(why) => {
+            return Some(finding(
+                Some(uci.clone()),
+                format!("{uci} claiming {score}, {why}"),
+            ))
+        }
+    };
+    let reached = move_score(ply.pos, m);
+    if reached == best && score == best {
+        return None;
+    }
+    Some(finding(
+        Some(uci.clone()),
+        format!("{uci} claiming {score}; that move reaches {reached}"),
+    ))
+}
+
+/// The reference's best score and the moves reaching it.
+fn describe_best(pos: &Chess) -> String {
+    match best_moves(pos) {
+        None => "no legal move".into(),
+        Some((moves, score)) => {
+            let moves: Vec<String> = moves
+                .into_iter()
+                .map(|m| UciMove::from_move(m, CastlingMode::Standard).to_string())
+                .collect();
+            format!("best score {score}, reached by {}", moves.join(" "))
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Reporting.
+// ---------------------------------------------------------------------------
+
+/// Counts a disagreement; the first of its kind is printed and written to
+/// the out directory.
+fn record(
+    c: &Campaign,
+    kind: Kind,
+    game: u64,
+    start: &str,
+    ply: &Ply,
+    found: &Finding,
+) -> Result<()> {
+    c.counters.disagreements[kind.index()].fetch_add(1, Ordering::Relaxed);
+    if c.counters.reported[kind.index()].swap(true, Ordering::SeqCst) {
+        return Ok(());
+    }
+    let s = &c.settings;
+    let text = reproducer(kind, game, start, ply, found, s);
+    let path = write_reproducer(&s.out, kind, s.seed, game, &text)?;
+    c.bar.suspend(|| {
+        println!("{kind} disagreement");
+        print!("{text}");
+        println!("written to {}", path.display());
+        println!();
+    });
+    Ok(())
+}
+
+/// The reproducer: one `key: value` per line.
+fn reproducer(kind: Kind, game: u64, start: &str, ply: &Ply, f: &Finding, s: &Settings) -> String {
+    let reference_name = match kind {
+        Kind::Movegen => "shakmaty",
+        _ => "reference",
+    };
+    let mut text = format!("kind: {kind}\nfen: {}\n", ply.fen);
+    text += &format!("move: {}\n", f.mv.as_deref().unwrap_or("-"));
+    text += &format!("regex program: {}\n", f.regex);
+    text += &format!("{reference_name}: {}\n", f.reference);
+    for note in &f.notes {
+        text += &format!("note: {note}\n");
+    }
+    text += &format!(
+        "seed: {}\ngame: {game}\nply: {}\nstart: {start}\n",
+        s.seed, ply.index
+    );
+    if let Some(fault) = s.fault {
+        text += &format!("injected fault: {fault} (not a bug of the regex program)\n");
+    }
+    let command = match kind {
+        Kind::Movegen => format!("regex-chess moves --with-fen --fen '{}'", ply.fen),
+        Kind::Reply => format!("regex-chess reply --fen '{}'", ply.fen),
+        Kind::Verdict | Kind::Screen => String::new(),
+    };
+    if !command.is_empty() {
+        text += &format!("reproduce: {command}\n");
+    }
+    text
+}
+
+fn write_reproducer(out: &Path, kind: Kind, seed: u64, game: u64, text: &str) -> Result<PathBuf> {
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("creating the out directory {}", out.display()))?;
+    let path = out.join(format!("{kind}-{seed}-{game}.txt"));
+    std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_seeds_differ_and_repeat() {
+        assert_eq!(game_seed(7, 3), game_seed(7, 3));
+        assert_ne!(game_seed(7, 3), game_seed(7, 4));
+        assert_ne!(game_seed(7, 3), game_seed(8, 3));
+    }
+
+    #[test]
+    fn starts_alternate_with_the_standard_position() {
+        let starts = start_positions().unwrap();
+        assert_eq!(starts.len(), 28);
+        assert!(starts.iter().step_by(2).all(|f| f == START_FEN));
+        assert!(starts[3].starts_with("r3k2r/p1ppqpb1/"));
+        assert!(starts[17].starts_with("r3k2r/pppbbppp/"), "{}", starts[17]);
+    }
+
+    #[test]
+    fn diff_names_missing_extra_and_wrong() {
+        let pair = |m: &str, f: &str| (m.to_string(), f.to_string());
+        let reference = vec![pair("a2a3", "x"), pair("b2b3", "y")];
+        assert!(diff_moves(&reference, &reference).is_none());
+        let regex = vec![pair("b2b3", "z"), pair("c2c3", "w")];
+        let f = diff_moves(&regex, &reference).unwrap();
+        assert_eq!(f.mv.as_deref(), Some("a2a3"));
+        assert_eq!(f.notes.len(), 3);
+        assert!(f.notes[0].starts_with("missing a2a3"));
+        assert!(f.notes[1].starts_with("wrong FEN after b2b3"));
+        assert!(f.notes[2].starts_with("extra c2c3"));
+        let doubled = vec![pair("a2a3", "x"), pair("a2a3", "x"), pair("b2b3", "y")];
+        assert!(diff_moves(&doubled, &reference).is_some());
+    }
 }
