@@ -55,10 +55,8 @@ pub const MESSAGE_VAR: &str = "msg";
 pub const PROMPT_VAR: &str = "pr";
 /// Render inputs: "White"/"Black" to move.
 pub const SIDE_WORD_VAR: &str = "sw";
-/// Render inputs: the person's colour word.
-pub const YOU_WORD_VAR: &str = "yw";
-/// Render inputs: the engine's colour word.
-pub const ENGINE_WORD_VAR: &str = "ew";
+/// Render inputs: the players line.
+pub const PLAYERS_VAR: &str = "pl";
 
 const FILES: &str = "  a b c d e f g h";
 
@@ -69,13 +67,28 @@ fn color_word(c: Color) -> &'static str {
     }
 }
 
+/// The line saying who plays what.
+pub fn players_line(engine: Option<Color>) -> String {
+    match engine {
+        Some(e) => format!(
+            "You play {}; the engine plays {}.",
+            color_word(!e),
+            color_word(e)
+        ),
+        None => TWO_PLAYERS.to_string(),
+    }
+}
+
+/// The players line of a game without the engine.
+pub const TWO_PLAYERS: &str = "Two players, no engine.";
+
 /// What a screen shows, beyond the position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Screen {
     /// The position (board line with castling rooks and en passant mark).
     pub position: Encoded,
-    /// The engine's colour.
-    pub engine: Color,
+    /// The engine's colour; `None` for a game between two people.
+    pub engine: Option<Color>,
     /// The last-moves line.
     pub info: String,
     /// The message line.
@@ -139,9 +152,8 @@ pub fn render_screen(s: &Screen) -> String {
         s.position.fullmoves
     ));
     out.push_str(&format!(
-        "You play {}; the engine plays {}.\n{}\n{}\n{}",
-        color_word(!s.engine),
-        color_word(s.engine),
+        "{}\n{}\n{}\n{}",
+        players_line(s.engine),
         s.info.replace('~', "#"),
         s.message,
         s.prompt
@@ -149,12 +161,13 @@ pub fn render_screen(s: &Screen) -> String {
     out
 }
 
-/// The screen of a new game from `fen` with the engine playing `engine`.
+/// The screen of a new game from `fen` with the engine playing `engine`
+/// (`None`: two people play, the engine never moves).
 ///
 /// # Errors
 ///
 /// [`crate::FenError`] for an invalid FEN.
-pub fn start_screen(fen: &str, engine: Color) -> Result<String, crate::FenError> {
+pub fn start_screen(fen: &str, engine: Option<Color>) -> Result<String, crate::FenError> {
     Ok(render_screen(&Screen {
         position: crate::codec::encode_fen(fen)?,
         engine,
@@ -237,11 +250,9 @@ pub fn parse_screen(text: &str) -> Option<Screen> {
             board[i] = b',';
         }
     }
-    let engine = match lines[11] {
-        "You play white; the engine plays black." => Color::Black,
-        "You play black; the engine plays white." => Color::White,
-        _ => return None,
-    };
+    let engine = [Some(Color::White), Some(Color::Black), None]
+        .into_iter()
+        .find(|e| players_line(*e) == lines[11])?;
     Some(Screen {
         position: Encoded {
             board: String::from_utf8(board).ok()?,
@@ -427,8 +438,9 @@ impl Special for ParseScreen {
             Color::Black => "b",
         };
         let engine = match screen.engine {
-            Color::White => "w",
-            Color::Black => "b",
+            Some(Color::White) => "w",
+            Some(Color::Black) => "b",
+            None => "n",
         };
         let vars = [
             (BOARD_VAR, screen.position.board.clone()),
@@ -465,12 +477,15 @@ impl Special for ParseScreen {
         pattern.push_str(
             r"(W|B)(?:hite|lack) to move\. Castling: ([KQkq]+|-)\. En passant: ([a-h][36]|-)\. Halfmove clock: ([0-9]+)\. Move: ([0-9]+)\.\n",
         );
-        pattern.push_str(r"You play (?:white|black); the engine plays (w|b)(?:hite|lack)\.\n");
+        pattern.push_str(
+            r"(?:You play (?:white|black); the engine plays (w|b)(?:hite|lack)|Two players, (n)o engine)\.\n",
+        );
         pattern.push_str("([^%`\\n]*\\n)[^\\n]*\\n>([a-z]+) ?([a-h1-8qrbn]*)\\n");
         // Groups: 1-64 squares, 65 side, 66 castling, 67 ep, 68 halfmove,
-        // 69 fullmove, 70 engine, 71 info line, 72 class, 73 move.
+        // 69 fullmove, 70 engine (w/b), 71 no engine (n), 72 info line,
+        // 73 class, 74 move.
         let mut t = Template::new()
-            .group(71)
+            .group(72)
             .text(&format!("%%\n#stack:\n#{BOARD_VAR}:"));
         for row in 0..8 {
             t = t.text("/");
@@ -484,14 +499,15 @@ impl Special for ParseScreen {
             .group(65)
             .text(&format!("\n#{ENGINE_VAR}:"))
             .group(70)
+            .group(71)
             .text(&format!("\n#{HALFMOVE_VAR}:"))
             .group(68)
             .text(&format!("\n#{FULLMOVE_VAR}:"))
             .group(69)
             .text(&format!("\n#{INPUT_CLASS_VAR}:"))
-            .group(72)
-            .text(&format!("\n#{INPUT_VAR}:"))
             .group(73)
+            .text(&format!("\n#{INPUT_VAR}:"))
+            .group(74)
             .text("\n#c:")
             .group(66)
             .text("\n#ep:")
@@ -549,20 +565,19 @@ impl Special for ParseScreen {
 }
 
 /// Turns the one thread back into a screen. It reads, in this order at the
-/// front of the thread's variables, `nl msg pr sw yw ew h n`, and anywhere
+/// front of the thread's variables, `nl msg pr sw pl h n`, and anywhere
 /// after them the board `z`; the thread goes. An empty `nl` keeps the text
 /// before the thread (the old last-moves line).
 #[derive(Debug, Clone, Copy)]
 pub struct Render;
 
 /// The variables [`Render`] reads, in the order they must come first.
-pub const RENDER_VARS: [&str; 8] = [
+pub const RENDER_VARS: [&str; 7] = [
     NEW_INFO_VAR,
     MESSAGE_VAR,
     PROMPT_VAR,
     SIDE_WORD_VAR,
-    YOU_WORD_VAR,
-    ENGINE_WORD_VAR,
+    PLAYERS_VAR,
     HALFMOVE_VAR,
     FULLMOVE_VAR,
 ];
@@ -589,18 +604,16 @@ impl Special for Render {
         let [t] = state.threads.as_slice() else {
             return fail("needs exactly one thread");
         };
-        let front: Vec<&str> = t.vars.iter().take(8).map(|(n, _)| n.as_str()).collect();
+        let front: Vec<&str> = t
+            .vars
+            .iter()
+            .take(RENDER_VARS.len())
+            .map(|(n, _)| n.as_str())
+            .collect();
         if front != RENDER_VARS || !t.stack.is_empty() || !t.is_active() {
             return fail("variables out of order, stack not empty or thread paused");
         }
         let v = |name: &str| t.var(name).unwrap_or_default().to_string();
-        let color = |w: &str| {
-            if w == "white" {
-                Color::White
-            } else {
-                Color::Black
-            }
-        };
         let Ok(halfmoves) = v(HALFMOVE_VAR).parse() else {
             return fail("bad halfmove clock");
         };
@@ -624,7 +637,10 @@ impl Special for Render {
                 halfmoves,
                 fullmoves,
             },
-            engine: color(&v(ENGINE_WORD_VAR)),
+            engine: [Some(Color::White), Some(Color::Black), None]
+                .into_iter()
+                .find(|e| players_line(*e) == v(PLAYERS_VAR))
+                .unwrap_or(None),
             info,
             message: v(MESSAGE_VAR),
             prompt: v(PROMPT_VAR),
@@ -698,8 +714,8 @@ impl Special for Render {
         for _ in 0..8 {
             board_pat.push_str("/(.)(.)(.)(.)(.)(.)(.)(.)/");
         }
-        // Groups after the info group g0: msg pr sw yw ew h n (7), then
-        // c ep, then 64 squares.
+        // Groups after the info group: msg pr sw pl h n (6), then c ep,
+        // then 64 squares.
         for keep in [false, true] {
             let (pattern, info_group) = if keep {
                 (
@@ -722,7 +738,7 @@ impl Special for Render {
                 let rank = 8 - row;
                 t = t.text(&rank.to_string());
                 for f in 0..8 {
-                    t = t.text(" ").group(g(10 + row * 8 + f));
+                    t = t.text(" ").group(g(9 + row * 8 + f));
                 }
                 t = t.text(&format!(" {rank}\n"));
             }
@@ -730,18 +746,16 @@ impl Special for Render {
                 .text(&format!("{FILES}\n"))
                 .group(g(3))
                 .text(" to move. Castling: ")
-                .group(g(8))
-                .text(". En passant: ")
-                .group(g(9))
-                .text(". Halfmove clock: ")
-                .group(g(6))
-                .text(". Move: ")
                 .group(g(7))
-                .text(".\nYou play ")
-                .group(g(4))
-                .text("; the engine plays ")
+                .text(". En passant: ")
+                .group(g(8))
+                .text(". Halfmove clock: ")
                 .group(g(5))
+                .text(". Move: ")
+                .group(g(6))
                 .text(".\n")
+                .group(g(4))
+                .text("\n")
                 .group(info_group)
                 .text("\n")
                 .group(g(1))

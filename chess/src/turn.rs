@@ -23,9 +23,8 @@ use crate::eval::MATE;
 use crate::func::{append, get, local, Func};
 use crate::movegen::{legal_moves_dsl, legal_moves_for, Options, MOVE_VAR};
 use crate::screen::{
-    ParseScreen, Render, Sanitize, ENGINE_VAR, ENGINE_WORD_VAR, GAME_OVER, INPUT_CLASS_VAR,
-    INPUT_VAR, MESSAGE_VAR, NEW_INFO_VAR, PROMPT, PROMPT_VAR, RENDER_VARS, SIDE_WORD_VAR,
-    YOU_WORD_VAR,
+    players_line, ParseScreen, Render, Sanitize, ENGINE_VAR, GAME_OVER, INPUT_CLASS_VAR, INPUT_VAR,
+    MESSAGE_VAR, NEW_INFO_VAR, PLAYERS_VAR, PROMPT, PROMPT_VAR, RENDER_VARS, SIDE_WORD_VAR,
 };
 use crate::search::{search_onto_stack, BEST, SCORE};
 use crate::specials::{Step, CHECK_VAR, FROM, PIECE, TO};
@@ -41,7 +40,7 @@ fn var(name: &str) -> VarName {
 pub fn default_start_screen() -> String {
     crate::screen::start_screen(
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        Color::Black,
+        Some(Color::Black),
     )
     .expect("the standard position is valid")
 }
@@ -54,6 +53,7 @@ pub fn turn_dsl(m: &mut Machine) {
     m.set(NEW_INFO_VAR, "");
     m.set(MESSAGE_VAR, "");
     m.set(PROMPT_VAR, PROMPT);
+    // With the engine on the other side (or no engine) the person moves.
     m.if_(m.get(TURN_VAR).ne(m.get(ENGINE_VAR)), person_turn);
     m.if_(
         m.get(TURN_VAR).eq(m.get(ENGINE_VAR)) & m.get(PROMPT_VAR).eq(PROMPT),
@@ -577,17 +577,12 @@ fn render(m: &mut Machine) {
         |m| m.set(SIDE_WORD_VAR, "White"),
         |m| m.set(SIDE_WORD_VAR, "Black"),
     );
-    m.if_else(
-        m.get(ENGINE_VAR).eq("w"),
-        |m| {
-            m.set(YOU_WORD_VAR, "black");
-            m.set(ENGINE_WORD_VAR, "white");
-        },
-        |m| {
-            m.set(YOU_WORD_VAR, "white");
-            m.set(ENGINE_WORD_VAR, "black");
-        },
-    );
+    m.set(PLAYERS_VAR, players_line(None));
+    for (code, engine) in [("w", Color::White), ("b", Color::Black)] {
+        m.if_(m.get(ENGINE_VAR).eq(code), |m| {
+            m.set(PLAYERS_VAR, players_line(Some(engine)))
+        });
+    }
     for name in RENDER_VARS.iter().rev() {
         m.set(name, m.get(name));
     }

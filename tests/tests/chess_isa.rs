@@ -153,29 +153,33 @@ fn turn_program_interp_and_vm_agree() {
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let cases: Vec<(String, &str)> = vec![
         (String::new(), ""),
-        (screen(start, shakmaty::Color::Black), "e2e4\n"),
-        (screen(start, shakmaty::Color::Black), "hello\n"),
-        (screen(start, shakmaty::Color::Black), "e9e4\n"),
-        (screen(start, shakmaty::Color::Black), "e2e5\n"),
-        (screen(start, shakmaty::Color::Black), "x y z 1 2\n"),
-        (screen(start, shakmaty::Color::Black), "a\nb\n"),
-        (screen(start, shakmaty::Color::White), ""),
+        (screen(start, Some(shakmaty::Color::Black)), "e2e4\n"),
+        (screen(start, Some(shakmaty::Color::Black)), "hello\n"),
+        (screen(start, Some(shakmaty::Color::Black)), "e9e4\n"),
+        (screen(start, Some(shakmaty::Color::Black)), "e2e5\n"),
+        (screen(start, Some(shakmaty::Color::Black)), "x y z 1 2\n"),
+        (screen(start, Some(shakmaty::Color::Black)), "a\nb\n"),
+        (screen(start, Some(shakmaty::Color::White)), ""),
+        (screen(start, None), "e2e4\n"),
         (
             screen(
                 "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
-                shakmaty::Color::Black,
+                Some(shakmaty::Color::Black),
             ),
             "a1a8\n",
         ),
         (
             screen(
                 "1r4k1/5ppp/8/8/8/8/P4PPP/6K1 w - - 0 1",
-                shakmaty::Color::Black,
+                Some(shakmaty::Color::Black),
             ),
             "a2a3\n",
         ),
         (
-            screen("8/P6k/8/8/8/8/6K1/8 w - - 0 1", shakmaty::Color::Black),
+            screen(
+                "8/P6k/8/8/8/8/6K1/8 w - - 0 1",
+                Some(shakmaty::Color::Black),
+            ),
             "a7a8n\n",
         ),
     ];
@@ -197,7 +201,7 @@ fn sanitize_matches_its_native_twin_on_raw_lines() {
     let exec = Executor::new(&program, Config::default()).unwrap();
     let screen = chess::screen::start_screen(
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        shakmaty::Color::Black,
+        Some(shakmaty::Color::Black),
     )
     .unwrap();
     let long = "e".repeat(10_000);

@@ -183,3 +183,42 @@ fn turn_program_under_cpython_matches_vm() {
         assert_eq!(g, e, "screen {i} differs between CPython and the VM");
     }
 }
+
+/// The game loop printed in the README, run verbatim on the dumped turn
+/// program, shows what the VM shows.
+#[test]
+fn readme_game_loop_runs_the_dump() {
+    let readme = include_str!("../../README.md");
+    let start = readme
+        .find("```python\nimport json, re, sys\n\nrewrites = [(re.compile")
+        .expect("the README shows the game loop");
+    let code = &readme[start + "```python\n".len()..];
+    let code = &code[..code.find("```").unwrap()];
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("loop.py");
+    let json = dir.path().join("turn.json");
+    std::fs::write(&script, code).unwrap();
+    format::write_file(&chess::turn_pass().unwrap().program, &json).unwrap();
+    let mut child = Command::new("python3")
+        .arg(&script)
+        .arg(&json)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"e2e4\nhello\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let mut state = String::new();
+    let mut shown = String::new();
+    for line in [None, Some("e2e4"), Some("hello")] {
+        chess::play_turn(&mut state, line).unwrap();
+        shown.push_str(&state);
+    }
+    assert_eq!(String::from_utf8_lossy(&out.stdout), shown);
+}

@@ -71,7 +71,7 @@ fn empty_state_boots_into_the_start_screen() {
     let s = booted();
     let start = start_screen(
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        Color::Black,
+        Some(Color::Black),
     )
     .unwrap();
     assert_eq!(s, start);
@@ -127,7 +127,7 @@ fn two_lines_at_once_are_refused() {
 }
 
 fn game(fen: &str, engine: Color) -> String {
-    let mut s = start_screen(fen, engine).unwrap();
+    let mut s = start_screen(fen, Some(engine)).unwrap();
     turn(&mut s, None);
     s
 }
@@ -220,4 +220,19 @@ fn a_short_game_keeps_every_rule() {
             break;
         }
     }
+}
+
+#[test]
+fn two_players_take_turns_without_the_engine() {
+    let mut s = start_screen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        None,
+    )
+    .unwrap();
+    for mv in ["e2e4", "e7e5", "g1f3"] {
+        let after = turn(&mut s, Some(mv));
+        assert_eq!(after.info, format!("You played {mv}."));
+        assert_eq!(after.engine, None);
+    }
+    assert_eq!(parse_screen(&s).unwrap().position.turn, Color::Black);
 }

@@ -6,11 +6,16 @@
 //!
 //! 1. [`Kind::Movegen`], every position: the regex program's (move, FEN
 //!    after) list equals shakmaty's exactly;
-//! 2. [`Kind::Verdict`]: not checked yet (needs the turn program);
+//! 2. [`Kind::Verdict`], every `--verdict-every`-th ply: the turn program,
+//!    on a two-player screen of the position, accepts each of up to
+//!    `--verdict-moves` legal moves (showing shakmaty's position after it)
+//!    and refuses up to three illegal well-formed moves (showing the same
+//!    position and the refusal);
 //! 3. [`Kind::Reply`], every `--reply-every`-th ply: `chess::reply` plays a
 //!    legal move that reaches the reference's best 2-ply score, and claims
 //!    that score; no legal move gives no reply;
-//! 4. [`Kind::Screen`]: not checked yet (needs the turn program).
+//! 4. [`Kind::Screen`], every position: the turn program renders it and
+//!    reading the screen back gives the same FEN.
 //!
 //! Game `i` draws its moves from a generator seeded with a mix of the
 //! campaign seed and `i`, so a game is the same whatever `--jobs` is, and
@@ -25,8 +30,8 @@
 //! the run, else 0.
 //!
 //! This module never computes chess itself: the regex side comes from
-//! `chess::{legal_moves, reply}`, the other side from shakmaty and
-//! `chess::reference`.
+//! `chess::{legal_moves, reply, play_turn}`, the other side from shakmaty
+//! and `chess::reference`.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -40,6 +45,7 @@ use anyhow::{Context, Result};
 use chess::codec::{fen_of, parse_fen};
 use chess::games::{flip_fen, Rng};
 use chess::reference::{best_moves, best_score, move_score};
+use chess::screen::{parse_screen, start_screen};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use shakmaty::uci::UciMove;
@@ -57,7 +63,9 @@ const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 
 /// first move of the regex program's list before it is compared (a
 /// movegen disagreement at every position with a legal move), `wrong-score`
 /// adds 1 to the score `chess::reply` claims (a reply disagreement at every
-/// sampled position with a legal move). Reproducers name the fault.
+/// sampled position with a legal move), `wrong-verdict` inverts the turn
+/// program's verdict on the first move tried at a sampled position.
+/// Reproducers name the fault.
 #[derive(clap::Args, Debug)]
 pub struct FuzzArgs {
     /// Number of games.
@@ -80,6 +88,14 @@ pub struct FuzzArgs {
     /// included); 0 disables the reply check.
     #[arg(long, default_value_t = 8)]
     pub reply_every: u32,
+    /// Check the turn program's verdict on moves (legal ones accepted,
+    /// illegal well-formed ones refused) every K-th ply; 0 disables it.
+    #[arg(long, default_value_t = 4)]
+    pub verdict_every: u32,
+    /// Legal moves tried per verdict check (all of them when fewer), plus
+    /// up to three illegal ones.
+    #[arg(long, default_value_t = 8)]
+    pub verdict_moves: usize,
     /// Corrupt the regex side on purpose (see the type's documentation).
     #[arg(long, hide = true, value_enum)]
     pub inject_fault: Option<Fault>,
@@ -92,6 +108,9 @@ pub enum Fault {
     DropMove,
     /// Add 1 to the score the regex reply claims.
     WrongScore,
+    /// Report the turn program's verdict on the first move tried the wrong
+    /// way round.
+    WrongVerdict,
 }
 
 impl fmt::Display for Fault {
@@ -99,6 +118,7 @@ impl fmt::Display for Fault {
         f.write_str(match self {
             Fault::DropMove => "drop-move",
             Fault::WrongScore => "wrong-score",
+            Fault::WrongVerdict => "wrong-verdict",
         })
     }
 }
@@ -120,9 +140,8 @@ impl Kind {
     /// Every kind, in summary order.
     const ALL: [Kind; 4] = [Kind::Movegen, Kind::Verdict, Kind::Reply, Kind::Screen];
 
-    /// The kinds [`check`] runs. Verdict and Screen join when their check
-    /// functions exist (they need the turn program).
-    const CHECKED: [Kind; 2] = [Kind::Movegen, Kind::Reply];
+    /// The kinds [`check`] runs.
+    const CHECKED: [Kind; 4] = Kind::ALL;
 
     fn name(self) -> &'static str {
         match self {
@@ -153,6 +172,8 @@ struct Settings {
     seed: u64,
     max_plies: u32,
     reply_every: u32,
+    verdict_every: u32,
+    verdict_moves: usize,
     fault: Option<Fault>,
     out: PathBuf,
     /// Start FENs, game `i` uses `starts[i % len]`.
@@ -167,6 +188,8 @@ struct Counters {
     positions: AtomicU64,
     moves_compared: AtomicU64,
     replies_checked: AtomicU64,
+    verdicts_checked: AtomicU64,
+    screens_checked: AtomicU64,
     disagreements: [AtomicU64; 4],
     /// Whether the first disagreement of each kind was reported.
     reported: [AtomicBool; 4],
@@ -196,6 +219,8 @@ struct Ply<'a> {
 struct Outcome {
     moves_compared: u64,
     replies_checked: u64,
+    verdicts_checked: u64,
+    screens_checked: u64,
     found: Option<Finding>,
 }
 
@@ -219,6 +244,8 @@ struct Summary {
     positions: u64,
     moves_compared: u64,
     replies_checked: u64,
+    verdicts_checked: u64,
+    screens_checked: u64,
     disagreements: [u64; 4],
     interrupted: bool,
     elapsed: Duration,
@@ -239,6 +266,8 @@ impl fmt::Display for Summary {
         writeln!(f, "positions: {}", self.positions)?;
         writeln!(f, "moves compared: {}", self.moves_compared)?;
         writeln!(f, "replies checked: {}", self.replies_checked)?;
+        writeln!(f, "verdicts checked: {}", self.verdicts_checked)?;
+        writeln!(f, "screens checked: {}", self.screens_checked)?;
         writeln!(f, "disagreements: {}", self.total_disagreements())?;
         for kind in Kind::ALL {
             write!(
@@ -247,7 +276,7 @@ impl fmt::Display for Summary {
                 self.disagreements[kind.index()]
             )?;
             if !kind.is_checked() {
-                write!(f, " (not checked yet: needs the turn program)")?;
+                write!(f, " (not checked)")?;
             }
             writeln!(f)?;
         }
@@ -287,6 +316,8 @@ pub fn run(args: FuzzArgs) -> Result<ExitCode> {
         seed,
         max_plies: args.max_plies,
         reply_every: args.reply_every,
+        verdict_every: args.verdict_every,
+        verdict_moves: args.verdict_moves,
         fault: args.inject_fault,
         out: args.out,
         starts: start_positions()?,
@@ -298,6 +329,7 @@ pub fn run(args: FuzzArgs) -> Result<ExitCode> {
     if settings.reply_every > 0 {
         chess::reply_pass().context("building the reply program")?;
     }
+    chess::turn_pass().context("building the turn program")?;
 
     let replies = match settings.reply_every {
         0 => "reply check off".to_string(),
@@ -345,6 +377,8 @@ pub fn run(args: FuzzArgs) -> Result<ExitCode> {
         positions: c.positions.load(Ordering::Relaxed),
         moves_compared: c.moves_compared.load(Ordering::Relaxed),
         replies_checked: c.replies_checked.load(Ordering::Relaxed),
+        verdicts_checked: c.verdicts_checked.load(Ordering::Relaxed),
+        screens_checked: c.screens_checked.load(Ordering::Relaxed),
         disagreements: c
             .disagreements
             .each_ref()
@@ -451,6 +485,12 @@ fn play_game(c: &Campaign, game: u64) -> Result<()> {
             c.counters
                 .replies_checked
                 .fetch_add(outcome.replies_checked, Ordering::Relaxed);
+            c.counters
+                .verdicts_checked
+                .fetch_add(outcome.verdicts_checked, Ordering::Relaxed);
+            c.counters
+                .screens_checked
+                .fetch_add(outcome.screens_checked, Ordering::Relaxed);
             if let Some(found) = outcome.found {
                 record(c, kind, game, start, &ply, &found)?;
             }
@@ -510,11 +550,162 @@ fn check(kind: Kind, ply: &Ply, s: &Settings) -> Result<Outcome> {
                 Outcome::default()
             }
         }
-        // The turn program's checks go here.
-        Kind::Verdict | Kind::Screen => {
-            anyhow::bail!("the {kind} check is not written yet (it needs the turn program)")
+        Kind::Verdict => {
+            if ply.index.checked_rem(s.verdict_every) == Some(0) {
+                check_verdict(ply, s)
+            } else {
+                Outcome::default()
+            }
         }
+        Kind::Screen => check_screen(ply),
     })
+}
+
+/// Kind 2: the turn program (in a two-player game, so that no engine
+/// reply follows) accepts each legal move tried, showing exactly the
+/// position shakmaty reaches, and refuses each illegal well-formed move,
+/// showing the same position with its message.
+fn check_verdict(ply: &Ply, s: &Settings) -> Outcome {
+    let mut rng = Rng::new(s.seed ^ (u64::from(ply.index) << 32) ^ ply.fen.len() as u64 ^ 0x5eed);
+    let mut legal: Vec<String> = ply
+        .legal
+        .iter()
+        .map(|m| UciMove::from_move(*m, CastlingMode::Standard).to_string())
+        .collect();
+    while legal.len() > s.verdict_moves {
+        legal.swap_remove(rng.below(legal.len()));
+    }
+    // Illegal but well-formed: random squares, and a legal move with the
+    // wrong promotion letter.
+    let mut illegal = Vec::new();
+    let all: Vec<String> = ply
+        .legal
+        .iter()
+        .map(|m| UciMove::from_move(*m, CastlingMode::Standard).to_string())
+        .collect();
+    let square = |rng: &mut Rng| {
+        format!(
+            "{}{}",
+            (b'a' + rng.below(8) as u8) as char,
+            (b'1' + rng.below(8) as u8) as char
+        )
+    };
+    for _ in 0..20 {
+        if illegal.len() >= 3 {
+            break;
+        }
+        let mv = format!("{}{}", square(&mut rng), square(&mut rng));
+        if !all.iter().any(|m| m == &mv || m.starts_with(&mv)) && !illegal.contains(&mv) {
+            illegal.push(mv);
+        }
+    }
+    let mut outcome = Outcome::default();
+    let Ok(screen) = start_screen(ply.fen, None) else {
+        outcome.found = Some(Finding {
+            mv: None,
+            regex: "no screen".into(),
+            reference: "a screen for every legal position".into(),
+            notes: Vec::new(),
+        });
+        return outcome;
+    };
+    let tries = legal
+        .iter()
+        .map(|m| (m, true))
+        .chain(illegal.iter().map(|m| (m, false)));
+    for (i, (mv, is_legal)) in tries.enumerate() {
+        outcome.verdicts_checked += 1;
+        let mut state = screen.clone();
+        if let Err(e) = chess::play_turn(&mut state, Some(mv)) {
+            outcome.found = Some(Finding {
+                mv: Some(mv.clone()),
+                regex: format!("error: {e}"),
+                reference: if is_legal { "legal" } else { "illegal" }.into(),
+                notes: Vec::new(),
+            });
+            return outcome;
+        }
+        let shown = parse_screen(&state);
+        let accepted = shown
+            .as_ref()
+            .is_some_and(|sc| sc.info == format!("You played {mv}."));
+        let accepted = accepted != (i == 0 && s.fault == Some(Fault::WrongVerdict));
+        let expected_fen = if is_legal {
+            let mut after = ply.pos.clone();
+            if let Some(m) = ply
+                .legal
+                .iter()
+                .find(|m| UciMove::from_move(**m, CastlingMode::Standard).to_string() == *mv)
+            {
+                after.play_unchecked(*m);
+            }
+            fen_of(&after)
+        } else {
+            ply.fen.to_string()
+        };
+        let shown_fen = shown
+            .as_ref()
+            .and_then(|sc| chess::codec::decode(&sc.position).ok())
+            .unwrap_or_else(|| "no screen".into());
+        let refused_right = shown
+            .as_ref()
+            .is_some_and(|sc| sc.message == format!("{mv} is not a legal move here."));
+        let ok = if is_legal {
+            accepted && shown_fen == expected_fen
+        } else {
+            !accepted && refused_right && shown_fen == expected_fen
+        };
+        if !ok {
+            outcome.found = Some(Finding {
+                mv: Some(mv.clone()),
+                regex: format!(
+                    "{}, showing {shown_fen}",
+                    if accepted { "accepted" } else { "refused" }
+                ),
+                reference: format!(
+                    "{}, position {expected_fen}",
+                    if is_legal { "legal" } else { "illegal" }
+                ),
+                notes: vec![format!("screen after the turn:\n{state}")],
+            });
+            return outcome;
+        }
+    }
+    outcome
+}
+
+/// Kind 4: the turn program renders the position (a pass with no input on
+/// a two-player screen) and reading the board back gives the same position.
+fn check_screen(ply: &Ply) -> Outcome {
+    let mut outcome = Outcome {
+        screens_checked: 1,
+        ..Outcome::default()
+    };
+    let finding = |regex: String| Finding {
+        mv: None,
+        regex,
+        reference: ply.fen.to_string(),
+        notes: Vec::new(),
+    };
+    let mut state = match start_screen(ply.fen, None) {
+        Ok(s) => s,
+        Err(e) => {
+            outcome.found = Some(finding(format!("no screen: {e}")));
+            return outcome;
+        }
+    };
+    if let Err(e) = chess::play_turn(&mut state, None) {
+        outcome.found = Some(finding(format!("error: {e}")));
+        return outcome;
+    }
+    let shown = parse_screen(&state).and_then(|sc| chess::codec::decode(&sc.position).ok());
+    if shown.as_deref() != Some(ply.fen) {
+        outcome.found = Some(finding(format!(
+            "the screen reads back as {}",
+            shown.unwrap_or_else(|| format!("nothing:\n{state}"))
+        )));
+    }
+    outcome
 }
 
 /// Kind 1: the regex program's (move, FEN after) list equals shakmaty's.
@@ -737,7 +928,8 @@ fn reproducer(kind: Kind, game: u64, start: &str, ply: &Ply, f: &Finding, s: &Se
     let command = match kind {
         Kind::Movegen => format!("regex-chess moves --with-fen --fen '{}'", ply.fen),
         Kind::Reply => format!("regex-chess reply --fen '{}'", ply.fen),
-        Kind::Verdict | Kind::Screen => String::new(),
+        Kind::Verdict => format!(" --verdict-every 1"),
+        Kind::Screen => String::new(),
     };
     if !command.is_empty() {
         text += &format!("reproduce: {command}\n");

@@ -21,6 +21,8 @@ pub enum EngineColor {
     White,
     /// The engine plays black.
     Black,
+    /// No engine: two people take turns at the same terminal.
+    None,
 }
 
 /// Arguments of `play`.
@@ -131,14 +133,15 @@ fn info_line(screen: &str) -> &str {
 /// Plays a game on standard input and output.
 pub fn run(args: PlayArgs) -> Result<ExitCode> {
     let engine = match args.engine_color.unwrap_or(EngineColor::Black) {
-        EngineColor::White => Color::White,
-        EngineColor::Black => Color::Black,
+        EngineColor::White => Some(Color::White),
+        EngineColor::Black => Some(Color::Black),
+        EngineColor::None => None,
     };
     let t0 = Instant::now();
     chess::turn_pass().context("building the turn program")?;
     let build = t0.elapsed();
     let mut state = match (&args.fen, engine) {
-        (None, Color::Black) => String::new(),
+        (None, Some(Color::Black)) => String::new(),
         (fen, _) => {
             let fen = fen.as_deref().unwrap_or(crate::START_FEN);
             start_screen(fen, engine).with_context(|| format!("position {fen:?}"))?

@@ -41,6 +41,10 @@ fn describe(out: &Output) -> String {
     )
 }
 
+fn positions_of(s: &BTreeMap<String, String>) -> u64 {
+    count(s, "positions")
+}
+
 fn path_str(p: &Path) -> &str {
     p.to_str().expect("temp path is UTF-8")
 }
@@ -73,7 +77,9 @@ fn clean_campaign_agrees_and_is_reproducible() {
     for kind in ["movegen", "verdict", "reply", "screen"] {
         assert_eq!(count(&s, &format!("{kind} disagreements")), 0, "{kind}");
     }
-    assert!(s["verdict disagreements"].contains("not checked"));
+    assert!(!s["verdict disagreements"].contains("not checked"));
+    assert_eq!(count(&s, "screens checked"), positions_of(&s));
+    assert!(count(&s, "verdicts checked") > 0, "{s:?}");
     assert_eq!(s["interrupted"], "no");
     let plies = count(&s, "plies");
     let positions = count(&s, "positions");
@@ -232,4 +238,43 @@ fn interrupt_prints_the_summary_so_far() {
     assert_eq!(count(&s, "disagreements"), 0);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("interrupted"), "{err}");
+}
+
+#[test]
+fn wrong_verdict_is_a_verdict_disagreement_and_clean_runs_check_verdicts_and_screens() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = |fault: bool| {
+        let mut a = vec![
+            "--games",
+            "1",
+            "--max-plies",
+            "3",
+            "--seed",
+            "5",
+            "--jobs",
+            "1",
+            "--reply-every",
+            "0",
+            "--verdict-every",
+            "1",
+            "--out",
+            path_str(dir.path()),
+        ];
+        if fault {
+            a.extend(["--inject-fault", "wrong-verdict"]);
+        }
+        a
+    };
+    let clean = fuzz(args(false));
+    assert_eq!(clean.status.code(), Some(0), "{}", describe(&clean));
+    let s = summary(&clean);
+    assert!(count(&s, "verdicts checked") >= 4, "{s:?}");
+    assert_eq!(count(&s, "screens checked"), 4, "{s:?}");
+    let bad = fuzz(args(true));
+    assert_eq!(bad.status.code(), Some(1), "{}", describe(&bad));
+    let s = summary(&bad);
+    assert!(count(&s, "verdict disagreements") >= 1, "{s:?}");
+    assert_eq!(count(&s, "screen disagreements"), 0, "{s:?}");
+    let text = std::fs::read_to_string(dir.path().join("verdict-5-0.txt")).unwrap();
+    assert!(text.contains("fen: "), "{text}");
 }
