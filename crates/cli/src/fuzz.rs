@@ -928,7 +928,7 @@ fn reproducer(kind: Kind, game: u64, start: &str, ply: &Ply, f: &Finding, s: &Se
     let command = match kind {
         Kind::Movegen => format!("regex-chess moves --with-fen --fen '{}'", ply.fen),
         Kind::Reply => format!("regex-chess reply --fen '{}'", ply.fen),
-        Kind::Verdict => format!(" --verdict-every 1"),
+        Kind::Verdict => " --verdict-every 1".to_string(),
         Kind::Screen => String::new(),
     };
     if !command.is_empty() {
