@@ -928,8 +928,15 @@ fn reproducer(kind: Kind, game: u64, start: &str, ply: &Ply, f: &Finding, s: &Se
     let command = match kind {
         Kind::Movegen => format!("regex-chess moves --with-fen --fen '{}'", ply.fen),
         Kind::Reply => format!("regex-chess reply --fen '{}'", ply.fen),
-        Kind::Verdict => " --verdict-every 1".to_string(),
-        Kind::Screen => String::new(),
+        Kind::Verdict => format!(
+            "printf '{}\\nquit\\n' | regex-chess play --ascii --engine-color none --fen '{}'",
+            f.mv.as_deref().unwrap_or(""),
+            ply.fen
+        ),
+        Kind::Screen => format!(
+            "printf 'quit\\n' | regex-chess play --ascii --engine-color none --fen '{}'",
+            ply.fen
+        ),
     };
     if !command.is_empty() {
         text += &format!("reproduce: {command}\n");
