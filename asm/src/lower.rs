@@ -144,7 +144,7 @@ fn var_line(x: &str) -> String {
 /// Deletes variable `x` in every active thread.
 fn delete(x: &str) -> Rewrite {
     local(
-        format!(r"({HEAD}[^%]*){}[^\n]*\n", var_line(x)),
+        format!(r"({HEAD}[^%]*){}[^%\n]*\n", var_line(x)),
         Template::new().group(1),
     )
 }
@@ -163,7 +163,7 @@ fn lower_instr(instr: &Instr) -> Vec<Rewrite> {
             lit(HEAD_TEXT).group(2).group(1),
         )],
         Instr::Lookup(x) => vec![local(
-            format!(r"{HEAD}([^%]*{}([^\n]*)\n)", var_line(x.as_str())),
+            format!(r"{HEAD}([^%]*{}([^%\n]*)\n)", var_line(x.as_str())),
             lit(HEAD_TEXT).group(2).text("\n").group(1),
         )],
         Instr::Delete(x) => vec![delete(x.as_str())],
@@ -384,18 +384,18 @@ fn arith(op: Arith) -> Vec<Rewrite> {
         Arith::Add => {}
         Arith::Sub => {
             rules.push(local(
-                format!(r"{HEAD}`;[^\n]*\n"),
+                format!(r"{HEAD}`;[^%\n]*\n"),
                 lit(&format!("{HEAD_TEXT}0\n")),
             ));
             rules.push(local(format!("{HEAD}`i;"), lit(HEAD_TEXT)));
         }
         Arith::Lt => {
             rules.push(local(
-                format!(r"{HEAD}`;[^\n]*\n"),
+                format!(r"{HEAD}`;[^%\n]*\n"),
                 lit(&format!("{HEAD_TEXT}T\n")),
             ));
             rules.push(local(
-                format!(r"{HEAD}`i;[^\n]*\n"),
+                format!(r"{HEAD}`i;[^%\n]*\n"),
                 lit(&format!("{HEAD_TEXT}F\n")),
             ));
             return rules;

@@ -9,7 +9,7 @@
 
 use shakmaty::Color;
 
-use crate::board::{king_class, pieces, EMPTY};
+use crate::board::{king_class, pieces, ANY, EMPTY};
 
 const KNIGHT: [i32; 4] = [8, 12, 19, 21];
 const KING: [i32; 4] = [1, 9, 10, 11];
@@ -32,7 +32,7 @@ fn enemy(c: Color, roles: &str) -> String {
 fn gap(d: i32) -> String {
     match d - 1 {
         0 => String::new(),
-        n => format!(".{{{n}}}"),
+        n => format!("{ANY}{{{n}}}"),
     }
 }
 

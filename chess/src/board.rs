@@ -72,6 +72,11 @@ pub fn squares() -> impl Iterator<Item = usize> {
     (0..BOARD_LEN).filter(|&i| square_at(i).is_some())
 }
 
+/// Any character of a line inside a thread: `.` in a pattern would also
+/// match `%`, which lets the executor prove nothing about where a match
+/// can lie; every board pattern uses this class instead.
+pub const ANY: &str = r"[^%\n]";
+
 /// Empty squares (plain or en passant target).
 pub const EMPTY: &str = ".,";
 

@@ -21,7 +21,7 @@ use regex_vm::state::{Thread, VarName};
 use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
 
-use crate::board::{name_at, square_at, squares, BOARD_VAR};
+use crate::board::{name_at, square_at, squares, ANY, BOARD_VAR};
 use crate::rules::board_of;
 
 /// The score of an even position.
@@ -163,7 +163,7 @@ impl Eval {
         let mut g = 1;
         for i in 0..80 {
             if square_at(i).is_some() {
-                pattern.push_str("(.)");
+                pattern.push_str(&format!("({ANY})"));
                 g += 1;
                 template = template.text(&format!("`{}", name_at(i))).group(g);
             } else {

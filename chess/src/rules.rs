@@ -18,7 +18,7 @@ use regex_asm::lower::escape;
 use regex_vm::state::{Thread, VarName};
 use regex_vm::{Rewrite, Scope, Template};
 
-use crate::board::BOARD_VAR;
+use crate::board::{ANY, BOARD_VAR};
 
 /// What a cell becomes in the copy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,9 +100,9 @@ impl ForkRule {
                 if hi < 0 {
                     return None;
                 }
-                pattern.push_str(&format!(".{{{},{}}}", lo.max(0), hi));
+                pattern.push_str(&format!("{ANY}{{{},{}}}", lo.max(0), hi));
             }
-            None => pattern.push_str(r"[^\n]*"),
+            None => pattern.push_str(r"[^%\n]*"),
         }
         pattern.push(')');
         let mut group = 1;
@@ -117,7 +117,7 @@ impl ForkRule {
                 if gap > 0 {
                     group += 1;
                     gaps.push(group);
-                    pattern.push_str(&format!("(.{{{gap}}})"));
+                    pattern.push_str(&format!("({ANY}{{{gap}}})"));
                 }
             }
             group += 1;
@@ -353,7 +353,7 @@ mod tests {
     fn pattern_lists_cells_in_board_order() {
         assert_eq!(
             knight_jump().pattern().unwrap(),
-            r"%%\n([^%]*#z:[^\n]*)([.,pnbrqkt])(.{18})([@])([^%]*)"
+            r"%%\n([^%]*#z:[^%\n]*)([.,pnbrqkt])([^%\n]{18})([@])([^%]*)"
         );
     }
 

@@ -29,7 +29,7 @@ use shakmaty::Color;
 use crate::attacks::{king_attacked, king_attacked_pattern};
 use crate::board::{
     castle_rook, forward, index, letter, name_at, phantom, pieces, rank_range, squares, target,
-    BOARD_VAR, EMPTY, ROW,
+    ANY, BOARD_VAR, EMPTY, ROW,
 };
 use crate::rules::{append_var, board_of, set_board, Cell, ForkRule, Forks, Put, Value};
 
@@ -464,7 +464,7 @@ impl Special for Step {
                 }
                 vec![Rewrite::new(
                     format!(
-                        r"%%\n([^%]*#z:.{{{lo},{hi}}}\*[^%]*#{PIECE}:{pawn}\n[^%]*#{PROMOTION}:)(\n[^%]*)"
+                        r"%%\n([^%]*#z:{ANY}{{{lo},{hi}}}\*[^%]*#{PIECE}:{pawn}\n[^%]*#{PROMOTION}:)(\n[^%]*)"
                     ),
                     t,
                 )
@@ -475,14 +475,14 @@ impl Special for Step {
                 for rank in 1..=8 {
                     let (lo, hi) = rank_range(rank);
                     out.push(local(
-                        format!(r"({HEAD}.{{{lo},{hi}}}\*[^%]*)"),
+                        format!(r"({HEAD}{ANY}{{{lo},{hi}}}\*[^%]*)"),
                         Template::new().group(1).text(&format!("#{TO}:{rank}\n")),
                     ));
                 }
                 for file in 0..8usize {
                     let name = (b'a' + file as u8) as char;
                     out.push(local(
-                        format!(r"({HEAD}(?:.{{{ROW}}})*.{{{}}}\*[^%]*#{TO}:)", file + 1),
+                        format!(r"({HEAD}(?:{ANY}{{{ROW}}})*{ANY}{{{}}}\*[^%]*#{TO}:)", file + 1),
                         Template::new().group(1).text(&name.to_string()),
                     ));
                 }
@@ -493,12 +493,12 @@ impl Special for Step {
                 for p in PROMOTIONS {
                     let piece = letter(c, p.to_ascii_uppercase().chars().next().unwrap_or('Q'));
                     out.push(local(
-                        format!(r"({HEAD}[^\n]*)\*([^%]*#{PROMOTION}:{p}\n)"),
+                        format!(r"({HEAD}[^%\n]*)\*([^%]*#{PROMOTION}:{p}\n)"),
                         Template::new().group(1).text(&piece.to_string()).group(2),
                     ));
                 }
                 out.push(local(
-                    format!(r"({HEAD}[^\n]*)\*([^%]*#{PIECE}:{}\n)", castle_rook(c)),
+                    format!(r"({HEAD}[^%\n]*)\*([^%]*#{PIECE}:{}\n)", castle_rook(c)),
                     Template::new()
                         .group(1)
                         .text(&letter(c, 'R').to_string())
@@ -506,14 +506,14 @@ impl Special for Step {
                 ));
                 let plain: String = pieces(c).chars().filter(|&p| p != castle_rook(c)).collect();
                 out.push(local(
-                    format!(r"({HEAD}[^\n]*)\*([^%]*#{PIECE}:([{plain}])\n)"),
+                    format!(r"({HEAD}[^%\n]*)\*([^%]*#{PIECE}:([{plain}])\n)"),
                     Template::new().group(1).group(3).group(2),
                 ));
                 let rank = if c == Color::White { 1 } else { 8 };
                 for file in [0, 7] {
                     out.push(local(
                         format!(
-                            r"({HEAD}.{{{}}}){}([^%]*#{PIECE}:{}\n)",
+                            r"({HEAD}{ANY}{{{}}}){}([^%]*#{PIECE}:{}\n)",
                             index(file, rank),
                             castle_rook(c),
                             letter(c, 'K')
@@ -527,7 +527,7 @@ impl Special for Step {
                 out
             }
             Step::DropIllegal(c) => vec![Rewrite::new(
-                format!(r"{HEAD}[^\n]*{}[^%]*", king_attacked_pattern(c)),
+                format!(r"{HEAD}[^%\n]*{}[^%]*", king_attacked_pattern(c)),
                 Template::new(),
             )
             .with_scope(Scope::Global)],
@@ -537,18 +537,18 @@ impl Special for Step {
                 let r = letter(c, 'R');
                 vec![
                     local(
-                        format!("({HEAD}.{{{}}}){ph}{ph}", index(4, rank)),
+                        format!("({HEAD}{ANY}{{{}}}){ph}{ph}", index(4, rank)),
                         Template::new().group(1).text(&format!(".{r}")),
                     ),
                     local(
-                        format!("({HEAD}.{{{}}}){ph}{ph}", index(3, rank)),
+                        format!("({HEAD}{ANY}{{{}}}){ph}{ph}", index(3, rank)),
                         Template::new().group(1).text(&format!("{r}.")),
                     ),
                 ]
             }
             Step::InCheck(c) => vec![
                 local(
-                    format!(r"%%(\n[^%]*#z:[^\n]*{}[^%]*)", king_attacked_pattern(c)),
+                    format!(r"%%(\n[^%]*#z:[^%\n]*{}[^%]*)", king_attacked_pattern(c)),
                     Template::literal("%`")
                         .group(1)
                         .text(&format!("#{CHECK_VAR}:T\n")),
@@ -564,7 +564,7 @@ impl Special for Step {
             Step::ClearEp(c) => {
                 let (lo, hi) = rank_range(if c == Color::White { 6 } else { 3 });
                 vec![local(
-                    format!("({HEAD}.{{{lo},{hi}}}),"),
+                    format!("({HEAD}{ANY}{{{lo},{hi}}}),"),
                     Template::new().group(1).text("."),
                 )]
             }

@@ -17,7 +17,7 @@ use regex_vm::state::{Thread, VarName};
 use regex_vm::{Program, Template};
 use shakmaty::Color;
 
-use crate::board::{letter, name_at, pieces, squares, BOARD_VAR};
+use crate::board::{letter, name_at, pieces, squares, ANY, BOARD_VAR};
 use crate::codec::TURN_VAR;
 use crate::eval::MATE;
 use crate::func::{append, get, local, Func};
@@ -382,7 +382,7 @@ pub fn move_parts() -> Func {
         for i in squares() {
             rules.push(local(
                 format!(
-                    r"(%%\n[^%]*#{BOARD_VAR}:.{{{i}}}(.)[^%]*#{square_var}:{}\n[^%]*)",
+                    r"(%%\n[^%]*#{BOARD_VAR}:{ANY}{{{i}}}({ANY})[^%]*#{square_var}:{}\n[^%]*)",
                     name_at(i)
                 ),
                 Template::new()
