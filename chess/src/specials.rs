@@ -482,7 +482,10 @@ impl Special for Step {
                 for file in 0..8usize {
                     let name = (b'a' + file as u8) as char;
                     out.push(local(
-                        format!(r"({HEAD}(?:{ANY}{{{ROW}}})*{ANY}{{{}}}\*[^%]*#{TO}:)", file + 1),
+                        format!(
+                            r"({HEAD}(?:{ANY}{{{ROW}}})*{ANY}{{{}}}\*[^%]*#{TO}:)",
+                            file + 1
+                        ),
                         Template::new().group(1).text(&name.to_string()),
                     ));
                 }

@@ -111,7 +111,15 @@ fn person_turn(m: &mut Machine) {
                         Expr::from("You played ")
                             .concat(m.get(MOVE_VAR))
                             .concat("."),
-                    )
+                    );
+                    // Between two people nobody else will notice the end.
+                    m.if_(m.get(ENGINE_VAR).eq("n"), |m| {
+                        m.if_else(
+                            m.get(TURN_VAR).eq("w"),
+                            |m| game_over_if_stuck(m, Color::White),
+                            |m| game_over_if_stuck(m, Color::Black),
+                        )
+                    });
                 },
                 |m| {
                     m.set(
@@ -137,18 +145,40 @@ fn person_turn(m: &mut Machine) {
     );
 }
 
-/// If the side to move, the person, has no legal move: say who won.
-fn game_over_if_stuck(m: &mut Machine, person: Color) {
-    has_moves_into(m, person, "hm");
-    m.if_(m.get("hm").eq("F"), |m| {
-        in_check_into(m, person, "ck0");
-        m.if_else(
-            m.get("ck0").eq("T"),
-            |m| m.set(MESSAGE_VAR, "Checkmate: the engine wins."),
-            |m| m.set(MESSAGE_VAR, "Stalemate: draw."),
-        );
-        m.set(PROMPT_VAR, GAME_OVER);
-    });
+/// If `side`, to move, has no legal move: the game is over; say how.
+fn game_over_if_stuck(m: &mut Machine, side: Color) {
+    has_moves_into(m, side, "hm");
+    m.if_(m.get("hm").eq("F"), |m| declare_result(m, side));
+}
+
+/// `side`, to move, has no legal move: checkmate (who won, in the words of
+/// the game: "you", "the engine", or the winning colour between two
+/// people) or stalemate, and the game is over.
+fn declare_result(m: &mut Machine, side: Color) {
+    in_check_into(m, side, "ck2");
+    let winner = match !side {
+        Color::White => "Checkmate: white wins.",
+        Color::Black => "Checkmate: black wins.",
+    };
+    let side_code = if side == Color::White { "w" } else { "b" };
+    m.if_else(
+        m.get("ck2").eq("T"),
+        |m| {
+            m.if_else(
+                m.get(ENGINE_VAR).eq("n"),
+                |m| m.set(MESSAGE_VAR, winner),
+                |m| {
+                    m.if_else(
+                        m.get(ENGINE_VAR).eq(side_code),
+                        |m| m.set(MESSAGE_VAR, "Checkmate: you win."),
+                        |m| m.set(MESSAGE_VAR, "Checkmate: the engine wins."),
+                    )
+                },
+            )
+        },
+        |m| m.set(MESSAGE_VAR, "Stalemate: draw."),
+    );
+    m.set(PROMPT_VAR, GAME_OVER);
 }
 
 /// Plays the legal move named by variable `want` (`e7e8` means `e7e8q`):
@@ -221,18 +251,10 @@ fn has_moves_into(m: &mut Machine, c: Color, dst: &str) {
 }
 
 fn engine_turn(m: &mut Machine, us: Color) {
-    in_check_into(m, us, "ck0");
     search_onto_stack(m, us);
     m.emit_raw(Instr::StackEmpty);
     m.if_else_top(
-        |m| {
-            m.if_else(
-                m.get("ck0").eq("T"),
-                |m| m.set(MESSAGE_VAR, "Checkmate: you win."),
-                |m| m.set(MESSAGE_VAR, "Stalemate: draw."),
-            );
-            m.set(PROMPT_VAR, GAME_OVER);
-        },
+        |m| declare_result(m, us),
         |m| {
             m.emit_raw(Instr::AssignPop(var(BEST)));
             m.emit_raw(Instr::AssignPop(var(SCORE)));
@@ -246,16 +268,10 @@ fn engine_turn(m: &mut Machine, us: Color) {
                 |m| {
                     m.if_else(
                         m.get("ck1").eq("T"),
-                        |m| {
-                            m.set("sx", "~");
-                            m.set(MESSAGE_VAR, "Checkmate: the engine wins.");
-                        },
-                        |m| {
-                            m.set("sx", "");
-                            m.set(MESSAGE_VAR, "Stalemate: draw.");
-                        },
+                        |m| m.set("sx", "~"),
+                        |m| m.set("sx", ""),
                     );
-                    m.set(PROMPT_VAR, GAME_OVER);
+                    declare_result(m, !us);
                 },
                 |m| {
                     m.if_else(

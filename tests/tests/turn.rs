@@ -236,3 +236,19 @@ fn two_players_take_turns_without_the_engine() {
     }
     assert_eq!(parse_screen(&s).unwrap().position.turn, Color::Black);
 }
+
+#[test]
+fn two_players_see_the_checkmate() {
+    let mut s = start_screen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        None,
+    )
+    .unwrap();
+    let mut last = None;
+    for mv in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        last = Some(turn(&mut s, Some(mv)));
+    }
+    let end = last.unwrap();
+    assert_eq!(end.message, "Checkmate: black wins.");
+    assert_eq!(end.prompt, GAME_OVER);
+}

@@ -13,7 +13,9 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
-use crate::program::{Engine, Piece, Program, Scope, Template};
+use crate::analysis::{self, Reach};
+use crate::program::{Engine, Piece, Program, Template};
+use crate::segments::{self, Kind, Pieces};
 use crate::state;
 
 /// Limits and switches of one executor.
@@ -118,18 +120,26 @@ struct Step {
     template: Template,
     /// The replacement when it has no group reference.
     literal: Option<String>,
-    scope: Scope,
-    /// Text every match must contain (a literal prefix of the pattern).
+    /// Text every match must start with (for the whole-state skip).
     required: String,
-    kind: String,
+    /// Where matches can lie, proven from the pattern.
+    reach: Reach,
+    /// A literal every match contains, to skip pieces cheaply.
+    needle: Option<memchr::memmem::Finder<'static>>,
+    /// Index into the executor's kind names.
+    kind: usize,
 }
 
 /// A compiled program, ready to run any number of times.
 pub struct Executor {
     steps: Vec<Step>,
     compiled: Vec<Compiled>,
+    kinds: Vec<String>,
     config: Config,
 }
+
+/// Pieces on which a piece-wise rewrite is worth trying in parallel.
+const PARALLEL_PIECES: usize = 48;
 
 impl Executor {
     /// Compiles every distinct pattern of `program` once.
@@ -140,6 +150,8 @@ impl Executor {
     /// compile.
     pub fn new(program: &Program, config: Config) -> Result<Executor, CompileError> {
         let mut by_pattern: HashMap<(&str, Engine), usize> = HashMap::new();
+        let mut kind_ids: HashMap<String, usize> = HashMap::new();
+        let mut kinds = Vec::new();
         let mut compiled = Vec::new();
         let mut steps = Vec::with_capacity(program.len());
         for (index, r) in program.rewrites().iter().enumerate() {
@@ -172,21 +184,32 @@ impl Executor {
             } else {
                 None
             };
+            let name = r
+                .origin
+                .as_ref()
+                .map_or_else(|| "?".to_string(), |o| o.name.clone());
+            let kind = *kind_ids.entry(name.clone()).or_insert_with(|| {
+                kinds.push(name);
+                kinds.len() - 1
+            });
+            let analysis = analysis::analyse(&r.pattern);
             steps.push(Step {
                 compiled: id,
                 template: r.replacement.clone(),
                 literal,
-                scope: r.scope,
                 required: required_prefix(&r.pattern),
-                kind: r
-                    .origin
-                    .as_ref()
-                    .map_or_else(|| "?".to_string(), |o| o.name.clone()),
+                reach: analysis.reach,
+                needle: analysis
+                    .needle
+                    .filter(|n| !n.is_empty())
+                    .map(|n| memchr::memmem::Finder::new(n.as_bytes()).into_owned()),
+                kind,
             });
         }
         Ok(Executor {
             steps,
             compiled,
+            kinds,
             config,
         })
     }
@@ -208,75 +231,252 @@ impl Executor {
     /// [`ExecError`] when the state outgrows the cap or the back-reference
     /// engine gives up; `state` then holds the state at that point.
     pub fn run(&self, state: &mut String) -> Result<Stats, ExecError> {
-        let start = Instant::now();
-        let mut stats = Stats {
-            rewrites: self.steps.len(),
-            peak_state_bytes: state.len(),
-            peak_threads: state::count_threads(state).total(),
-            ..Stats::default()
-        };
-        for (index, step) in self.steps.iter().enumerate() {
-            if !self.config.naive && self.provably_no_op(step, state) {
-                stats.skipped += 1;
-                continue;
-            }
-            let t0 = Instant::now();
-            let changed = self.apply(index, step, state)?;
-            let kind = stats.per_kind.entry(step.kind.clone()).or_default();
-            kind.executed += 1;
-            kind.time += t0.elapsed();
-            stats.executed += 1;
-            if changed {
-                stats.changed += 1;
-                stats.peak_state_bytes = stats.peak_state_bytes.max(state.len());
-                if state.len() > self.config.max_state_bytes {
-                    return Err(ExecError::StateTooLarge {
-                        rewrite: index,
-                        len: state.len(),
-                        limit: self.config.max_state_bytes,
-                    });
-                }
-                if step.scope == Scope::Global {
-                    let n = state::count_threads(state).total();
-                    stats.peak_threads = stats.peak_threads.max(n);
-                }
-            }
+        if self.config.naive {
+            self.run_naive(state)
+        } else {
+            self.run_pieces(state)
         }
+    }
+
+    fn new_stats(&self, state: &str) -> (Stats, Vec<KindStats>) {
+        (
+            Stats {
+                rewrites: self.steps.len(),
+                peak_state_bytes: state.len(),
+                peak_threads: state::count_threads(state).total(),
+                ..Stats::default()
+            },
+            vec![KindStats::default(); self.kinds.len()],
+        )
+    }
+
+    fn finish(
+        &self,
+        mut stats: Stats,
+        kinds: Vec<KindStats>,
+        state: &str,
+        start: Instant,
+    ) -> Stats {
         let counts = state::count_threads(state);
         stats.active_threads = counts.active;
         stats.paused_threads = counts.paused;
         stats.elapsed = start.elapsed();
-        Ok(stats)
-    }
-
-    /// True when the rewrite cannot match: a text every match must contain
-    /// is absent, or it only touches active threads and there is none.
-    fn provably_no_op(&self, step: &Step, state: &str) -> bool {
-        if step.scope == Scope::ActiveThread && !state::has_active_thread(state) {
-            return true;
+        for (name, k) in self.kinds.iter().zip(kinds) {
+            if k.executed > 0 {
+                stats.per_kind.insert(name.clone(), k);
+            }
         }
-        !step.required.is_empty() && !state.contains(step.required.as_str())
+        stats
     }
 
-    /// One replace-all. Returns whether the state changed.
-    fn apply(&self, index: usize, step: &Step, state: &mut String) -> Result<bool, ExecError> {
+    /// The plain loop: every rewrite on the whole string.
+    fn run_naive(&self, state: &mut String) -> Result<Stats, ExecError> {
+        let start = Instant::now();
+        let (mut stats, mut kinds) = self.new_stats(state);
+        for (index, step) in self.steps.iter().enumerate() {
+            let t0 = Instant::now();
+            let changed = match self.apply(index, step, state)? {
+                Some(next) => {
+                    *state = next;
+                    true
+                }
+                None => false,
+            };
+            kinds[step.kind].executed += 1;
+            kinds[step.kind].time += t0.elapsed();
+            stats.executed += 1;
+            if changed {
+                stats.changed += 1;
+                stats.peak_state_bytes = stats.peak_state_bytes.max(state.len());
+                stats.peak_threads = stats.peak_threads.max(state::count_threads(state).total());
+                self.check_size(index, state.len())?;
+            }
+        }
+        Ok(self.finish(stats, kinds, state, start))
+    }
+
+    fn check_size(&self, rewrite: usize, len: usize) -> Result<(), ExecError> {
+        if len > self.config.max_state_bytes {
+            return Err(ExecError::StateTooLarge {
+                rewrite,
+                len,
+                limit: self.config.max_state_bytes,
+            });
+        }
+        Ok(())
+    }
+
+    /// The fast loop: the state held as pieces, each rewrite run only on
+    /// the pieces it can match in (see `analysis`), skipped where a literal
+    /// every match contains is absent, in parallel over many pieces.
+    fn run_pieces(&self, state: &mut String) -> Result<Stats, ExecError> {
+        let start = Instant::now();
+        let (mut stats, mut kinds) = self.new_stats(state);
+        let mut pieces = Pieces::split(state);
+        // Indices of pieces by kind, rebuilt when kinds may have changed.
+        let mut index = PieceIndex::new(&pieces);
+        let result = (|| -> Result<(), ExecError> {
+            for (i, step) in self.steps.iter().enumerate() {
+                let targets: &[usize] = match &step.reach {
+                    Reach::Global => {
+                        // A literal without `%` cannot straddle two pieces.
+                        if !step.required.is_empty()
+                            && !step.required.contains('%')
+                            && !pieces
+                                .texts
+                                .iter()
+                                .any(|t| t.contains(step.required.as_str()))
+                        {
+                            stats.skipped += 1;
+                            continue;
+                        }
+                        let t0 = Instant::now();
+                        let whole = pieces.join();
+                        let out = self.apply(i, step, &whole)?;
+                        kinds[step.kind].executed += 1;
+                        kinds[step.kind].time += t0.elapsed();
+                        stats.executed += 1;
+                        if let Some(next) = out {
+                            stats.changed += 1;
+                            pieces = Pieces::split(&next);
+                            index = PieceIndex::new(&pieces);
+                            self.note(&mut stats, i, &pieces)?;
+                        }
+                        continue;
+                    }
+                    Reach::AnyPiece => &index.all,
+                    Reach::Active => &index.active,
+                    Reach::Marked => &index.marked,
+                    Reach::Tagged(tag) => {
+                        index.tagged(&pieces, tag);
+                        &index.scratch
+                    }
+                };
+                if targets.is_empty() {
+                    stats.skipped += 1;
+                    continue;
+                }
+                let t0 = Instant::now();
+                let changes = self.apply_pieces(i, step, &pieces, targets)?;
+                kinds[step.kind].executed += 1;
+                kinds[step.kind].time += t0.elapsed();
+                stats.executed += 1;
+                if changes.is_empty() {
+                    continue;
+                }
+                stats.changed += 1;
+                if changes.iter().all(|(j, t)| Pieces::fits(*j, t)) {
+                    // Same pieces; a tag line may have changed (cond,
+                    // pause, marks), which moves pieces between indices.
+                    let mut kinds_changed = false;
+                    for (j, t) in changes {
+                        kinds_changed |=
+                            segments::kind_of(&t) != segments::kind_of(&pieces.texts[j]);
+                        pieces.replace(j, t);
+                    }
+                    if kinds_changed {
+                        index = PieceIndex::new(&pieces);
+                    }
+                } else {
+                    pieces.rebuild(changes);
+                    index = PieceIndex::new(&pieces);
+                }
+                self.note(&mut stats, i, &pieces)?;
+            }
+            Ok(())
+        })();
+        *state = pieces.join();
+        result?;
+        Ok(self.finish(stats, kinds, state, start))
+    }
+
+    fn note(&self, stats: &mut Stats, rewrite: usize, pieces: &Pieces) -> Result<(), ExecError> {
+        stats.peak_state_bytes = stats.peak_state_bytes.max(pieces.len);
+        stats.peak_threads = stats.peak_threads.max(pieces.threads());
+        self.check_size(rewrite, pieces.len)
+    }
+
+    /// Runs a piece-wise rewrite on the target pieces; returns the changed
+    /// ones in increasing index order.
+    fn apply_pieces(
+        &self,
+        rewrite: usize,
+        step: &Step,
+        pieces: &Pieces,
+        targets: &[usize],
+    ) -> Result<Vec<(usize, String)>, ExecError> {
+        let one = |&j: &usize| -> Result<Option<(usize, String)>, ExecError> {
+            let text = &pieces.texts[j];
+            if let Some(needle) = &step.needle {
+                if needle.find(text.as_bytes()).is_none() {
+                    return Ok(None);
+                }
+            }
+            Ok(self.apply(rewrite, step, text)?.map(|t| (j, t)))
+        };
+        let results: Vec<Option<(usize, String)>> = if targets.len() >= PARALLEL_PIECES {
+            use rayon::prelude::*;
+            targets.par_iter().map(one).collect::<Result<_, _>>()?
+        } else {
+            targets.iter().map(one).collect::<Result<_, _>>()?
+        };
+        Ok(results.into_iter().flatten().collect())
+    }
+
+    /// One replace-all on `text`; `None` when nothing matched.
+    fn apply(&self, index: usize, step: &Step, text: &str) -> Result<Option<String>, ExecError> {
         let next = match &self.compiled[step.compiled] {
             Compiled::Plain(re) => match &step.literal {
-                Some(lit) => re.replace_all(state, regex::NoExpand(lit)),
-                None => re.replace_all(state, Expand(&step.template)),
+                Some(lit) => re.replace_all(text, regex::NoExpand(lit)),
+                None => re.replace_all(text, Expand(&step.template)),
             },
             Compiled::Fancy(re) => {
-                fancy_replace_all(re, state, &step.template).map_err(|e| ExecError::Backtrack {
+                fancy_replace_all(re, text, &step.template).map_err(|e| ExecError::Backtrack {
                     rewrite: index,
                     message: e.to_string(),
                 })?
             }
         };
-        match next {
-            Cow::Borrowed(_) => Ok(false),
-            Cow::Owned(s) => {
-                *state = s;
-                Ok(true)
+        Ok(match next {
+            Cow::Borrowed(_) => None,
+            Cow::Owned(s) => Some(s),
+        })
+    }
+}
+
+/// Piece indices by kind.
+struct PieceIndex {
+    all: Vec<usize>,
+    active: Vec<usize>,
+    marked: Vec<usize>,
+    scratch: Vec<usize>,
+}
+
+impl PieceIndex {
+    fn new(pieces: &Pieces) -> PieceIndex {
+        let mut ix = PieceIndex {
+            all: (0..pieces.texts.len()).collect(),
+            active: Vec::new(),
+            marked: Vec::new(),
+            scratch: Vec::new(),
+        };
+        for (i, t) in pieces.texts.iter().enumerate() {
+            match segments::kind_of(t) {
+                Kind::Active => ix.active.push(i),
+                Kind::Marked => ix.marked.push(i),
+                Kind::Paused | Kind::Prefix => {}
+            }
+        }
+        ix
+    }
+
+    /// Fills `scratch` with the threads paused under `tag`.
+    fn tagged(&mut self, pieces: &Pieces, tag: &str) {
+        self.scratch.clear();
+        for (i, t) in pieces.texts.iter().enumerate().skip(1) {
+            let b = t.as_bytes();
+            if b.len() > tag.len() + 1 && &t[1..=tag.len()] == tag && b[tag.len() + 1] == b'\n' {
+                self.scratch.push(i);
             }
         }
     }
@@ -500,7 +700,8 @@ mod tests {
             },
         )
         .unwrap();
-        let mut s = "a".repeat(40);
+        // The `b` every match needs is present, so the search really runs.
+        let mut s = "a".repeat(40) + "cb";
         assert!(matches!(
             exec.run(&mut s),
             Err(ExecError::Backtrack { rewrite: 0, .. })

@@ -9,10 +9,12 @@
 //!
 //! Nothing here knows about instructions (that is `regex-asm`) or chess.
 
+pub mod analysis;
 pub mod exec;
 pub mod format;
 pub mod portable;
 pub mod program;
+pub mod segments;
 pub mod state;
 
 pub use exec::{CompileError, Config, ExecError, Executor, Stats};

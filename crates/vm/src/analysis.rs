@@ -1,0 +1,209 @@
+//! What the executor can prove about a pattern before running it.
+//!
+//! Two facts, both derived from the pattern's text alone (no metadata is
+//! trusted): where its matches can lie ([`Reach`]), and a literal every
+//! match contains ([`Analysis::needle`]) to skip a piece of text cheaply.
+//! A pattern that begins with a thread head (`%%`, `` %` ``, `%tag\n`) and
+//! whose rest can never match `%` only ever matches inside one thread of
+//! that kind; a pattern that can never match `%` at all only ever matches
+//! inside one thread or inside the text before the first thread. Anything
+//! else, and anything anchored with `^`, reaches the whole state. This
+//! module runs nothing.
+
+use regex_syntax::hir::{Class, Hir, HirKind};
+
+/// Which pieces of the state a pattern's matches can lie in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reach {
+    /// Anywhere; the pattern runs on the whole state.
+    Global,
+    /// Inside one piece (the text before the first thread, or one thread),
+    /// of any kind.
+    AnyPiece,
+    /// Inside one active thread (`%%`).
+    Active,
+    /// Inside one thread marked by the current instruction (`` %` ``).
+    Marked,
+    /// Inside one thread paused under this tag.
+    Tagged(String),
+}
+
+/// The result of the analysis.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    /// Where matches can lie.
+    pub reach: Reach,
+    /// A literal every match contains (the longest one found), if any.
+    pub needle: Option<String>,
+}
+
+/// Analyses a pattern (back-references allowed).
+pub fn analyse(pattern: &str) -> Analysis {
+    let skeleton = skeleton(pattern);
+    let (reach, inner) = head(&skeleton);
+    let Ok(hir) = regex_syntax::Parser::new().parse(&inner) else {
+        return Analysis {
+            reach: Reach::Global,
+            needle: None,
+        };
+    };
+    let reach = if pattern.starts_with('^') || can_match_percent(&hir) {
+        Reach::Global
+    } else {
+        reach
+    };
+    let mut lits = Vec::new();
+    required_literals(&hir, &mut lits);
+    // Placeholders (a head's `%`, a back-reference) are not text a match
+    // must contain: only the chunks between them are.
+    // Literals after the thread head are preferred: every thread of the
+    // right kind has the head, so it selects nothing.
+    let needle = lits
+        .into_iter()
+        .filter_map(|b| String::from_utf8(b).ok())
+        .flat_map(|s| {
+            let after_head = !s.contains('\u{1}');
+            s.split(['\u{1}', '\u{2}'])
+                .map(|c| (after_head, c.to_string()))
+                .collect::<Vec<_>>()
+        })
+        .filter(|(_, c)| !c.is_empty())
+        .max_by_key(|(after_head, c)| (*after_head, c.len()))
+        .map(|(_, c)| c);
+    Analysis { reach, needle }
+}
+
+/// The pattern with each back-reference replaced by the placeholder
+/// `\x02`: it matches text its group matched (so it adds no character
+/// that could be `%` unless the group could), and it separates the
+/// literals around it, which are not adjacent in a match.
+fn skeleton(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars().peekable();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let Some(d) = chars.next() else {
+                    out.push('\\');
+                    break;
+                };
+                if !in_class && ('1'..='9').contains(&d) {
+                    out.push_str(r"\x02");
+                    continue;
+                }
+                out.push('\\');
+                out.push(d);
+            }
+            '[' if !in_class => {
+                in_class = true;
+                out.push(c);
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Splits off a leading thread head: returns its reach and the pattern
+/// with the head's `%` characters replaced by a character no state
+/// contains (`\x01`), so that the rest can be checked for `%`.
+fn head(pattern: &str) -> (Reach, String) {
+    let opens = pattern.chars().take_while(|&c| c == '(').count();
+    let rest = &pattern[opens..];
+    let (reach, percents) = if rest.starts_with("%%") {
+        (Reach::Active, 2)
+    } else if rest.starts_with("%`") {
+        (Reach::Marked, 1)
+    } else if let Some(tail) = rest.strip_prefix('%') {
+        match tail.find(r"\n") {
+            Some(end)
+                if end > 0
+                    && tail[..end]
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_') =>
+            {
+                (Reach::Tagged(tail[..end].to_string()), 1)
+            }
+            _ => return (Reach::Global, pattern.to_string()),
+        }
+    } else {
+        return (Reach::AnyPiece, pattern.to_string());
+    };
+    let mut inner = pattern[..opens].to_string();
+    inner.push_str(&r"\x01".repeat(percents));
+    inner.push_str(&rest[percents..]);
+    (reach, inner)
+}
+
+fn can_match_percent(hir: &Hir) -> bool {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => false,
+        HirKind::Literal(lit) => lit.0.contains(&b'%'),
+        HirKind::Class(Class::Unicode(c)) => c
+            .ranges()
+            .iter()
+            .any(|r| r.start() <= '%' && '%' <= r.end()),
+        HirKind::Class(Class::Bytes(c)) => c
+            .ranges()
+            .iter()
+            .any(|r| r.start() <= b'%' && b'%' <= r.end()),
+        HirKind::Repetition(r) => can_match_percent(&r.sub),
+        HirKind::Capture(c) => can_match_percent(&c.sub),
+        HirKind::Concat(hs) | HirKind::Alternation(hs) => hs.iter().any(can_match_percent),
+    }
+}
+
+/// Literals every match contains: the literal pieces of the top-level
+/// concatenation, looking through capture groups and mandatory repetitions.
+fn required_literals(hir: &Hir, out: &mut Vec<Vec<u8>>) {
+    match hir.kind() {
+        HirKind::Literal(lit) => out.push(lit.0.to_vec()),
+        HirKind::Capture(c) => required_literals(&c.sub, out),
+        HirKind::Repetition(r) if r.min >= 1 => required_literals(&r.sub, out),
+        HirKind::Concat(hs) => hs.iter().for_each(|h| required_literals(h, out)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_heads_and_percent_free_patterns() {
+        let a = analyse(r"(%%\n#stack:\n[^%]*)#x:[^%\n]*\n");
+        assert_eq!(a.reach, Reach::Active);
+        assert_eq!(a.needle.as_deref(), Some("#x:"));
+        assert_eq!(analyse(r"%`\n").reach, Reach::Marked);
+        assert_eq!(analyse(r"%t12\n").reach, Reach::Tagged("t12".into()));
+        assert_eq!(analyse(r"c{10}").reach, Reach::AnyPiece);
+        assert_eq!(analyse(r"`(i*)\|5;").needle.as_deref(), Some("|5;"));
+    }
+
+    #[test]
+    fn anything_that_can_cross_a_thread_is_global() {
+        for p in [
+            r"%%\n[^\n]*",
+            r"%%\n.",
+            r"(%%\n#stack:\n)F\n([^%]*)%%\n[^%]*",
+            r"^$",
+            r"Your move: [^\n]*",
+            r"%tag",
+        ] {
+            assert_eq!(analyse(p).reach, Reach::Global, "{p}");
+        }
+    }
+
+    #[test]
+    fn back_references_are_seen_through() {
+        let a = analyse(r"%%(\n#stack:\n)([^#%\n]*)\n\2\n");
+        assert_eq!(a.reach, Reach::Active);
+        // "\n\n" is not required: the back-reference sits between.
+        assert_eq!(a.needle.as_deref(), Some("\n#stack:\n"));
+    }
+}
