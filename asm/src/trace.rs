@@ -168,6 +168,11 @@ impl Machine {
         }
     }
 
+    /// The variables set on every path to this point, sorted.
+    pub fn defined_vars(&self) -> Vec<String> {
+        self.defined.iter().cloned().collect()
+    }
+
     /// Whether a variable is set on every path to this point.
     pub fn is_set(&self, name: &str) -> bool {
         self.defined.contains(name)
@@ -321,6 +326,14 @@ impl Machine {
         let then = self.open.remove(paused.tag.as_str()).unwrap_or_default();
         self.push(Instr::Reactivate(paused.tag));
         self.defined = self.defined.intersection(&then).cloned().collect();
+    }
+
+    /// Wakes the threads paused under `paused` when no other thread is
+    /// active (the caller's promise): what they had set is set again.
+    pub fn reactivate_alone(&mut self, paused: Paused) {
+        let then = self.open.remove(paused.tag.as_str()).unwrap_or_default();
+        self.push(Instr::Reactivate(paused.tag));
+        self.defined = then;
     }
 
     /// Deletes every active thread.

@@ -30,6 +30,10 @@ pub struct Options {
     /// Keep the move's parts (`f`, `pc`, `x`, `u`, `t`) for the caller, who
     /// must delete them before the next move pass.
     pub keep_parts: bool,
+    /// The positions are only evaluated, never moved from or shown (the
+    /// search's second ply): no move name, no side flip, no clean-up; the
+    /// parts `f`, `pc`, `x`, `u` stay.
+    pub leaf: bool,
 }
 
 impl Default for Options {
@@ -37,15 +41,23 @@ impl Default for Options {
         Options {
             clocks: true,
             keep_parts: false,
+            leaf: false,
         }
     }
 }
 
 impl Options {
-    /// Options for a search: no clocks, parts deleted.
+    /// Options for a search's first ply: no clocks, parts deleted.
     pub const QUIET: Options = Options {
         clocks: false,
         keep_parts: false,
+        leaf: false,
+    };
+    /// Options for a search's second ply: positions to evaluate only.
+    pub const LEAF: Options = Options {
+        clocks: false,
+        keep_parts: true,
+        leaf: true,
     };
 }
 
@@ -69,7 +81,13 @@ pub fn legal_moves_for(m: &mut Machine, c: Color, options: Options) {
         Step::FixCastle(c),
         Step::ClearEp(c),
     ] {
+        if options.leaf && step == Step::NameTarget {
+            continue;
+        }
         m.special(Arc::new(step), &[], &[]);
+    }
+    if options.leaf {
+        return;
     }
     m.set(
         MOVE_VAR,

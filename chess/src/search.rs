@@ -19,6 +19,7 @@ use regex_vm::state::VarName;
 use regex_vm::Program;
 use shakmaty::Color;
 
+use crate::board::BOARD_VAR;
 use crate::codec::{POSITION_VARS, TURN_VAR};
 use crate::eval::{Eval, EVAL_VAR, EVEN, MATE};
 use crate::movegen::{legal_moves_for, Options, MOVE_VAR};
@@ -43,6 +44,13 @@ pub fn search_onto_stack(m: &mut Machine, us: Color) {
     let root = m.pause();
     let root_tag = root.tag().clone();
     m.reactivate(copy);
+    // The search needs only the board: every other variable would be
+    // copied into every one of the hundreds of threads below.
+    for v in m.defined_vars() {
+        if v != BOARD_VAR {
+            m.delete(&v);
+        }
+    }
     // Ply 1: the engine's candidates.
     legal_moves_for(m, us, quiet);
     m.set(BEST, m.get(MOVE_VAR));
@@ -52,7 +60,7 @@ pub fn search_onto_stack(m: &mut Machine, us: Color) {
     let candidate_tag = candidate.tag().clone();
     m.reactivate(replies);
     // Ply 2: the opponent's legal replies, evaluated for us; the worst one.
-    legal_moves_for(m, !us, quiet);
+    legal_moves_for(m, !us, Options::LEAF);
     m.special(Arc::new(Eval(us)), &[], &[]);
     m.special(
         Arc::new(KeepBest {
@@ -91,7 +99,9 @@ pub fn search_onto_stack(m: &mut Machine, us: Color) {
     m.emit_raw(Instr::Lookup(var(SCORE)));
     m.emit_raw(Instr::Lookup(var(BEST)));
     m.emit_raw(Instr::Absorb(root_tag));
-    m.reactivate(root);
+    // The best candidate was absorbed and the others deleted: only the
+    // roots are active again, with everything they had.
+    m.reactivate_alone(root);
 }
 
 /// Searches every active position thread for its side to move and stores

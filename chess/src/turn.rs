@@ -224,6 +224,7 @@ fn any_move_into(
         Options {
             clocks: false,
             keep_parts: true,
+            leaf: false,
         },
     );
     prepare(m);

@@ -8,6 +8,7 @@
 //! The binary owns argument parsing, terminal I/O and printing; all chess
 //! is computed by the regex programs of `regex-chess-program`.
 
+mod bench;
 mod fuzz;
 mod play;
 mod uci;
@@ -71,6 +72,8 @@ enum Command {
     Fuzz(fuzz::FuzzArgs),
     /// Speak the UCI protocol on standard input and output.
     Uci,
+    /// Time full turns of the turn program (and, with --python, CPython's).
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -154,6 +157,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Fuzz(args) => return fuzz::run(args),
         Command::Uci => uci::run()?,
+        Command::Bench(args) => bench::run(args)?,
     }
     Ok(ExitCode::SUCCESS)
 }

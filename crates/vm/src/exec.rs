@@ -15,7 +15,6 @@ use std::time::{Duration, Instant};
 
 use crate::analysis::{self, Reach};
 use crate::program::{Engine, Piece, Program, Template};
-use crate::segments::{self, Kind, Pieces};
 use crate::state;
 
 /// Limits and switches of one executor.
@@ -128,6 +127,8 @@ struct Step {
     needle: Option<memchr::memmem::Finder<'static>>,
     /// Index into the executor's kind names.
     kind: usize,
+    /// The replacement can start a thread (forks): thread counts change.
+    creates_threads: bool,
 }
 
 /// A compiled program, ready to run any number of times.
@@ -137,9 +138,6 @@ pub struct Executor {
     kinds: Vec<String>,
     config: Config,
 }
-
-/// Pieces on which a piece-wise rewrite is worth trying in parallel.
-const PARALLEL_PIECES: usize = 48;
 
 impl Executor {
     /// Compiles every distinct pattern of `program` once.
@@ -204,6 +202,11 @@ impl Executor {
                     .filter(|n| !n.is_empty())
                     .map(|n| memchr::memmem::Finder::new(n.as_bytes()).into_owned()),
                 kind,
+                creates_threads: r
+                    .replacement
+                    .pieces()
+                    .iter()
+                    .any(|p| matches!(p, Piece::Literal(s) if s.contains('%'))),
             });
         }
         Ok(Executor {
@@ -234,7 +237,7 @@ impl Executor {
         if self.config.naive {
             self.run_naive(state)
         } else {
-            self.run_pieces(state)
+            self.run_fast(state)
         }
     }
 
@@ -306,121 +309,61 @@ impl Executor {
         Ok(())
     }
 
-    /// The fast loop: the state held as pieces, each rewrite run only on
-    /// the pieces it can match in (see `analysis`), skipped where a literal
-    /// every match contains is absent, in parallel over many pieces.
-    fn run_pieces(&self, state: &mut String) -> Result<Stats, ExecError> {
+    /// The fast loop: the plain loop, minus the rewrites that provably
+    /// change nothing: those whose pattern needs a kind of thread the state
+    /// does not have (see `analysis`), or a literal it does not contain.
+    ///
+    /// (A version that held the state as one piece per thread and ran each
+    /// rewrite only on the pieces it could touch, in parallel, was measured
+    /// and dropped: the regex crate's own literal prefilter already jumps
+    /// over paused threads, and per-piece calls cost more than they saved;
+    /// see the README's performance notes.)
+    fn run_fast(&self, state: &mut String) -> Result<Stats, ExecError> {
         let start = Instant::now();
         let (mut stats, mut kinds) = self.new_stats(state);
-        let mut pieces = Pieces::split(state);
-        // Indices of pieces by kind, rebuilt when kinds may have changed.
-        let mut index = PieceIndex::new(&pieces);
-        let result = (|| -> Result<(), ExecError> {
-            for (i, step) in self.steps.iter().enumerate() {
-                let targets: &[usize] = match &step.reach {
-                    Reach::Global => {
-                        // A literal without `%` cannot straddle two pieces.
-                        if !step.required.is_empty()
-                            && !step.required.contains('%')
-                            && !pieces
-                                .texts
-                                .iter()
-                                .any(|t| t.contains(step.required.as_str()))
-                        {
-                            stats.skipped += 1;
-                            continue;
-                        }
-                        let t0 = Instant::now();
-                        let whole = pieces.join();
-                        let out = self.apply(i, step, &whole)?;
-                        kinds[step.kind].executed += 1;
-                        kinds[step.kind].time += t0.elapsed();
-                        stats.executed += 1;
-                        if let Some(next) = out {
-                            stats.changed += 1;
-                            pieces = Pieces::split(&next);
-                            index = PieceIndex::new(&pieces);
-                            self.note(&mut stats, i, &pieces)?;
-                        }
-                        continue;
-                    }
-                    Reach::AnyPiece => &index.all,
-                    Reach::Active => &index.active,
-                    Reach::Marked => &index.marked,
-                    Reach::Tagged(tag) => {
-                        index.tagged(&pieces, tag);
-                        &index.scratch
-                    }
-                };
-                if targets.is_empty() {
-                    stats.skipped += 1;
-                    continue;
-                }
-                let t0 = Instant::now();
-                let changes = self.apply_pieces(i, step, &pieces, targets)?;
-                kinds[step.kind].executed += 1;
-                kinds[step.kind].time += t0.elapsed();
-                stats.executed += 1;
-                if changes.is_empty() {
-                    continue;
-                }
-                stats.changed += 1;
-                if changes.iter().all(|(j, t)| Pieces::fits(*j, t)) {
-                    // Same pieces; a tag line may have changed (cond,
-                    // pause, marks), which moves pieces between indices.
-                    let mut kinds_changed = false;
-                    for (j, t) in changes {
-                        kinds_changed |=
-                            segments::kind_of(&t) != segments::kind_of(&pieces.texts[j]);
-                        pieces.replace(j, t);
-                    }
-                    if kinds_changed {
-                        index = PieceIndex::new(&pieces);
-                    }
-                } else {
-                    pieces.rebuild(changes);
-                    index = PieceIndex::new(&pieces);
-                }
-                self.note(&mut stats, i, &pieces)?;
+        for (index, step) in self.steps.iter().enumerate() {
+            if self.provably_no_op(step, state) {
+                stats.skipped += 1;
+                continue;
             }
-            Ok(())
-        })();
-        *state = pieces.join();
-        result?;
+            let t0 = Instant::now();
+            let out = self.apply(index, step, state)?;
+            kinds[step.kind].executed += 1;
+            kinds[step.kind].time += t0.elapsed();
+            stats.executed += 1;
+            if let Some(next) = out {
+                *state = next;
+                stats.changed += 1;
+                stats.peak_state_bytes = stats.peak_state_bytes.max(state.len());
+                if matches!(step.reach, Reach::Global) || step.creates_threads {
+                    stats.peak_threads =
+                        stats.peak_threads.max(state::count_threads(state).total());
+                }
+                self.check_size(index, state.len())?;
+            }
+        }
         Ok(self.finish(stats, kinds, state, start))
     }
 
-    fn note(&self, stats: &mut Stats, rewrite: usize, pieces: &Pieces) -> Result<(), ExecError> {
-        stats.peak_state_bytes = stats.peak_state_bytes.max(pieces.len);
-        stats.peak_threads = stats.peak_threads.max(pieces.threads());
-        self.check_size(rewrite, pieces.len)
-    }
-
-    /// Runs a piece-wise rewrite on the target pieces; returns the changed
-    /// ones in increasing index order.
-    fn apply_pieces(
-        &self,
-        rewrite: usize,
-        step: &Step,
-        pieces: &Pieces,
-        targets: &[usize],
-    ) -> Result<Vec<(usize, String)>, ExecError> {
-        let one = |&j: &usize| -> Result<Option<(usize, String)>, ExecError> {
-            let text = &pieces.texts[j];
-            if let Some(needle) = &step.needle {
-                if needle.find(text.as_bytes()).is_none() {
-                    return Ok(None);
-                }
-            }
-            Ok(self.apply(rewrite, step, text)?.map(|t| (j, t)))
+    /// True when the rewrite cannot match: no thread of the kind its
+    /// pattern starts with, or a literal every match contains is absent.
+    fn provably_no_op(&self, step: &Step, state: &str) -> bool {
+        let kind_absent = match &step.reach {
+            Reach::Active => !state.contains("%%"),
+            Reach::Marked => !state.contains("%`"),
+            Reach::Tagged(tag) => !state.contains(&format!("%{tag}\n")),
+            Reach::Global | Reach::AnyPiece => false,
         };
-        let results: Vec<Option<(usize, String)>> = if targets.len() >= PARALLEL_PIECES {
-            use rayon::prelude::*;
-            targets.par_iter().map(one).collect::<Result<_, _>>()?
-        } else {
-            targets.iter().map(one).collect::<Result<_, _>>()?
-        };
-        Ok(results.into_iter().flatten().collect())
+        if kind_absent {
+            return true;
+        }
+        if !step.required.is_empty() && !state.contains(step.required.as_str()) {
+            return true;
+        }
+        match &step.needle {
+            Some(needle) => needle.find(state.as_bytes()).is_none(),
+            None => false,
+        }
     }
 
     /// One replace-all on `text`; `None` when nothing matched.
@@ -441,44 +384,6 @@ impl Executor {
             Cow::Borrowed(_) => None,
             Cow::Owned(s) => Some(s),
         })
-    }
-}
-
-/// Piece indices by kind.
-struct PieceIndex {
-    all: Vec<usize>,
-    active: Vec<usize>,
-    marked: Vec<usize>,
-    scratch: Vec<usize>,
-}
-
-impl PieceIndex {
-    fn new(pieces: &Pieces) -> PieceIndex {
-        let mut ix = PieceIndex {
-            all: (0..pieces.texts.len()).collect(),
-            active: Vec::new(),
-            marked: Vec::new(),
-            scratch: Vec::new(),
-        };
-        for (i, t) in pieces.texts.iter().enumerate() {
-            match segments::kind_of(t) {
-                Kind::Active => ix.active.push(i),
-                Kind::Marked => ix.marked.push(i),
-                Kind::Paused | Kind::Prefix => {}
-            }
-        }
-        ix
-    }
-
-    /// Fills `scratch` with the threads paused under `tag`.
-    fn tagged(&mut self, pieces: &Pieces, tag: &str) {
-        self.scratch.clear();
-        for (i, t) in pieces.texts.iter().enumerate().skip(1) {
-            let b = t.as_bytes();
-            if b.len() > tag.len() + 1 && &t[1..=tag.len()] == tag && b[tag.len() + 1] == b'\n' {
-                self.scratch.push(i);
-            }
-        }
     }
 }
 

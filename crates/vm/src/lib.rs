@@ -14,7 +14,6 @@ pub mod exec;
 pub mod format;
 pub mod portable;
 pub mod program;
-pub mod segments;
 pub mod state;
 
 pub use exec::{CompileError, Config, ExecError, Executor, Stats};

@@ -1,0 +1,345 @@
+//! `regex-chess bench`: the benchmark anyone can rerun.
+//!
+//! For each turn of a suite (a position and the move the person plays; the
+//! default suite is `tests/data/bench.epd`), runs the whole turn program
+//! (validate the move, reply, render) `--runs` times from the same screen
+//! and reports the median, min and max time, the rewrites applied and
+//! skipped, the peak state size and thread count; then the median over all
+//! turns. `--python` runs the same dumped program with CPython's `re` (a
+//! plain loop over pre-compiled patterns) on the same screens, checks that
+//! it ends in the same bytes, and prints the time ratio. This module
+//! measures; it computes no chess.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use chess::codec::parse_fen;
+use chess::screen::start_screen;
+use regex_vm::{format, Stats};
+use shakmaty::Position;
+
+/// Arguments of `bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Turn suite: lines `FEN ;move m ;id name` (default: the built-in
+    /// copy of `tests/data/bench.epd`).
+    #[arg(long)]
+    pub positions: Option<PathBuf>,
+    /// Runs per turn.
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also run the dumped program under CPython's `re`, side by side.
+    #[arg(long)]
+    pub python: bool,
+    /// Use the executor's plain loop (no fast path), to measure what the
+    /// fast paths give.
+    #[arg(long)]
+    pub naive: bool,
+}
+
+const DEFAULT_SUITE: &str = include_str!("../../../tests/data/bench.epd");
+
+/// One benchmark turn.
+#[derive(Debug, Clone)]
+pub struct Turn {
+    /// Its name.
+    pub id: String,
+    /// The position.
+    pub fen: String,
+    /// The person's move.
+    pub mv: String,
+}
+
+/// Parses a suite.
+///
+/// # Errors
+///
+/// A line without a FEN, a move or an id.
+pub fn parse_suite(text: &str) -> Result<Vec<Turn>> {
+    let mut turns = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split(';').map(str::trim);
+        let fen = fields.next().unwrap_or_default().to_string();
+        let (mut mv, mut id) = (None, None);
+        for f in fields {
+            if let Some(m) = f.strip_prefix("move ") {
+                mv = Some(m.trim().to_string());
+            } else if let Some(i) = f.strip_prefix("id ") {
+                id = Some(i.trim().to_string());
+            }
+        }
+        match (mv, id) {
+            (Some(mv), Some(id)) if !fen.is_empty() => turns.push(Turn { id, fen, mv }),
+            _ => bail!("line {}: expected `FEN ;move m ;id name`", n + 1),
+        }
+    }
+    if turns.is_empty() {
+        bail!("the suite has no turn");
+    }
+    Ok(turns)
+}
+
+/// The screen a turn starts from: the person to move, the engine on the
+/// other side, the move appended.
+pub fn turn_state(t: &Turn) -> Result<String> {
+    let pos = parse_fen(&t.fen).with_context(|| format!("turn {}", t.id))?;
+    let screen = start_screen(&t.fen, Some(!pos.turn()))?;
+    Ok(format!("{screen}{}\n", t.mv))
+}
+
+struct Measured {
+    id: String,
+    times: Vec<f64>,
+    stats: Stats,
+    state: String,
+    python: Option<Vec<f64>>,
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    if s.is_empty() {
+        return f64::NAN;
+    }
+    s[s.len() / 2]
+}
+
+fn min_max(v: &[f64]) -> (f64, f64) {
+    v.iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+            (a.min(x), b.max(x))
+        })
+}
+
+const PYTHON_BENCH: &str = r#"
+import json, re, sys, time
+job = json.load(sys.stdin)
+rewrites = [(re.compile(p), r) for p, r in json.load(open(job["program"]))]
+out = []
+for t in job["turns"]:
+    times = []
+    for _ in range(job["runs"]):
+        state = t["state"]
+        t0 = time.perf_counter()
+        for pattern, replacement in rewrites:
+            state = pattern.sub(replacement, state)
+        times.append((time.perf_counter() - t0) * 1000.0)
+    out.append({"id": t["id"], "times": times, "state": state})
+json.dump(out, sys.stdout)
+"#;
+
+fn run_python(turns: &[Turn], states: &[String], runs: usize) -> Result<Vec<(Vec<f64>, String)>> {
+    let dir = tempfile::tempdir().context("temporary directory")?;
+    let json = dir.path().join("turn.json");
+    format::write_file(&chess::turn_pass()?.program, &json).context("dumping the program")?;
+    let job = serde_json::json!({
+        "program": json,
+        "runs": runs,
+        "turns": turns.iter().zip(states).map(|(t, s)| serde_json::json!({"id": t.id, "state": s})).collect::<Vec<_>>(),
+    });
+    let mut child = Command::new("python3")
+        .args(["-c", PYTHON_BENCH])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("starting python3")?;
+    child
+        .stdin
+        .take()
+        .context("python3's input")?
+        .write_all(job.to_string().as_bytes())
+        .context("writing to python3")?;
+    let out = child.wait_with_output().context("running python3")?;
+    if !out.status.success() {
+        bail!("python3 failed");
+    }
+    let value: serde_json::Value =
+        serde_json::from_slice(&out.stdout).context("reading python3's answer")?;
+    let list = value.as_array().context("python3's answer is not a list")?;
+    list.iter()
+        .map(|item| {
+            let times = item["times"]
+                .as_array()
+                .context("times")?
+                .iter()
+                .filter_map(serde_json::Value::as_f64)
+                .collect();
+            let state = item["state"].as_str().context("state")?.to_string();
+            Ok((times, state))
+        })
+        .collect()
+}
+
+/// Runs the benchmark.
+///
+/// # Errors
+///
+/// An unreadable suite, a program that does not build, a failing run, or a
+/// CPython run that ends in different bytes.
+pub fn run(args: BenchArgs) -> Result<()> {
+    let text = match &args.positions {
+        Some(p) => {
+            std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?
+        }
+        None => DEFAULT_SUITE.to_string(),
+    };
+    let turns = parse_suite(&text)?;
+    let runs = args.runs.max(1);
+    let t0 = Instant::now();
+    let pass = chess::turn_pass().context("building the turn program")?;
+    let build_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let naive;
+    let executor = if args.naive {
+        naive = regex_vm::Executor::new(
+            &pass.program,
+            regex_vm::Config {
+                naive: true,
+                ..regex_vm::Config::default()
+            },
+        )?;
+        &naive
+    } else {
+        &pass.executor
+    };
+    let states: Vec<String> = turns.iter().map(turn_state).collect::<Result<_>>()?;
+    let mut results = Vec::new();
+    for (t, start) in turns.iter().zip(&states) {
+        let mut times = Vec::with_capacity(runs);
+        let mut last = None;
+        for _ in 0..runs {
+            let mut s = start.clone();
+            let t1 = Instant::now();
+            let stats = executor
+                .run(&mut s)
+                .with_context(|| format!("turn {}", t.id))?;
+            times.push(t1.elapsed().as_secs_f64() * 1e3);
+            last = Some((stats, s));
+        }
+        let (stats, state) = last.context("at least one run")?;
+        if !state.contains("You played ") {
+            bail!(
+                "turn {}: the move {} was not accepted:\n{state}",
+                t.id,
+                t.mv
+            );
+        }
+        results.push(Measured {
+            id: t.id.clone(),
+            times,
+            stats,
+            state,
+            python: None,
+        });
+    }
+    if args.python {
+        let py = run_python(&turns, &states, runs)?;
+        for (r, (times, state)) in results.iter_mut().zip(py) {
+            if state != r.state {
+                bail!("turn {}: CPython ended in other bytes than the VM", r.id);
+            }
+            r.python = Some(times);
+        }
+    }
+    if args.json {
+        print_json(&results, build_ms, &pass.program);
+    } else {
+        print_table(&results, build_ms, &pass.program);
+    }
+    Ok(())
+}
+
+fn print_table(results: &[Measured], build_ms: f64, program: &regex_vm::Program) {
+    println!(
+        "turn program: {} rewrites, {} distinct patterns; built and compiled in {build_ms:.0} ms",
+        program.len(),
+        program.distinct_patterns()
+    );
+    let python = results.iter().all(|r| r.python.is_some());
+    print!(
+        "{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8}",
+        "turn", "median ms", "min ms", "max ms", "applied", "skipped", "peak KB", "threads"
+    );
+    if python {
+        print!(" {:>10} {:>7}", "python ms", "ratio");
+    }
+    println!();
+    for r in results {
+        let (lo, hi) = min_max(&r.times);
+        print!(
+            "{:<16} {:>9.1} {:>9.1} {:>9.1} {:>9} {:>9} {:>9.0} {:>8}",
+            r.id,
+            median(&r.times),
+            lo,
+            hi,
+            r.stats.executed,
+            r.stats.skipped,
+            r.stats.peak_state_bytes as f64 / 1024.0,
+            r.stats.peak_threads
+        );
+        if let Some(p) = &r.python {
+            print!(
+                " {:>10.1} {:>6.1}x",
+                median(p),
+                median(p) / median(&r.times)
+            );
+        }
+        println!();
+    }
+    let medians: Vec<f64> = results.iter().map(|r| median(&r.times)).collect();
+    print!("median over turns: {:.1} ms", median(&medians));
+    if python {
+        let py: Vec<f64> = results
+            .iter()
+            .filter_map(|r| r.python.as_deref().map(median))
+            .collect();
+        let ratios: Vec<f64> = results
+            .iter()
+            .filter_map(|r| r.python.as_deref().map(|p| median(p) / median(&r.times)))
+            .collect();
+        print!(
+            "; CPython {:.1} ms; ratio (median of per-turn ratios) {:.1}x",
+            median(&py),
+            median(&ratios)
+        );
+    }
+    println!();
+}
+
+fn print_json(results: &[Measured], build_ms: f64, program: &regex_vm::Program) {
+    let turns: Vec<serde_json::Value> = results
+        .iter()
+        .map(|r| {
+            let (lo, hi) = min_max(&r.times);
+            serde_json::json!({
+                "id": r.id,
+                "median_ms": median(&r.times),
+                "min_ms": lo,
+                "max_ms": hi,
+                "rewrites_applied": r.stats.executed,
+                "rewrites_skipped": r.stats.skipped,
+                "peak_state_bytes": r.stats.peak_state_bytes,
+                "peak_threads": r.stats.peak_threads,
+                "python_median_ms": r.python.as_deref().map(median),
+            })
+        })
+        .collect();
+    let medians: Vec<f64> = results.iter().map(|r| median(&r.times)).collect();
+    let out = serde_json::json!({
+        "rewrites": program.len(),
+        "distinct_patterns": program.distinct_patterns(),
+        "build_ms": build_ms,
+        "median_ms": median(&medians),
+        "turns": turns,
+    });
+    println!("{out:#}");
+}

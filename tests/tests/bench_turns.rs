@@ -1,0 +1,41 @@
+//! Every benchmark turn ends in the same bytes with the executor's fast
+//! paths (pieces, reach, literal skips, parallel pieces) as with the plain
+//! loop.
+
+use regex_chess_tests::naive;
+use regex_vm::{Config, Executor};
+
+#[test]
+fn fast_paths_and_naive_loop_agree_on_every_bench_turn() {
+    let program = &chess::turn_pass().unwrap().program;
+    let slow = Executor::new(program, naive()).unwrap();
+    let fast = Executor::new(program, Config::default()).unwrap();
+    let suite = include_str!("../data/bench.epd");
+    let mut turns = 0;
+    for line in suite
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let mut fields = line.split(';');
+        let fen = fields.next().unwrap().trim();
+        let mv = fields
+            .find_map(|f| f.trim().strip_prefix("move "))
+            .unwrap()
+            .trim();
+        let pos = chess::codec::parse_fen(fen).unwrap();
+        let engine = !shakmaty::Position::turn(&pos);
+        let start = chess::screen::start_screen(fen, Some(engine)).unwrap() + mv + "\n";
+        let (mut a, mut b) = (start.clone(), start);
+        let sa = fast.run(&mut a).unwrap();
+        let sb = slow.run(&mut b).unwrap();
+        assert!(
+            a == b,
+            "{fen} {mv}: the fast executor differs from the plain loop"
+        );
+        assert!(a.contains("You played"), "{fen} {mv}");
+        assert!(sa.skipped > 0 && sb.skipped == 0);
+        assert_eq!(sa.peak_state_bytes, sb.peak_state_bytes);
+        turns += 1;
+    }
+    assert_eq!(turns, 10);
+}
