@@ -11,6 +11,7 @@
 mod bench;
 mod fuzz;
 mod play;
+mod record;
 mod uci;
 
 use std::process::ExitCode;

@@ -12,6 +12,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use chess::screen::{start_screen, GAME_OVER};
+
+use crate::record::{normalize, today, Record};
 use shakmaty::Color;
 
 /// Who the engine plays.
@@ -37,10 +39,14 @@ pub struct PlayArgs {
     /// Plain letters instead of Unicode chess symbols.
     #[arg(long)]
     pub ascii: bool,
+    /// Write the game as PGN to this file when it ends or on `quit`.
+    #[arg(long)]
+    pub pgn: Option<std::path::PathBuf>,
 }
 
 const HELP: &str = "\
-Type a move as its from and to squares: e2e4, g1f3, e1g1 (castling).
+Type a move as its from and to squares: e2e4, g1f3, e1g1 (castling),
+or in algebraic notation: e4, Nf3, exd5, O-O, e8=Q.
 Promotions add the piece: e7e8q, e7e8r, e7e8b, e7e8n (e7e8 alone is a queen).
 Commands: help (this text), quit (leave the game).";
 
@@ -152,8 +158,20 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         chess::turn_pass()?.program.len(),
         build.as_millis()
     );
+    let start_fen = args.fen.as_deref().unwrap_or(crate::START_FEN).to_string();
+    let mut record = Record::new(&start_fen, engine)?;
+    let save = |record: &Record| -> Result<()> {
+        if let Some(path) = &args.pgn {
+            std::fs::write(path, record.pgn(&today()))
+                .with_context(|| format!("writing {}", path.display()))?;
+            eprintln!("regex-chess: game saved to {}", path.display());
+        }
+        Ok(())
+    };
     // First pass: boots the empty state, or lets an engine to move play.
+    let before = info_line(&state).to_string();
     let mut stats = chess::play_turn(&mut state, None).context("running the turn program")?;
+    record.note_turn(&before, &state);
     let mut engine_moved = info_line(&state).contains("The engine played");
     let mut input = Input::new()?;
     loop {
@@ -170,21 +188,28 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         }
         if prompt == GAME_OVER {
             println!("{prompt}");
+            save(&record)?;
             return Ok(ExitCode::SUCCESS);
         }
         let line = loop {
             match input.read(&prompt)? {
-                None => return Ok(ExitCode::SUCCESS),
+                None => {
+                    save(&record)?;
+                    return Ok(ExitCode::SUCCESS);
+                }
                 Some(l) if l.trim() == "help" => println!("{HELP}"),
                 Some(l) if l.trim() == "quit" => {
                     println!("Bye.");
+                    save(&record)?;
                     return Ok(ExitCode::SUCCESS);
                 }
                 Some(l) => break l,
             }
         };
+        let line = normalize(&state, &line);
         let before = info_line(&state).to_string();
         stats = chess::play_turn(&mut state, Some(&line)).context("running the turn program")?;
+        record.note_turn(&before, &state);
         // Only a new engine move gets its time printed.
         engine_moved =
             info_line(&state) != before && info_line(&state).contains("The engine played");

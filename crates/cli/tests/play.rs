@@ -130,3 +130,37 @@ fn dump_writes_json_and_js() {
         }
     }
 }
+
+#[test]
+fn san_input_and_pgn_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("game.pgn");
+    let (ok, out, _) = play(
+        &["--ascii", "--pgn", pgn.to_str().unwrap()],
+        "e4\nNf3\nquit\n",
+    );
+    assert!(ok);
+    assert!(out.contains("You played e2e4."), "{out}");
+    assert!(out.contains("You played g1f3."), "{out}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.contains("[White \"You\"]"), "{text}");
+    assert!(text.contains("[Result \"*\"]"), "{text}");
+    assert!(text.contains("\n1. e4 "), "{text}");
+    assert!(text.contains(" 2. Nf3 "), "{text}");
+    assert!(text.trim_end().ends_with('*'), "{text}");
+
+    // A finished game: SAN with a mate sign, result 1-0.
+    let mate = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
+    let (ok, out, _) = play(
+        &["--ascii", "--fen", mate, "--pgn", pgn.to_str().unwrap()],
+        "Ra8#\n",
+    );
+    assert!(ok);
+    assert!(out.contains("Checkmate: you win."), "{out}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(
+        text.contains("[FEN \"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\"]"),
+        "{text}"
+    );
+    assert!(text.trim_end().ends_with("1. Ra8# 1-0"), "{text}");
+}
