@@ -217,6 +217,15 @@ impl Eval {
         // 5. Carries: units to tens, tens to hundreds, each side. The moves
         //    are anchored at the cell's backtick so that two empty fields
         //    elsewhere in the cell cannot pass for the pair being moved.
+        // Both moves: `<higher><carried rest>` -> `<higher carried><rest>`.
+        let move_carried = Template::new()
+            .group(1)
+            .text("<")
+            .group(2)
+            .group(3)
+            .text("><")
+            .group(4)
+            .text(">");
         for (side, (h, t, u)) in [(0, ('a', 'b', 'c')), (1, ('d', 'e', 'f'))] {
             let (tu, hu) = (t.to_ascii_uppercase(), h.to_ascii_uppercase());
             let before = if side == 0 {
@@ -230,14 +239,7 @@ impl Eval {
             ));
             out.push(local(
                 format!("({before}<{h}*>)<({t}*)><({tu}*)({u}*)>"),
-                Template::new()
-                    .group(1)
-                    .text("<")
-                    .group(2)
-                    .group(3)
-                    .text("><")
-                    .group(4)
-                    .text(">"),
+                move_carried.clone(),
             ));
             out.push(local(
                 format!("[{t}{tu}]{{10}}"),
@@ -245,14 +247,7 @@ impl Eval {
             ));
             out.push(local(
                 format!("({before})<({h}*)><({hu}*)([{t}{tu}]*)>"),
-                Template::new()
-                    .group(1)
-                    .text("<")
-                    .group(2)
-                    .group(3)
-                    .text("><")
-                    .group(4)
-                    .text(">"),
+                move_carried.clone(),
             ));
         }
         // 6. Fields to digits.

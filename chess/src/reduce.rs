@@ -56,10 +56,7 @@ impl Special for KeepBest {
     }
 
     fn apply(&self, _t: Thread) -> Result<Vec<Thread>, RefError> {
-        Err(RefError::Special {
-            instr: self.name(),
-            message: "acts on runs of threads; see apply_state".into(),
-        })
+        Err(crate::screen::whole_state_only(&self.name()))
     }
 
     fn apply_state(&self, state: &State) -> Option<Result<State, RefError>> {

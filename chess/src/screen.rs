@@ -320,6 +320,15 @@ pub fn classify_input(after_prompt: &str) -> (&'static str, String) {
     ("syntax", String::new())
 }
 
+/// The error of `apply` for the instructions whose meaning is given on the
+/// whole state (`apply_state`).
+pub fn whole_state_only(name: &str) -> RefError {
+    RefError::Special {
+        instr: name.to_string(),
+        message: "acts on the whole state; see apply_state".into(),
+    }
+}
+
 fn global(pattern: impl Into<String>, template: Template) -> Rewrite {
     Rewrite::new(pattern, template).with_scope(Scope::Global)
 }
@@ -334,10 +343,7 @@ impl Special for Sanitize {
     }
 
     fn apply(&self, _t: Thread) -> Result<Vec<Thread>, RefError> {
-        Err(RefError::Special {
-            instr: self.name(),
-            message: "acts on the screen; see apply_state".into(),
-        })
+        Err(whole_state_only(&self.name()))
     }
 
     fn apply_state(&self, state: &State) -> Option<Result<State, RefError>> {
@@ -407,10 +413,7 @@ impl Special for ParseScreen {
     }
 
     fn apply(&self, _t: Thread) -> Result<Vec<Thread>, RefError> {
-        Err(RefError::Special {
-            instr: self.name(),
-            message: "acts on the screen; see apply_state".into(),
-        })
+        Err(whole_state_only(&self.name()))
     }
 
     fn apply_state(&self, state: &State) -> Option<Result<State, RefError>> {
@@ -588,10 +591,7 @@ impl Special for Render {
     }
 
     fn apply(&self, _t: Thread) -> Result<Vec<Thread>, RefError> {
-        Err(RefError::Special {
-            instr: self.name(),
-            message: "acts on the screen; see apply_state".into(),
-        })
+        Err(whole_state_only(&self.name()))
     }
 
     fn apply_state(&self, state: &State) -> Option<Result<State, RefError>> {
