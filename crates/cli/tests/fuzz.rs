@@ -213,22 +213,30 @@ fn interrupt_prints_the_summary_so_far() {
     use std::process::Stdio;
     use std::time::Duration;
 
+    use std::io::{BufRead, BufReader, Read};
+
     let dir = tempfile::tempdir().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
         .args(["fuzz", "--games", "100000", "--seed", "1", "--jobs", "1"])
         .args(["--reply-every", "0", "--out", path_str(dir.path())])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait for the campaign to start (it announces itself on stderr after
-    // the handler is installed); a fixed pause keeps the test simple.
-    std::thread::sleep(Duration::from_millis(1500));
+    // The campaign announces itself on stderr once its programs are built
+    // and the handler is installed; give it a second of fuzzing after that.
+    let mut err_reader = BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    err_reader.read_line(&mut first).unwrap();
+    assert!(first.starts_with("fuzz: "), "{first}");
+    std::thread::sleep(Duration::from_millis(1000));
     let killed = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
+    let mut rest = String::new();
+    err_reader.read_to_string(&mut rest).unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", describe(&out));
     let s = summary(&out);
@@ -236,8 +244,7 @@ fn interrupt_prints_the_summary_so_far() {
     assert!(count(&s, "games") < 100000);
     assert!(count(&s, "positions") > 0, "{s:?}");
     assert_eq!(count(&s, "disagreements"), 0);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("interrupted"), "{err}");
+    assert!(rest.contains("interrupted"), "{rest}");
 }
 
 #[test]

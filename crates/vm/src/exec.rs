@@ -327,7 +327,11 @@ impl Executor {
                 continue;
             }
             let t0 = Instant::now();
-            let out = self.apply(index, step, state)?;
+            let out = if step.reach != Reach::Global && state.len() >= SPLIT_BYTES {
+                self.apply_halves(index, step, state)?
+            } else {
+                self.apply(index, step, state)?
+            };
             kinds[step.kind].executed += 1;
             kinds[step.kind].time += t0.elapsed();
             stats.executed += 1;
@@ -343,6 +347,31 @@ impl Executor {
             }
         }
         Ok(self.finish(stats, kinds, state, start))
+    }
+
+    /// A rewrite whose matches provably lie inside single threads (or the
+    /// text before them) gives the same bytes on the two halves of the
+    /// state cut at a thread start as on the whole: the halves run on two
+    /// cores.
+    fn apply_halves(
+        &self,
+        index: usize,
+        step: &Step,
+        state: &str,
+    ) -> Result<Option<String>, ExecError> {
+        let Some(cut) = middle_thread_start(state) else {
+            return self.apply(index, step, state);
+        };
+        let (a, b) = state.split_at(cut);
+        let (ra, rb) = rayon::join(|| self.apply(index, step, a), || self.apply(index, step, b));
+        let (ra, rb) = (ra?, rb?);
+        if ra.is_none() && rb.is_none() {
+            return Ok(None);
+        }
+        let mut out = String::with_capacity(state.len() + 64);
+        out.push_str(ra.as_deref().unwrap_or(a));
+        out.push_str(rb.as_deref().unwrap_or(b));
+        Ok(Some(out))
     }
 
     /// True when the rewrite cannot match: no thread of the kind its
@@ -400,6 +429,19 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
             .map(Compiled::Fancy)
             .map_err(|e| e.to_string()),
     }
+}
+
+/// States at least this long run thread-confined rewrites in two halves.
+const SPLIT_BYTES: usize = 64 << 10;
+
+/// A thread start near the middle of the state (a `%` not preceded by
+/// `%`), if there is one past the first byte.
+fn middle_thread_start(state: &str) -> Option<usize> {
+    let b = state.as_bytes();
+    let mid = b.len() / 2;
+    memchr::memchr_iter(b'%', &b[mid..])
+        .map(|i| mid + i)
+        .find(|&i| i > 0 && b[i - 1] != b'%')
 }
 
 /// Expands a [`Template`] for the `regex` crate.
