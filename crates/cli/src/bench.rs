@@ -41,6 +41,10 @@ pub struct BenchArgs {
     /// fast paths give.
     #[arg(long)]
     pub naive: bool,
+    /// Keep the fast paths but use one core, to measure what the second
+    /// core gives.
+    #[arg(long)]
+    pub sequential: bool,
 }
 
 const DEFAULT_SUITE: &str = include_str!("../../../tests/data/bench.epd");
@@ -198,16 +202,17 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let t0 = Instant::now();
     let pass = chess::turn_pass().context("building the turn program")?;
     let build_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let naive;
-    let executor = if args.naive {
-        naive = regex_vm::Executor::new(
+    let other;
+    let executor = if args.naive || args.sequential {
+        other = regex_vm::Executor::new(
             &pass.program,
             regex_vm::Config {
-                naive: true,
+                naive: args.naive,
+                parallel: !args.sequential,
                 ..regex_vm::Config::default()
             },
         )?;
-        &naive
+        &other
     } else {
         &pass.executor
     };

@@ -141,6 +141,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 println!("time: {:.2} ms", times[0]);
             }
+            let program = &chess::move_pass()?.program;
+            println!(
+                "move program: {} rewrites, {} distinct patterns",
+                program.len(),
+                program.distinct_patterns()
+            );
         }
         Command::Reply { fen } => {
             chess::reply_pass().context("building the reply program")?;

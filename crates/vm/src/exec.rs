@@ -27,6 +27,9 @@ pub struct Config {
     pub naive: bool,
     /// Backtracking budget per `fancy-regex` search.
     pub backtrack_limit: usize,
+    /// Run thread-confined rewrites on big states as two halves on two
+    /// cores.
+    pub parallel: bool,
 }
 
 impl Default for Config {
@@ -35,6 +38,7 @@ impl Default for Config {
             max_state_bytes: 16 << 20,
             naive: false,
             backtrack_limit: 1_000_000,
+            parallel: true,
         }
     }
 }
@@ -149,6 +153,7 @@ impl Executor {
     pub fn new(program: &Program, config: Config) -> Result<Executor, CompileError> {
         let mut by_pattern: HashMap<(&str, Engine), usize> = HashMap::new();
         let mut kind_ids: HashMap<String, usize> = HashMap::new();
+        let mut analyses: HashMap<&str, analysis::Analysis> = HashMap::new();
         let mut kinds = Vec::new();
         let mut compiled = Vec::new();
         let mut steps = Vec::with_capacity(program.len());
@@ -190,7 +195,10 @@ impl Executor {
                 kinds.push(name);
                 kinds.len() - 1
             });
-            let analysis = analysis::analyse(&r.pattern);
+            let analysis = analyses
+                .entry(r.pattern.as_str())
+                .or_insert_with(|| analysis::analyse(&r.pattern))
+                .clone();
             steps.push(Step {
                 compiled: id,
                 template: r.replacement.clone(),
@@ -327,7 +335,10 @@ impl Executor {
                 continue;
             }
             let t0 = Instant::now();
-            let out = if step.reach != Reach::Global && state.len() >= SPLIT_BYTES {
+            let out = if self.config.parallel
+                && step.reach != Reach::Global
+                && state.len() >= SPLIT_BYTES
+            {
                 self.apply_halves(index, step, state)?
             } else {
                 self.apply(index, step, state)?
