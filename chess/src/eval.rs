@@ -231,7 +231,7 @@ impl Eval {
             let before = if side == 0 {
                 "`"
             } else {
-                "`<[^>]*><[^>]*><[^>]*>"
+                "`<[^>%]*><[^>%]*><[^>%]*>"
             };
             out.push(local(
                 format!("{u}{{10}}"),

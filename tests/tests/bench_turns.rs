@@ -39,3 +39,25 @@ fn fast_paths_and_naive_loop_agree_on_every_bench_turn() {
     }
     assert_eq!(turns, 10);
 }
+
+/// Every rewrite the lowering declares thread-local is one the executor's
+/// own analysis also proves cannot cross a thread.
+#[test]
+fn declared_scopes_agree_with_the_executors_analysis() {
+    use regex_vm::analysis::{analyse, Reach};
+    let program = &chess::turn_pass().unwrap().program;
+    let mut local = 0;
+    for r in program.rewrites() {
+        if r.scope == regex_vm::Scope::ActiveThread {
+            local += 1;
+            assert_ne!(
+                analyse(&r.pattern).reach,
+                Reach::Global,
+                "{:?} ({:?})",
+                r.pattern,
+                r.origin
+            );
+        }
+    }
+    assert!(local > 5000, "{local}");
+}

@@ -42,8 +42,10 @@ impl Engine {
     }
 }
 
-/// What part of the state a rewrite can touch. A hint for the executor,
-/// written by the lowering, which knows what each rewrite means.
+/// What part of the state a rewrite can touch, as the lowering that wrote it
+/// declares it: documentation in listings and a claim the tests check. The
+/// executor does not trust it; it proves where a pattern can match from the
+/// pattern's text (`analysis`), which also covers programs read from files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Scope {
     /// Every match lies inside one active thread (one whose tag line is

@@ -372,11 +372,6 @@ pub fn count_threads(text: &str) -> ThreadCounts {
     counts
 }
 
-/// True if some thread is active (or marked by the current instruction).
-pub fn has_active_thread(text: &str) -> bool {
-    text.contains("%%") || text.contains("%`")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
