@@ -479,18 +479,15 @@ fn play_game(c: &Campaign, game: u64) -> Result<()> {
         };
         for kind in Kind::CHECKED {
             let outcome = check(kind, &ply, s)?;
-            c.counters
-                .moves_compared
-                .fetch_add(outcome.moves_compared, Ordering::Relaxed);
-            c.counters
-                .replies_checked
-                .fetch_add(outcome.replies_checked, Ordering::Relaxed);
-            c.counters
-                .verdicts_checked
-                .fetch_add(outcome.verdicts_checked, Ordering::Relaxed);
-            c.counters
-                .screens_checked
-                .fetch_add(outcome.screens_checked, Ordering::Relaxed);
+            let n = &c.counters;
+            for (counter, add) in [
+                (&n.moves_compared, outcome.moves_compared),
+                (&n.replies_checked, outcome.replies_checked),
+                (&n.verdicts_checked, outcome.verdicts_checked),
+                (&n.screens_checked, outcome.screens_checked),
+            ] {
+                counter.fetch_add(add, Ordering::Relaxed);
+            }
             if let Some(found) = outcome.found {
                 record(c, kind, game, start, &ply, &found)?;
             }
