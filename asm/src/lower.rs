@@ -144,7 +144,7 @@ fn var_line(x: &str) -> String {
 /// Deletes variable `x` in every active thread.
 fn delete(x: &str) -> Rewrite {
     local(
-        format!(r"({HEAD}[^%]*){}[^%\n]*\n", var_line(x)),
+        format!(r"({HEAD}[^%]*?){}[^%\n]*\n", var_line(x)),
         Template::new().group(1),
     )
 }
@@ -163,7 +163,7 @@ fn lower_instr(instr: &Instr) -> Vec<Rewrite> {
             lit(HEAD_TEXT).group(2).group(1),
         )],
         Instr::Lookup(x) => vec![local(
-            format!(r"{HEAD}([^%]*{}([^%\n]*)\n)", var_line(x.as_str())),
+            format!(r"{HEAD}([^%]*?{}([^%\n]*)\n)", var_line(x.as_str())),
             lit(HEAD_TEXT).group(2).text("\n").group(1),
         )],
         Instr::Delete(x) => vec![delete(x.as_str())],
@@ -280,7 +280,7 @@ fn lower_instr(instr: &Instr) -> Vec<Rewrite> {
         Instr::Lt => arith(Arith::Lt),
         Instr::VarEq(x, v) => vec![
             local(
-                format!(r"{HEAD}([^%]*{}{}\n)", var_line(x.as_str()), escape(v)),
+                format!(r"{HEAD}([^%]*?{}{}\n)", var_line(x.as_str()), escape(v)),
                 lit(&format!("{MARKED_TEXT}T\n")).group(1),
             ),
             local(HEAD, lit(&format!("{HEAD_TEXT}F\n"))),
@@ -289,7 +289,7 @@ fn lower_instr(instr: &Instr) -> Vec<Rewrite> {
         Instr::CondVarEq(x, v, t) => vec![
             local(
                 format!(
-                    r"%%(\n#stack:\n[^%]*{}{}\n)",
+                    r"%%(\n#stack:\n[^%]*?{}{}\n)",
                     var_line(x.as_str()),
                     escape(v)
                 ),

@@ -158,7 +158,7 @@ impl Eval {
         let local = |p: String, t: Template| Rewrite::new(p, t).with_scope(Scope::ActiveThread);
         let mut out = Vec::new();
         // 1. One cell per square, appended as variable `y`.
-        let mut pattern = format!(r"(%%\n[^%]*#{BOARD_VAR}:");
+        let mut pattern = format!(r"(%%\n[^%]*?#{BOARD_VAR}:");
         let mut template = Template::new().group(1).text(&format!("#{CELLS}:"));
         let mut g = 1;
         for i in 0..80 {
@@ -259,7 +259,7 @@ impl Eval {
         }
         // 7. Theirs and EVEN + ours onto the stack, then subtract.
         out.push(local(
-            format!(r"(%%\n#stack:\n)([^%]*)#{CELLS}:`([0-9]{{3}})([0-9]{{3}})\n"),
+            format!(r"(%%\n#stack:\n)([^%]*?)#{CELLS}:`([0-9]{{3}})([0-9]{{3}})\n"),
             Template::new()
                 .group(1)
                 .group(4)

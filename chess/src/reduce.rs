@@ -69,7 +69,7 @@ impl Special for KeepBest {
     fn rewrites(&self) -> Vec<Rewrite> {
         let v = &self.var;
         let mut pass = vec![Rewrite::new(
-            format!(r"(%%\n#stack:\n)([^%]*%%\n#stack:\n[^%]*#{v}:([0-9]+)\n)"),
+            format!(r"(%%\n#stack:\n)([^%]*%%\n#stack:\n[^%]*?#{v}:([0-9]+)\n)"),
             Template::new().group(1).group(3).text("\n").group(2),
         )
         .with_scope(Scope::Global)];

@@ -92,7 +92,7 @@ impl ForkRule {
     fn compile(&self) -> Option<(String, Vec<usize>, Vec<usize>, usize)> {
         let sorted = self.sorted();
         let first = sorted[0].1.offset;
-        let mut pattern = format!(r"%%\n([^%]*#{BOARD_VAR}:");
+        let mut pattern = format!(r"%%\n([^%]*?#{BOARD_VAR}:");
         match self.at {
             Some((a, b)) => {
                 let lo = a as i64 + first as i64;
@@ -353,7 +353,7 @@ mod tests {
     fn pattern_lists_cells_in_board_order() {
         assert_eq!(
             knight_jump().pattern().unwrap(),
-            r"%%\n([^%]*#z:[^%\n]*)([.,pnbrqkt])([^%\n]{18})([@])([^%]*)"
+            r"%%\n([^%]*?#z:[^%\n]*)([.,pnbrqkt])([^%\n]{18})([@])([^%]*)"
         );
     }
 

@@ -533,7 +533,7 @@ impl Special for ParseScreen {
             let castle = if rook == 'R' { 'T' } else { 't' };
             out.push(global(
                 format!(
-                    r"({head}#{BOARD_VAR}:.{{{}}}){rook}([^%]*#c:[^\n]*{right})",
+                    r"({head}#{BOARD_VAR}:.{{{}}}){rook}([^%]*?#c:[^\n]*{right})",
                     index(file, rank)
                 ),
                 Template::new().group(1).text(&castle.to_string()).group(2),
@@ -544,7 +544,7 @@ impl Special for ParseScreen {
                 let i = index(file, rank);
                 out.push(global(
                     format!(
-                        r"({head}#{BOARD_VAR}:.{{{i}}})\.([^%]*#ep:{}\n)",
+                        r"({head}#{BOARD_VAR}:.{{{i}}})\.([^%]*?#ep:{}\n)",
                         name_at(i)
                     ),
                     Template::new().group(1).text(",").group(2),
@@ -656,7 +656,7 @@ impl Special for Render {
         let mut out = Vec::new();
         // Derived text: castling rights, en passant square, display board.
         out.push(global(
-            format!(r"({head}[^%]*#{BOARD_VAR}:([^\n]*)\n[^%]*)"),
+            format!(r"({head}[^%]*?#{BOARD_VAR}:([^\n]*)\n[^%]*)"),
             Template::new()
                 .group(1)
                 .text("#c:\n#ep:-\n#d:")
@@ -675,21 +675,21 @@ impl Special for Render {
             let before: String = ["K?", "Q?", "k?"][..i].concat();
             out.push(global(
                 format!(
-                    r"({head}[^%]*#{BOARD_VAR}:.{{{}}}{ch}[^%]*#c:{before})",
+                    r"({head}[^%]*?#{BOARD_VAR}:.{{{}}}{ch}[^%]*?#c:{before})",
                     index(file, rank)
                 ),
                 Template::new().group(1).text(&right.to_string()),
             ));
         }
         out.push(global(
-            format!(r"({head}[^%]*#c:)\n"),
+            format!(r"({head}[^%]*?#c:)\n"),
             Template::new().group(1).text("-\n"),
         ));
         for rank in [3, 6] {
             for file in 0..8 {
                 let i = index(file, rank);
                 out.push(global(
-                    format!(r"({head}[^%]*#{BOARD_VAR}:.{{{i}}},[^%]*#ep:)-"),
+                    format!(r"({head}[^%]*?#{BOARD_VAR}:.{{{i}}},[^%]*?#ep:)-"),
                     Template::new().group(1).text(&name_at(i)),
                 ));
             }
@@ -697,7 +697,7 @@ impl Special for Render {
         for (from, to, times) in [('T', 'R', 2), ('t', 'r', 2), (',', '.', 1)] {
             for _ in 0..times {
                 out.push(global(
-                    format!(r"({head}[^%]*#d:[^\n]*){from}"),
+                    format!(r"({head}[^%]*?#d:[^\n]*){from}"),
                     Template::new().group(1).text(&to.to_string()),
                 ));
             }
@@ -720,14 +720,14 @@ impl Special for Render {
             let (pattern, info_group) = if keep {
                 (
                     format!(
-                        r"^([^%]*)\n{head}#{NEW_INFO_VAR}:\n{vars}[^%]*#c:([^\n]*)\n#ep:([^\n]*)\n{board_pat}\n[^%]*"
+                        r"^([^%]*)\n{head}#{NEW_INFO_VAR}:\n{vars}[^%]*?#c:([^\n]*)\n#ep:([^\n]*)\n{board_pat}\n[^%]*"
                     ),
                     1,
                 )
             } else {
                 (
                     format!(
-                        r"^[^%]*{head}#{NEW_INFO_VAR}:([^\n]+)\n{vars}[^%]*#c:([^\n]*)\n#ep:([^\n]*)\n{board_pat}\n[^%]*"
+                        r"^[^%]*{head}#{NEW_INFO_VAR}:([^\n]+)\n{vars}[^%]*?#c:([^\n]*)\n#ep:([^\n]*)\n{board_pat}\n[^%]*"
                     ),
                     1,
                 )

@@ -310,7 +310,7 @@ pub const CHECK_VAR: &str = "ck";
 const PROMOTIONS: [&str; 4] = ["q", "r", "b", "n"];
 
 /// The head of an active thread up to the board's first character.
-const HEAD: &str = r"%%\n[^%]*#z:";
+const HEAD: &str = r"%%\n[^%]*?#z:";
 
 fn special_err(instr: &str, message: &str) -> RefError {
     RefError::Special {
@@ -464,7 +464,7 @@ impl Special for Step {
                 }
                 vec![Rewrite::new(
                     format!(
-                        r"%%\n([^%]*#z:{ANY}{{{lo},{hi}}}\*[^%]*#{PIECE}:{pawn}\n[^%]*#{PROMOTION}:)(\n[^%]*)"
+                        r"%%\n([^%]*?#z:{ANY}{{{lo},{hi}}}\*[^%]*?#{PIECE}:{pawn}\n[^%]*?#{PROMOTION}:)(\n[^%]*)"
                     ),
                     t,
                 )
@@ -483,7 +483,7 @@ impl Special for Step {
                     let name = (b'a' + file as u8) as char;
                     out.push(local(
                         format!(
-                            r"({HEAD}(?:{ANY}{{{ROW}}})*{ANY}{{{}}}\*[^%]*#{TO}:)",
+                            r"({HEAD}(?:{ANY}{{{ROW}}})*{ANY}{{{}}}\*[^%]*?#{TO}:)",
                             file + 1
                         ),
                         Template::new().group(1).text(&name.to_string()),
@@ -496,12 +496,12 @@ impl Special for Step {
                 for p in PROMOTIONS {
                     let piece = letter(c, p.to_ascii_uppercase().chars().next().unwrap_or('Q'));
                     out.push(local(
-                        format!(r"({HEAD}[^%\n]*)\*([^%]*#{PROMOTION}:{p}\n)"),
+                        format!(r"({HEAD}[^%\n]*)\*([^%]*?#{PROMOTION}:{p}\n)"),
                         Template::new().group(1).text(&piece.to_string()).group(2),
                     ));
                 }
                 out.push(local(
-                    format!(r"({HEAD}[^%\n]*)\*([^%]*#{PIECE}:{}\n)", castle_rook(c)),
+                    format!(r"({HEAD}[^%\n]*)\*([^%]*?#{PIECE}:{}\n)", castle_rook(c)),
                     Template::new()
                         .group(1)
                         .text(&letter(c, 'R').to_string())
@@ -509,14 +509,14 @@ impl Special for Step {
                 ));
                 let plain: String = pieces(c).chars().filter(|&p| p != castle_rook(c)).collect();
                 out.push(local(
-                    format!(r"({HEAD}[^%\n]*)\*([^%]*#{PIECE}:([{plain}])\n)"),
+                    format!(r"({HEAD}[^%\n]*)\*([^%]*?#{PIECE}:([{plain}])\n)"),
                     Template::new().group(1).group(3).group(2),
                 ));
                 let rank = if c == Color::White { 1 } else { 8 };
                 for file in [0, 7] {
                     out.push(local(
                         format!(
-                            r"({HEAD}{ANY}{{{}}}){}([^%]*#{PIECE}:{}\n)",
+                            r"({HEAD}{ANY}{{{}}}){}([^%]*?#{PIECE}:{}\n)",
                             index(file, rank),
                             castle_rook(c),
                             letter(c, 'K')
@@ -551,7 +551,7 @@ impl Special for Step {
             }
             Step::InCheck(c) => vec![
                 local(
-                    format!(r"%%(\n[^%]*#z:[^%\n]*{}[^%]*)", king_attacked_pattern(c)),
+                    format!(r"%%(\n[^%]*?#z:[^%\n]*{}[^%]*)", king_attacked_pattern(c)),
                     Template::literal("%`")
                         .group(1)
                         .text(&format!("#{CHECK_VAR}:T\n")),

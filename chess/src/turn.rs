@@ -336,7 +336,7 @@ pub fn tenths(x: &str) -> Func {
         name: format!("tenths_{x}"),
         rules: vec![
             local(
-                format!(r"(%%\n[^%]*#{x}:)([0-9]+)([0-9])\n"),
+                format!(r"(%%\n[^%]*?#{x}:)([0-9]+)([0-9])\n"),
                 Template::new()
                     .group(1)
                     .group(2)
@@ -345,7 +345,7 @@ pub fn tenths(x: &str) -> Func {
                     .text("\n"),
             ),
             local(
-                format!(r"(%%\n[^%]*#{x}:)([0-9])\n"),
+                format!(r"(%%\n[^%]*?#{x}:)([0-9])\n"),
                 Template::new().group(1).text("0.").group(2).text("\n"),
             ),
         ],
@@ -371,7 +371,7 @@ pub fn tenths(x: &str) -> Func {
 pub fn move_parts() -> Func {
     let mut rules = vec![
         local(
-            format!(r"(%%\n[^%]*#{BEST}:([a-h][1-8])([a-h][1-8])([qrbn]?)\n[^%]*)"),
+            format!(r"(%%\n[^%]*?#{BEST}:([a-h][1-8])([a-h][1-8])([qrbn]?)\n[^%]*)"),
             Template::new()
                 .group(1)
                 .text("#uf:")
@@ -383,7 +383,7 @@ pub fn move_parts() -> Func {
                 .text("\n"),
         ),
         local(
-            r"(%%\n[^%]*#uf:([a-h])([1-8])\n#ut:([a-h])[^%]*)",
+            r"(%%\n[^%]*?#uf:([a-h])([1-8])\n#ut:([a-h])[^%]*)",
             Template::new()
                 .group(1)
                 .text("#uff:")
@@ -399,7 +399,7 @@ pub fn move_parts() -> Func {
         for i in squares() {
             rules.push(local(
                 format!(
-                    r"(%%\n[^%]*#{BOARD_VAR}:{ANY}{{{i}}}({ANY})[^%]*#{square_var}:{}\n[^%]*)",
+                    r"(%%\n[^%]*?#{BOARD_VAR}:{ANY}{{{i}}}({ANY})[^%]*?#{square_var}:{}\n[^%]*)",
                     name_at(i)
                 ),
                 Template::new()
@@ -454,7 +454,7 @@ pub fn from_parts() -> Func {
     Func {
         name: "from_parts".into(),
         rules: vec![local(
-            format!(r"(%%\n[^%]*#{FROM}:([a-h])([1-8])\n[^%]*)"),
+            format!(r"(%%\n[^%]*?#{FROM}:([a-h])([1-8])\n[^%]*)"),
             Template::new()
                 .group(1)
                 .text("#ff:")

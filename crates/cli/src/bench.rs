@@ -10,6 +10,7 @@
 //! it ends in the same bytes, and prints the time ratio. This module
 //! measures; it computes no chess.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -45,6 +46,12 @@ pub struct BenchArgs {
     /// core gives.
     #[arg(long)]
     pub sequential: bool,
+    /// Instead of the table, list the N rewrites that took longest over
+    /// the whole suite (fastest of the runs, summed over turns), and the
+    /// time per instruction name; with `--python`, CPython's time for the
+    /// same rewrites beside ours.
+    #[arg(long, value_name = "N")]
+    pub profile: Option<usize>,
 }
 
 const DEFAULT_SUITE: &str = include_str!("../../../tests/data/bench.epd");
@@ -203,6 +210,16 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let pass = chess::turn_pass().context("building the turn program")?;
     let build_ms = t0.elapsed().as_secs_f64() * 1e3;
     let other;
+    if let Some(top) = args.profile {
+        return profile(
+            &pass.program,
+            &turns,
+            runs,
+            top,
+            args.python,
+            args.sequential,
+        );
+    }
     let executor = if args.naive || args.sequential {
         other = regex_vm::Executor::new(
             &pass.program,
@@ -259,6 +276,152 @@ pub fn run(args: BenchArgs) -> Result<()> {
         print_json(&results, build_ms, &pass.program);
     } else {
         print_table(&results, build_ms, &pass.program);
+    }
+    Ok(())
+}
+
+const PYTHON_PROFILE: &str = r#"
+import json, re, sys, time
+job = json.load(sys.stdin)
+rewrites = [(re.compile(p), r) for p, r in json.load(open(job["program"]))]
+total = [0.0] * len(rewrites)
+for t in job["turns"]:
+    best = None
+    for _ in range(job["runs"]):
+        state = t["state"]
+        times = []
+        for pattern, replacement in rewrites:
+            t0 = time.perf_counter()
+            state = pattern.sub(replacement, state)
+            times.append((time.perf_counter() - t0) * 1000.0)
+        best = times if best is None else [min(a, b) for a, b in zip(best, times)]
+    total = [a + b for a, b in zip(total, best)]
+json.dump(total, sys.stdout)
+"#;
+
+/// Per-rewrite times of CPython's loop: the fastest run of each turn,
+/// summed over the turns, in ms.
+fn python_profile(turns: &[Turn], states: &[String], runs: usize) -> Result<Vec<f64>> {
+    let dir = tempfile::tempdir().context("temporary directory")?;
+    let json = dir.path().join("turn.json");
+    format::write_file(&chess::turn_pass()?.program, &json).context("dumping the program")?;
+    let job = serde_json::json!({
+        "program": json,
+        "runs": runs,
+        "turns": turns.iter().zip(states).map(|(t, s)| serde_json::json!({"id": t.id, "state": s})).collect::<Vec<_>>(),
+    });
+    let mut child = Command::new("python3")
+        .args(["-c", PYTHON_PROFILE])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("starting python3")?;
+    child
+        .stdin
+        .take()
+        .context("python3's input")?
+        .write_all(job.to_string().as_bytes())
+        .context("writing to python3")?;
+    let out = child.wait_with_output().context("running python3")?;
+    if !out.status.success() {
+        bail!("python3 failed");
+    }
+    serde_json::from_slice(&out.stdout).context("reading python3's answer")
+}
+
+/// `bench --profile N`.
+fn profile(
+    program: &regex_vm::Program,
+    turns: &[Turn],
+    runs: usize,
+    top: usize,
+    python: bool,
+    sequential: bool,
+) -> Result<()> {
+    let executor = regex_vm::Executor::new(
+        program,
+        regex_vm::Config {
+            profile: true,
+            parallel: !sequential,
+            ..regex_vm::Config::default()
+        },
+    )?;
+    let states: Vec<String> = turns.iter().map(turn_state).collect::<Result<_>>()?;
+    let mut ours = vec![0.0; program.len()];
+    for (t, start) in turns.iter().zip(&states) {
+        let mut best: Option<Vec<f64>> = None;
+        for _ in 0..runs {
+            let mut s = start.clone();
+            let stats = executor
+                .run(&mut s)
+                .with_context(|| format!("turn {}", t.id))?;
+            let times: Vec<f64> = stats
+                .per_rewrite
+                .iter()
+                .map(|d| d.as_secs_f64() * 1e3)
+                .collect();
+            best = Some(match best {
+                None => times,
+                Some(b) => b.iter().zip(&times).map(|(a, b)| a.min(*b)).collect(),
+            });
+        }
+        for (o, b) in ours.iter_mut().zip(best.unwrap_or_default()) {
+            *o += b;
+        }
+    }
+    let theirs = if python {
+        Some(python_profile(turns, &states, runs)?)
+    } else {
+        None
+    };
+    let kind_of = |i: usize| {
+        program.rewrites()[i]
+            .origin
+            .as_ref()
+            .map_or_else(|| "?".to_string(), |o| o.name.clone())
+    };
+    let total: f64 = ours.iter().sum();
+    print!(
+        "{} turns, fastest of {runs} runs each: ours {total:.1} ms",
+        turns.len()
+    );
+    if let Some(p) = &theirs {
+        let pt: f64 = p.iter().sum();
+        print!(", CPython {pt:.1} ms, ratio {:.1}x", pt / total);
+    }
+    println!();
+    let mut kinds: BTreeMap<String, (f64, f64, usize)> = BTreeMap::new();
+    for i in 0..ours.len() {
+        let e = kinds.entry(kind_of(i)).or_default();
+        e.0 += ours[i];
+        e.1 += theirs.as_ref().map_or(0.0, |p| p[i]);
+        e.2 += 1;
+    }
+    let mut kinds: Vec<_> = kinds.into_iter().collect();
+    kinds.sort_by(|a, b| (b.1 .0 + b.1 .1).total_cmp(&(a.1 .0 + a.1 .1)));
+    println!(
+        "{:<18} {:>9} {:>10} {:>9}",
+        "instruction", "ours ms", "CPython ms", "rewrites"
+    );
+    for (name, (o, p, n)) in kinds.iter().take(top) {
+        println!("{name:<18} {o:>9.2} {p:>10.2} {n:>9}");
+    }
+    let mut order: Vec<usize> = (0..ours.len()).collect();
+    order.sort_by(|&a, &b| ours[b].total_cmp(&ours[a]));
+    println!(
+        "{:>6} {:<16} {:>9} {:>10}  pattern",
+        "index", "instruction", "ours ms", "CPython ms"
+    );
+    for &i in order.iter().take(top) {
+        let pattern: String = program.rewrites()[i].pattern.chars().take(90).collect();
+        println!(
+            "{i:>6} {:<16} {:>9.3} {:>10}  {pattern}",
+            kind_of(i),
+            ours[i],
+            theirs
+                .as_ref()
+                .map_or("-".to_string(), |p| format!("{:.3}", p[i]))
+        );
     }
     Ok(())
 }

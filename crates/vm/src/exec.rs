@@ -30,6 +30,8 @@ pub struct Config {
     /// Run thread-confined rewrites on big states as two halves on two
     /// cores.
     pub parallel: bool,
+    /// Record the wall time of every rewrite in [`Stats::per_rewrite`].
+    pub profile: bool,
 }
 
 impl Default for Config {
@@ -39,6 +41,7 @@ impl Default for Config {
             naive: false,
             backtrack_limit: 1_000_000,
             parallel: true,
+            profile: false,
         }
     }
 }
@@ -111,11 +114,24 @@ pub struct Stats {
     pub elapsed: Duration,
     /// Per instruction name (rewrites without an origin count as `?`).
     pub per_kind: BTreeMap<String, KindStats>,
+    /// Wall time of each rewrite, skipped ones included, when
+    /// [`Config::profile`] is on (empty otherwise).
+    pub per_rewrite: Vec<Duration>,
 }
 
 enum Compiled {
     Plain(regex::Regex),
-    Fancy(fancy_regex::Regex),
+    /// A back-reference pattern; with its required prefix and the same
+    /// pattern anchored at the start, when every match begins with a
+    /// literal (see [`fancy_replace_all`]).
+    Fancy(Box<fancy_regex::Regex>, Option<Box<Anchored>>),
+}
+
+/// A back-reference pattern every match of which starts with `prefix`:
+/// `^(?:pattern)`, tried only where the prefix occurs.
+struct Anchored {
+    prefix: memchr::memmem::Finder<'static>,
+    regex: fancy_regex::Regex,
 }
 
 struct Step {
@@ -295,6 +311,9 @@ impl Executor {
             };
             kinds[step.kind].executed += 1;
             kinds[step.kind].time += t0.elapsed();
+            if self.config.profile {
+                stats.per_rewrite.push(t0.elapsed());
+            }
             stats.executed += 1;
             if changed {
                 stats.changed += 1;
@@ -330,11 +349,14 @@ impl Executor {
         let start = Instant::now();
         let (mut stats, mut kinds) = self.new_stats(state);
         for (index, step) in self.steps.iter().enumerate() {
+            let t0 = Instant::now();
             if self.provably_no_op(step, state) {
                 stats.skipped += 1;
+                if self.config.profile {
+                    stats.per_rewrite.push(t0.elapsed());
+                }
                 continue;
             }
-            let t0 = Instant::now();
             let out = if self.config.parallel
                 && step.reach != Reach::Global
                 && state.len() >= SPLIT_BYTES
@@ -345,6 +367,9 @@ impl Executor {
             };
             kinds[step.kind].executed += 1;
             kinds[step.kind].time += t0.elapsed();
+            if self.config.profile {
+                stats.per_rewrite.push(t0.elapsed());
+            }
             stats.executed += 1;
             if let Some(next) = out {
                 *state = next;
@@ -413,10 +438,13 @@ impl Executor {
                 Some(lit) => re.replace_all(text, regex::NoExpand(lit)),
                 None => re.replace_all(text, Expand(&step.template)),
             },
-            Compiled::Fancy(re) => {
-                fancy_replace_all(re, text, &step.template).map_err(|e| ExecError::Backtrack {
-                    rewrite: index,
-                    message: e.to_string(),
+            Compiled::Fancy(re, anchored) => {
+                let anchored = anchored.as_deref().filter(|_| !self.config.naive);
+                fancy_replace_all(re, anchored, text, &step.template).map_err(|e| {
+                    ExecError::Backtrack {
+                        rewrite: index,
+                        message: e.to_string(),
+                    }
                 })?
             }
         };
@@ -434,11 +462,25 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
             .build()
             .map(Compiled::Plain)
             .map_err(|e| e.to_string()),
-        Engine::Backref => fancy_regex::RegexBuilder::new(pattern)
-            .backtrack_limit(config.backtrack_limit)
-            .build()
-            .map(Compiled::Fancy)
-            .map_err(|e| e.to_string()),
+        Engine::Backref => {
+            let build = |p: &str| {
+                fancy_regex::RegexBuilder::new(p)
+                    .backtrack_limit(config.backtrack_limit)
+                    .build()
+                    .map_err(|e| e.to_string())
+            };
+            let re = build(pattern)?;
+            let prefix = required_prefix(pattern);
+            let anchored = if prefix.is_empty() || pattern.starts_with('^') {
+                None
+            } else {
+                Some(Box::new(Anchored {
+                    prefix: memchr::memmem::Finder::new(prefix.as_bytes()).into_owned(),
+                    regex: build(&format!("^(?:{pattern})"))?,
+                }))
+            };
+            Ok(Compiled::Fancy(Box::new(re), anchored))
+        }
     }
 }
 
@@ -475,19 +517,23 @@ impl regex::Replacer for Expand<'_> {
 
 /// Replace-all on `fancy-regex`, reporting engine failures instead of
 /// panicking.
+///
+/// `fancy-regex` tries a back-reference pattern at every position of the
+/// text. When every match starts with a literal prefix, the leftmost match
+/// at or after a position starts at the first occurrence of the prefix
+/// there where the pattern, anchored, matches: only those places are
+/// tried. (The portable subset has no look-around and no `^` but at the
+/// start, so the text before a place cannot change what matches there.)
 fn fancy_replace_all<'t>(
     re: &fancy_regex::Regex,
+    anchored: Option<&Anchored>,
     text: &'t str,
     template: &Template,
 ) -> Result<Cow<'t, str>, fancy_regex::Error> {
     let mut out = String::new();
     let mut last = 0;
     let mut any = false;
-    for caps in re.captures_iter(text) {
-        let caps = caps?;
-        let Some(whole) = caps.get(0) else { continue };
-        any = true;
-        out.push_str(&text[last..whole.start()]);
+    let emit = |caps: &fancy_regex::Captures<'_, str>, out: &mut String| {
         for p in template.pieces() {
             match p {
                 Piece::Literal(s) => out.push_str(s),
@@ -498,7 +544,34 @@ fn fancy_replace_all<'t>(
                 }
             }
         }
-        last = whole.end();
+    };
+    if let Some(a) = anchored {
+        let mut at = 0;
+        while let Some(i) = a.prefix.find(&text.as_bytes()[at..]) {
+            let start = at + i;
+            match a.regex.captures(&text[start..])? {
+                Some(caps) => {
+                    let Some(whole) = caps.get(0) else { break };
+                    any = true;
+                    out.push_str(&text[last..start]);
+                    emit(&caps, &mut out);
+                    last = start + whole.end();
+                    // The pattern cannot match the empty string (portable
+                    // subset), but never loop on one.
+                    at = last.max(start + 1);
+                }
+                None => at = start + 1,
+            }
+        }
+    } else {
+        for caps in re.captures_iter(text) {
+            let caps = caps?;
+            let Some(whole) = caps.get(0) else { continue };
+            any = true;
+            out.push_str(&text[last..whole.start()]);
+            emit(&caps, &mut out);
+            last = whole.end();
+        }
     }
     if !any {
         return Ok(Cow::Borrowed(text));
@@ -608,6 +681,23 @@ mod tests {
         // a->b: "bbbxb"; (b)(b)->"bcb": "bcbbxb"; (c)\1* -> "<c>".
         assert_eq!(run(&p, "aaaxa", false), "b<c>bbxb");
         assert_eq!(run(&p, "aaaxa", false), run(&p, "aaaxa", true));
+    }
+
+    #[test]
+    fn back_references_tried_only_where_the_prefix_is() {
+        let p = Program::new(vec![Rewrite::new(
+            r"%%\n#stack:\n([^#%\n]*)\n\1\n",
+            Template::literal("%%\n#stack:\nT\n"),
+        )]);
+        let state = "x\n%%\n#stack:\nab\nab\n#v:1\n%%\n#stack:\nab\nabc\n\
+                     %%\n#stack:\n\n\n%t\n#stack:\nq\nq\n%%\n#stack:\nq\nq\n";
+        let fast = run(&p, state, false);
+        assert_eq!(fast, run(&p, state, true));
+        assert_eq!(
+            fast,
+            "x\n%%\n#stack:\nT\n#v:1\n%%\n#stack:\nab\nabc\n\
+             %%\n#stack:\nT\n%t\n#stack:\nq\nq\n%%\n#stack:\nT\n"
+        );
     }
 
     #[test]
