@@ -140,6 +140,17 @@ fn head(pattern: &str) -> (Reach, String) {
     (reach, inner)
 }
 
+/// The text a pattern matches, when it matches exactly one text (no
+/// class, repetition, alternation or group): such a pattern can be found
+/// with a substring search.
+pub fn literal_text(pattern: &str) -> Option<String> {
+    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    match hir.kind() {
+        HirKind::Literal(lit) if !lit.0.is_empty() => String::from_utf8(lit.0.to_vec()).ok(),
+        _ => None,
+    }
+}
+
 fn can_match_percent(hir: &Hir) -> bool {
     match hir.kind() {
         HirKind::Empty | HirKind::Look(_) => false,
@@ -196,6 +207,17 @@ mod tests {
             r"%tag",
         ] {
             assert_eq!(analyse(p).reach, Reach::Global, "{p}");
+        }
+    }
+
+    #[test]
+    fn literal_patterns() {
+        assert_eq!(literal_text(r"%t12\n").as_deref(), Some("%t12\n"));
+        assert_eq!(literal_text(r"`iii;").as_deref(), Some("`iii;"));
+        assert_eq!(literal_text(r"a\.b").as_deref(), Some("a.b"));
+        assert_eq!(literal_text(r"[a]b").as_deref(), Some("ab"));
+        for p in [r"(ab)", r"a|b", r"ab*", r"[ab]c", r"a\1"] {
+            assert_eq!(literal_text(p), None, "{p}");
         }
     }
 

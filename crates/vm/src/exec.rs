@@ -120,11 +120,26 @@ pub struct Stats {
 }
 
 enum Compiled {
-    Plain(regex::Regex),
+    /// A plain pattern; with its required prefix and the same pattern
+    /// anchored at the start, when every match begins with a literal (see
+    /// [`anchored_replace_all`]).
+    Plain(regex::Regex, Option<Box<PlainFast>>),
     /// A back-reference pattern; with its required prefix and the same
     /// pattern anchored at the start, when every match begins with a
     /// literal (see [`fancy_replace_all`]).
     Fancy(Box<fancy_regex::Regex>, Option<Box<Anchored>>),
+}
+
+/// A faster way to run a plain pattern, proven from its text.
+enum PlainFast {
+    /// The pattern is this literal text: `memmem` finds every match.
+    Literal(memchr::memmem::Finder<'static>),
+    /// Every match starts with `prefix` (a thread head): `^(?:pattern)`,
+    /// tried only where the prefix occurs.
+    Anchored {
+        prefix: memchr::memmem::Finder<'static>,
+        regex: regex::Regex,
+    },
 }
 
 /// A back-reference pattern every match of which starts with `prefix`:
@@ -434,10 +449,25 @@ impl Executor {
     /// One replace-all on `text`; `None` when nothing matched.
     fn apply(&self, index: usize, step: &Step, text: &str) -> Result<Option<String>, ExecError> {
         let next = match &self.compiled[step.compiled] {
-            Compiled::Plain(re) => match &step.literal {
-                Some(lit) => re.replace_all(text, regex::NoExpand(lit)),
-                None => re.replace_all(text, Expand(&step.template)),
-            },
+            Compiled::Plain(re, anchored) => {
+                match (
+                    anchored.as_deref().filter(|_| !self.config.naive),
+                    &step.literal,
+                ) {
+                    (Some(PlainFast::Literal(finder)), _) => {
+                        literal_replace_all(finder, text, &step.template)
+                    }
+                    (Some(PlainFast::Anchored { prefix, regex }), literal) => anchored_replace_all(
+                        prefix,
+                        regex,
+                        text,
+                        literal.as_deref(),
+                        &step.template,
+                    ),
+                    (None, Some(lit)) => re.replace_all(text, regex::NoExpand(lit)),
+                    (None, None) => re.replace_all(text, Expand(&step.template)),
+                }
+            }
             Compiled::Fancy(re, anchored) => {
                 let anchored = anchored.as_deref().filter(|_| !self.config.naive);
                 fancy_replace_all(re, anchored, text, &step.template).map_err(|e| {
@@ -457,11 +487,31 @@ impl Executor {
 
 fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, String> {
     match engine {
-        Engine::Plain => regex::RegexBuilder::new(pattern)
-            .size_limit(64 << 20)
-            .build()
-            .map(Compiled::Plain)
-            .map_err(|e| e.to_string()),
+        Engine::Plain => {
+            let build = |p: &str| {
+                regex::RegexBuilder::new(p)
+                    .size_limit(64 << 20)
+                    .build()
+                    .map_err(|e| e.to_string())
+            };
+            let re = build(pattern)?;
+            let prefix = required_prefix(pattern);
+            let fast = if pattern.starts_with('^') || crate::portable::check(pattern).is_err() {
+                None
+            } else if let Some(text) = analysis::literal_text(pattern) {
+                Some(Box::new(PlainFast::Literal(
+                    memchr::memmem::Finder::new(text.as_bytes()).into_owned(),
+                )))
+            } else if prefix.starts_with('%') && prefix.len() >= 3 {
+                Some(Box::new(PlainFast::Anchored {
+                    prefix: memchr::memmem::Finder::new(prefix.as_bytes()).into_owned(),
+                    regex: build(&format!("^(?:{pattern})"))?,
+                }))
+            } else {
+                None
+            };
+            Ok(Compiled::Plain(re, fast))
+        }
         Engine::Backref => {
             let build = |p: &str| {
                 fancy_regex::RegexBuilder::new(p)
@@ -495,6 +545,98 @@ fn middle_thread_start(state: &str) -> Option<usize> {
     memchr::memchr_iter(b'%', &b[mid..])
         .map(|i| mid + i)
         .find(|&i| i > 0 && b[i - 1] != b'%')
+}
+
+/// Replace-all of a plain pattern whose matches all start with a literal:
+/// the leftmost match at or after a position starts at the first
+/// occurrence of the literal there where the anchored pattern matches, so
+/// the literal is found with `memmem` and the pattern runs only there, one
+/// forward pass per place instead of a forward search, a reverse search
+/// and a capture search. Portable patterns have no look-around, no word
+/// boundary and no `^` but at the start: the text before a place cannot
+/// change what matches there.
+fn anchored_replace_all<'t>(
+    prefix: &memchr::memmem::Finder<'static>,
+    regex: &regex::Regex,
+    text: &'t str,
+    literal: Option<&str>,
+    template: &Template,
+) -> Cow<'t, str> {
+    let mut out = String::new();
+    let mut last = 0;
+    let mut at = 0;
+    let mut any = false;
+    let mut locs = regex.capture_locations();
+    while let Some(i) = prefix.find(&text.as_bytes()[at..]) {
+        let start = at + i;
+        let rest = &text[start..];
+        let end = match literal {
+            Some(_) => regex.find(rest).map(|m| m.end()),
+            None => regex.captures_read(&mut locs, rest).map(|m| m.end()),
+        };
+        let Some(end) = end else {
+            at = start + 1;
+            continue;
+        };
+        any = true;
+        out.push_str(&text[last..start]);
+        match literal {
+            Some(lit) => out.push_str(lit),
+            None => {
+                for p in template.pieces() {
+                    match p {
+                        Piece::Literal(s) => out.push_str(s),
+                        Piece::Group(n) => {
+                            if let Some((s, e)) = locs.get(*n) {
+                                out.push_str(&rest[s..e]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        last = start + end;
+        at = last.max(start + 1);
+    }
+    if !any {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[last..]);
+    Cow::Owned(out)
+}
+
+/// Replace-all of a pattern that is literal text: leftmost
+/// non-overlapping occurrences, each replaced by the template (whose only
+/// possible group is the whole match).
+fn literal_replace_all<'t>(
+    finder: &memchr::memmem::Finder<'static>,
+    text: &'t str,
+    template: &Template,
+) -> Cow<'t, str> {
+    let needle = finder.needle();
+    let mut out = String::new();
+    let mut last = 0;
+    let mut any = false;
+    for start in finder.find_iter(text.as_bytes()) {
+        if start < last {
+            continue;
+        }
+        any = true;
+        out.push_str(&text[last..start]);
+        for p in template.pieces() {
+            match p {
+                Piece::Literal(s) => out.push_str(s),
+                Piece::Group(0) => out.push_str(&text[start..start + needle.len()]),
+                Piece::Group(_) => {}
+            }
+        }
+        last = start + needle.len();
+    }
+    if !any {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[last..]);
+    Cow::Owned(out)
 }
 
 /// Expands a [`Template`] for the `regex` crate.
