@@ -32,7 +32,8 @@ pub struct Options {
     pub keep_parts: bool,
     /// The positions are only evaluated, never moved from or shown (the
     /// search's second ply): no move name, no side flip, no clean-up; the
-    /// parts `f`, `pc`, `x`, `u` stay.
+    /// parts `f`, `pc`, `x`, `u`, `t` stay, the last variables of each
+    /// thread, in that order.
     pub leaf: bool,
 }
 
@@ -81,9 +82,6 @@ pub fn legal_moves_for(m: &mut Machine, c: Color, options: Options) {
         Step::FixCastle(c),
         Step::ClearEp(c),
     ] {
-        if options.leaf && step == Step::NameTarget {
-            continue;
-        }
         m.special(Arc::new(step), &[], &[]);
     }
     if options.leaf {

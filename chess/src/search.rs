@@ -1,9 +1,11 @@
 //! The engine's reply: 2-ply minimax over legal moves, in the DSL.
 //!
 //! For a position with `us` to move: one thread per legal move (the
-//! engine's candidates, move kept in `em`); for each, one thread per
-//! *legal* reply, each evaluated (`eval`); the minimum over each
-//! candidate's replies (`reduce::KeepBest`); a candidate without a legal
+//! engine's candidates, move kept in `em`), each evaluated (`eval::Eval`);
+//! for each, one thread per *legal* reply, each scored by how it changes
+//! its candidate's evaluation (`eval::ReplyDelta`, three table lookups
+//! instead of a whole board); the minimum over each candidate's replies
+//! (`reduce::KeepBest`), added to the candidate's evaluation; a candidate without a legal
 //! reply scores [`MATE`] if the opponent is in check, [`EVEN`] otherwise;
 //! then the maximum over candidates. Threads never leave their run: each
 //! candidate's paused copy separates its replies from the next candidate's,
@@ -21,7 +23,7 @@ use shakmaty::Color;
 
 use crate::board::BOARD_VAR;
 use crate::codec::{POSITION_VARS, TURN_VAR};
-use crate::eval::{Eval, EVAL_VAR, EVEN, MATE};
+use crate::eval::{Eval, ReplyDelta, DELTA_OFFSET, DELTA_VAR, EVAL_VAR, EVEN, MATE};
 use crate::movegen::{legal_moves_for, Options, MOVE_VAR};
 use crate::reduce::{Better, KeepBest};
 use crate::specials::{Step, CHECK_VAR};
@@ -54,6 +56,9 @@ pub fn search_onto_stack(m: &mut Machine, us: Color) {
     // Ply 1: the engine's candidates.
     legal_moves_for(m, us, quiet);
     m.set(BEST, m.get(MOVE_VAR));
+    // Each candidate is evaluated in full once; its replies only by how
+    // they change that.
+    m.special(Arc::new(Eval(us)), &[], &[]);
     m.special(Arc::new(Step::InCheck(!us)), &[], &[]);
     let replies = m.fork_inactive();
     let candidate = m.pause();
@@ -61,16 +66,16 @@ pub fn search_onto_stack(m: &mut Machine, us: Color) {
     m.reactivate(replies);
     // Ply 2: the opponent's legal replies, evaluated for us; the worst one.
     legal_moves_for(m, !us, Options::LEAF);
-    m.special(Arc::new(Eval(us)), &[], &[]);
+    m.special(Arc::new(ReplyDelta(us)), &[], &[]);
     m.special(
         Arc::new(KeepBest {
-            var: EVAL_VAR.into(),
+            var: DELTA_VAR.into(),
             better: Better::Min,
         }),
         &[],
         &[],
     );
-    m.emit_raw(Instr::Lookup(var(EVAL_VAR)));
+    m.emit_raw(Instr::Lookup(var(DELTA_VAR)));
     m.emit_raw(Instr::Absorb(candidate_tag));
     m.reactivate(candidate);
     m.emit_raw(Instr::StackEmpty);
@@ -85,6 +90,7 @@ pub fn search_onto_stack(m: &mut Machine, us: Color) {
         |m| {
             m.emit_raw(Instr::AssignPop(var(SCORE)));
             m.assume_set(&[SCORE]);
+            m.set(SCORE, m.get(EVAL_VAR) + m.get(SCORE) - DELTA_OFFSET);
         },
     );
     // The best candidate goes back to the root.

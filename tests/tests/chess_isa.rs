@@ -120,6 +120,11 @@ fn reply_program_interp_and_vm_agree() {
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
         "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        // Replies that take en passant, castle, promote, take a castling
+        // rook while promoting.
+        "4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+        "1r2k3/P7/8/8/8/8/6p1/4K2R w K - 0 1",
     ] {
         let pos = chess::codec::parse_fen(fen).unwrap();
         compare_stepwise(reply_pass(), &state_of(&[pos]))
