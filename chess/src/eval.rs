@@ -363,11 +363,15 @@ fn value_on(c: Color, letter: char, square: &str) -> Option<u32> {
 /// rank, where every rook square is worth the same); en passant captures a
 /// pawn on its side's fourth rank.
 ///
-/// The regexes: `dv` starts as three empty tally columns
-/// `<hundreds>|<tens>|<units>`; each lookup is one rewrite per table value
-/// that adds the value's digits as tallies (the moved piece's value, and
-/// 100 minus each of the other two, so nothing is ever subtracted); two
-/// carry passes per column; each column becomes a digit.
+/// The regexes: each lookup is one rewrite per table value, keyed on the
+/// parts, that adds the value's digits as tallies to three columns
+/// `<hundreds>|<tens>|<units>` (the first lookup appends `dv` with the
+/// moved piece's value; the others add 100 minus the placed piece's and
+/// 100 minus the captured piece's, so nothing is ever subtracted); two
+/// carry passes per column; each column becomes a digit. The lookups are
+/// keyed on text only leaf threads have, so they need no thread head and
+/// the regex engine's literal prefilter jumps straight to the threads each
+/// one concerns.
 #[derive(Debug, Clone, Copy)]
 pub struct ReplyDelta(pub Color);
 
@@ -435,19 +439,22 @@ impl ReplyDelta {
         let us = self.0;
         let them = !us;
         let dv = DELTA_VAR;
-        let mut out = vec![local(
-            r"(%%\n[^%]*)".into(),
-            Template::new().group(1).text(&format!("#{dv}:||\n")),
-        )];
+        let mut out = Vec::new();
         let any = r"[^\n]*";
-        // The moved piece on its square.
+        // The moved piece on its square: this first lookup also appends
+        // `dv` after the parts (every reply matches exactly one rewrite).
         for l in pieces(them).chars() {
             for (v, sqs) in ReplyDelta::by_value(them, l) {
-                let key = format!(
-                    r"#{FROM}:(?:{})\n#{PIECE}:{l}\n#{CAPTURED}:{any}\n#{PROMOTION}:{any}\n#{TO}:{any}\n",
-                    sqs.join("|")
-                );
-                out.push(ReplyDelta::add(&key, v));
+                let (h, t, u) = ReplyDelta::tallies(v);
+                out.push(Rewrite::new(
+                    format!(
+                        r"(#{FROM}:(?:{})\n#{PIECE}:{l}\n#{CAPTURED}:{any}\n#{PROMOTION}:{any}\n#{TO}:{any}\n)",
+                        sqs.join("|")
+                    ),
+                    Template::new()
+                        .group(1)
+                        .text(&format!("#{dv}:{h}|{t}|{u}\n")),
+                ));
             }
         }
         // The placed piece on its square, or the promotion piece.
@@ -467,10 +474,7 @@ impl ReplyDelta {
             }
         }
         // The captured piece, if any.
-        for l in pieces(us)
-            .chars()
-            .filter(|l| !l.eq_ignore_ascii_case(&'K'))
-        {
+        for l in pieces(us).chars().filter(|l| !l.eq_ignore_ascii_case(&'K')) {
             for (v, sqs) in ReplyDelta::by_value(us, l) {
                 let key = format!(
                     r"#{CAPTURED}:{l}\n#{PROMOTION}:{any}\n#{TO}:(?:{})\n",
@@ -534,10 +538,6 @@ impl ReplyDelta {
         }
         out
     }
-}
-
-fn local(pattern: String, template: Template) -> Rewrite {
-    Rewrite::new(pattern, template).with_scope(Scope::ActiveThread)
 }
 
 impl Special for ReplyDelta {

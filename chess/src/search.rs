@@ -15,10 +15,10 @@
 
 use std::sync::Arc;
 
-use regex_asm::ir::Instr;
+use regex_asm::ir::{Instr, RefError, Special};
 use regex_asm::{AsmError, Machine};
-use regex_vm::state::VarName;
-use regex_vm::Program;
+use regex_vm::state::{Thread, VarName};
+use regex_vm::{Program, Rewrite, Scope, Template};
 use shakmaty::Color;
 
 use crate::board::BOARD_VAR;
@@ -67,6 +67,9 @@ pub fn search_onto_stack(m: &mut Machine, us: Color) {
     // Ply 2: the opponent's legal replies, evaluated for us; the worst one.
     legal_moves_for(m, !us, Options::LEAF);
     m.special(Arc::new(ReplyDelta(us)), &[], &[]);
+    // The tournament below copies whole threads around: only the score is
+    // still needed.
+    m.special(Arc::new(KeepOnly(DELTA_VAR)), &[], &[]);
     m.special(
         Arc::new(KeepBest {
             var: DELTA_VAR.into(),
@@ -108,6 +111,40 @@ pub fn search_onto_stack(m: &mut Machine, us: Color) {
     // The best candidate was absorbed and the others deleted: only the
     // roots are active again, with everything they had.
     m.reactivate_alone(root);
+}
+
+/// Drops every variable of each active thread but one (threads without
+/// it are left alone). The stack stays.
+#[derive(Debug, Clone, Copy)]
+struct KeepOnly(&'static str);
+
+impl Special for KeepOnly {
+    fn name(&self) -> String {
+        format!("keep_only_{}", self.0)
+    }
+
+    fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
+        if t.var(self.0).is_some() {
+            t.vars.retain(|(n, _)| n.as_str() == self.0);
+        }
+        Ok(vec![t])
+    }
+
+    fn rewrites(&self) -> Vec<Rewrite> {
+        vec![Rewrite::new(
+            format!(r"(%%\n#stack:\n[^#%]*)[^%]*?(#{}:[^%\n]*\n)[^%]*", self.0),
+            Template::new().group(1).group(2),
+        )
+        .with_scope(Scope::ActiveThread)]
+    }
+
+    fn stack_effect(&self) -> (usize, usize) {
+        (0, 0)
+    }
+
+    fn requires(&self) -> Vec<String> {
+        vec![self.0.to_string()]
+    }
 }
 
 /// Searches every active position thread for its side to move and stores

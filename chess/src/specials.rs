@@ -290,7 +290,7 @@ pub fn piece_moves(c: Color, mover: Mover) -> Forks {
 pub enum Step {
     /// A pawn of this colour on its last rank: four threads.
     Promote(Color),
-    /// `t` := the name of the `*` square.
+    /// `t` := the name of the `*` square, appended after `u`.
     NameTarget,
     /// `*` := the moved piece of this colour; castling rights lost.
     Place(Color),
@@ -387,6 +387,9 @@ impl Special for Step {
             }
             Step::NameTarget => {
                 let star = self.star(&board)?;
+                if t.vars.last().map(|(n, _)| n.as_str()) != Some(PROMOTION) {
+                    return Err(special_err(&self.name(), "u must be the last variable"));
+                }
                 append_var(&self.name(), &mut t, TO, name_at(star))?;
                 Ok(vec![t])
             }
@@ -472,18 +475,22 @@ impl Special for Step {
             }
             Step::NameTarget => {
                 let mut out = Vec::new();
+                // `t` goes after `u`, the last part the movers appended:
+                // each rewrite spans from the board to there, not the whole
+                // thread. A `*` exists only on the boards of active threads
+                // in the middle of a move.
                 for rank in 1..=8 {
                     let (lo, hi) = rank_range(rank);
-                    out.push(local(
-                        format!(r"({HEAD}{ANY}{{{lo},{hi}}}\*[^%]*)"),
+                    out.push(Rewrite::new(
+                        format!(r"(#{BOARD_VAR}:{ANY}{{{lo},{hi}}}\*[^%]*?#{PROMOTION}:{ANY}*\n)"),
                         Template::new().group(1).text(&format!("#{TO}:{rank}\n")),
                     ));
                 }
                 for file in 0..8usize {
                     let name = (b'a' + file as u8) as char;
-                    out.push(local(
+                    out.push(Rewrite::new(
                         format!(
-                            r"({HEAD}(?:{ANY}{{{ROW}}})*{ANY}{{{}}}\*[^%]*?#{TO}:)",
+                            r"(#{BOARD_VAR}:(?:{ANY}{{{ROW}}})*{ANY}{{{}}}\*[^%]*?#{TO}:)",
                             file + 1
                         ),
                         Template::new().group(1).text(&name.to_string()),
