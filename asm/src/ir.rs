@@ -174,9 +174,10 @@ pub enum Instr {
     Lt,
     /// Fused `Lookup(x); Push(v); Eq`: pushes whether variable `x` equals `v`.
     VarEq(VarName, String),
-    /// Fused `Lookup(x); Push(v); Eq; Cond(t)`: threads whose variable `x`
-    /// differs from `v` are paused under `t`.
-    CondVarEq(VarName, String, Tag),
+    /// Fused `Lookup(x); Push(v); Eq; Cond(t)` (one value) or
+    /// `Lookup(x); IsAny(vs); Cond(t)`: threads whose variable `x` is none
+    /// of the values are paused under `t`.
+    CondVarIn(VarName, Vec<String>, Tag),
     /// A client-defined instruction.
     Special(Arc<dyn Special>),
 }
@@ -217,7 +218,7 @@ impl Instr {
             Instr::Sub => "sub".into(),
             Instr::Lt => "lt".into(),
             Instr::VarEq(..) => "var_eq".into(),
-            Instr::CondVarEq(..) => "cond_var_eq".into(),
+            Instr::CondVarIn(..) => "cond_var_in".into(),
             Instr::Special(s) => s.name(),
         }
     }
@@ -239,7 +240,7 @@ impl fmt::Display for Instr {
                 write!(f, "{name} {t}")
             }
             Instr::ForkList(vs) | Instr::IsAny(vs) => write!(f, "{name} {vs:?}"),
-            Instr::CondVarEq(x, v, t) => write!(f, "{name} {x} {v:?} {t}"),
+            Instr::CondVarIn(x, vs, t) => write!(f, "{name} {x} {vs:?} {t}"),
             _ => f.write_str(&name),
         }
     }

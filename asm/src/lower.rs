@@ -277,7 +277,7 @@ fn lower_instr(instr: &Instr) -> Vec<Rewrite> {
         )],
         Instr::Add => arith(Arith::Add),
         Instr::Sub => arith(Arith::Sub),
-        Instr::Lt => arith(Arith::Lt),
+        Instr::Lt => less_than(),
         Instr::VarEq(x, v) => vec![
             local(
                 format!(r"{HEAD}([^%]*?{}{}\n)", var_line(x.as_str()), escape(v)),
@@ -286,18 +286,23 @@ fn lower_instr(instr: &Instr) -> Vec<Rewrite> {
             local(HEAD, lit(&format!("{HEAD_TEXT}F\n"))),
             unmark(),
         ],
-        Instr::CondVarEq(x, v, t) => vec![
-            local(
-                format!(
-                    r"%%(\n#stack:\n[^%]*?{}{}\n)",
-                    var_line(x.as_str()),
-                    escape(v)
-                ),
-                lit("%`").group(1),
-            ),
-            local(r"%%\n", lit(&format!("%{t}\n"))),
-            unmark(),
-        ],
+        Instr::CondVarIn(x, vs, t) => {
+            let mut rules = Vec::new();
+            if !vs.is_empty() {
+                let alts: Vec<String> = vs.iter().map(|v| escape(v)).collect();
+                rules.push(local(
+                    format!(
+                        r"%%(\n#stack:\n[^%]*?{}(?:{})\n)",
+                        var_line(x.as_str()),
+                        alts.join("|")
+                    ),
+                    lit("%`").group(1),
+                ));
+            }
+            rules.push(local(r"%%\n", lit(&format!("%{t}\n"))));
+            rules.push(unmark());
+            rules
+        }
         Instr::Special(s) => s.rewrites(),
     }
 }
@@ -314,25 +319,13 @@ fn fork_list(values: &[String]) -> Vec<Rewrite> {
 enum Arith {
     Add,
     Sub,
-    Lt,
 }
 
-/// `b OP a` where `a` is the top item, by column tallies.
-///
-/// 1. One rewrite right-aligns both operands digit by digit (lazy optional
-///    groups leave the leading groups empty) into a scratch of `W + 1`
-///    columns `` `B|A; `` after a leading carry column `` `; ``.
-/// 2. Digits become tallies of `i`: `B` as is, `A` as is (add) or as its
-///    nines' complement (sub, lt), each column then holding one tally.
-/// 3. Sub and lt add 1 to the last column (complement + 1 = negation).
-/// 4. Carries, right to left: a column of ten or more tallies gives ten to
-///    the column on its left. Each column holds at most 19 before its turn.
-/// 5. Add: tallies back to digits, leading zeros stripped. Sub: a carry out
-///    of the top column means `b >= a` (drop it); none means the result is 0.
-///    Lt: no carry out means `b < a`.
-fn arith(op: Arith) -> Vec<Rewrite> {
+/// The scratch of two right-aligned operands: `` `;`B|A;`B|A;...\n `` (a
+/// leading carry column, then one column per digit position; a missing
+/// leading digit is empty).
+fn align() -> Rewrite {
     let w = INT_DIGITS;
-    let mut rules = Vec::new();
     let digits = "([0-9]??)".repeat(w);
     let mut t = lit(HEAD_TEXT).text("`;");
     for k in 0..w {
@@ -343,7 +336,54 @@ fn arith(op: Arith) -> Vec<Rewrite> {
             .group(1 + k)
             .text(";");
     }
-    rules.push(local(format!(r"{HEAD}{digits}\n{digits}\n"), t.text("\n")));
+    local(format!(r"{HEAD}{digits}\n{digits}\n"), t.text("\n"))
+}
+
+/// `b < a` where `a` is the top item, without arithmetic: with both numbers
+/// aligned to the right (an empty column counts as 0), the columns where
+/// both digits are equal are removed (each is a literal); the first column
+/// left decides, and none left means equal.
+fn less_than() -> Vec<Rewrite> {
+    let mut rules = vec![align()];
+    for empty in [r"`\|;", r"`\|0;", r"`0\|;"] {
+        rules.push(local(empty, Template::new()));
+    }
+    for d in 0..=9 {
+        rules.push(local(format!(r"`{d}\|{d};"), Template::new()));
+    }
+    let mut smaller = Vec::new();
+    for a in 1..=9 {
+        smaller.push(format!(r"\|{a}"));
+        for b in 0..a {
+            smaller.push(format!(r"{b}\|{a}"));
+        }
+    }
+    rules.push(local(
+        format!(r"{HEAD}`;`(?:{});[^%\n]*\n", smaller.join("|")),
+        lit(&format!("{HEAD_TEXT}T\n")),
+    ));
+    rules.push(local(
+        format!(r"{HEAD}`;[^%\n]*\n"),
+        lit(&format!("{HEAD_TEXT}F\n")),
+    ));
+    rules
+}
+
+/// `b OP a` where `a` is the top item, by column tallies.
+///
+/// 1. One rewrite right-aligns both operands digit by digit (lazy optional
+///    groups leave the leading groups empty) into a scratch of `W + 1`
+///    columns `` `B|A; `` after a leading carry column `` `; ``.
+/// 2. Digits become tallies of `i`: `B` as is, `A` as is (add) or as its
+///    nines' complement (sub), each column then holding one tally.
+/// 3. Sub adds 1 to the last column (complement + 1 = negation).
+/// 4. Carries, right to left: a column of ten or more tallies gives ten to
+///    the column on its left. Each column holds at most 19 before its turn.
+/// 5. Add: tallies back to digits, leading zeros stripped. Sub: a carry out
+///    of the top column means `b >= a` (drop it); none means the result is 0.
+fn arith(op: Arith) -> Vec<Rewrite> {
+    let w = INT_DIGITS;
+    let mut rules = vec![align()];
     let tally = |n: usize| "i".repeat(n);
     for d in 0..=9usize {
         rules.push(local(format!(r"`{d}\|"), lit(&format!("`{}|", tally(d)))));
@@ -388,17 +428,6 @@ fn arith(op: Arith) -> Vec<Rewrite> {
                 lit(&format!("{HEAD_TEXT}0\n")),
             ));
             rules.push(local(format!("{HEAD}`i;"), lit(HEAD_TEXT)));
-        }
-        Arith::Lt => {
-            rules.push(local(
-                format!(r"{HEAD}`;[^%\n]*\n"),
-                lit(&format!("{HEAD_TEXT}T\n")),
-            ));
-            rules.push(local(
-                format!(r"{HEAD}`i;[^%\n]*\n"),
-                lit(&format!("{HEAD_TEXT}F\n")),
-            ));
-            return rules;
         }
     }
     for d in 0..=9usize {

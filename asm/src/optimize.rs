@@ -9,7 +9,9 @@
 //! Fusions (rewrites before -> after):
 //! - `push c; assign_pop x` -> `set x c` (3 -> 2)
 //! - `lookup x; push c; eq` and `push c; lookup x; eq` -> `var_eq x c` (5 -> 3, no back-reference)
-//! - `var_eq x c; cond t` -> `cond_var_eq x c t` (5 -> 3)
+//! - `var_eq x c; cond t` -> `cond_var_in x [c] t` (5 -> 3)
+//! - `lookup x; is_any vs; cond t` -> `cond_var_in x vs t` (6 -> 3, and no
+//!   copy of the value onto the stack)
 
 use crate::ir::{Instr, IrProgram};
 
@@ -33,7 +35,10 @@ fn fuse_tail(out: &mut Vec<Instr>) -> bool {
             Some((3, Instr::VarEq(x.clone(), c.clone())))
         }
         [.., Instr::VarEq(x, c), Instr::Cond(t)] => {
-            Some((2, Instr::CondVarEq(x.clone(), c.clone(), t.clone())))
+            Some((2, Instr::CondVarIn(x.clone(), vec![c.clone()], t.clone())))
+        }
+        [.., Instr::Lookup(x), Instr::IsAny(vs), Instr::Cond(t)] => {
+            Some((3, Instr::CondVarIn(x.clone(), vs.clone(), t.clone())))
         }
         _ => None,
     };
@@ -67,7 +72,23 @@ mod tests {
         ]);
         assert_eq!(
             optimize(&p).to_string(),
-            "000: set x \"1\"\n001: cond_var_eq x \"1\" t\n002: reactivate t\n"
+            "000: set x \"1\"\n001: cond_var_in x [\"1\"] t\n002: reactivate t\n"
+        );
+    }
+
+    #[test]
+    fn fuses_lookup_is_any_cond() {
+        let x = VarName::must("x");
+        let t = Tag::must("t");
+        let p = IrProgram::new(vec![
+            Instr::Lookup(x.clone()),
+            Instr::IsAny(vec!["a".into(), "b".into()]),
+            Instr::Cond(t.clone()),
+            Instr::Reactivate(t),
+        ]);
+        assert_eq!(
+            optimize(&p).to_string(),
+            "000: cond_var_in x [\"a\", \"b\"] t\n001: reactivate t\n"
         );
     }
 }

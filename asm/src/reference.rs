@@ -138,12 +138,13 @@ pub fn step(instr: &Instr, state: &mut State) -> Result<(), RefError> {
             state.threads = out;
             Ok(())
         }
-        Instr::CondVarEq(var, value, tag) => {
+        Instr::CondVarIn(var, values, tag) => {
             for t in state.threads.iter().filter(|t| t.is_active()) {
                 lookup(&name, t, var.as_str())?;
             }
             for t in state.threads.iter_mut().filter(|t| t.is_active()) {
-                if t.var(var.as_str()) != Some(value.as_str()) {
+                let v = t.var(var.as_str()).unwrap_or_default();
+                if !values.iter().any(|w| w == v) {
                     t.tag = Some(tag.clone());
                 }
             }
@@ -333,7 +334,7 @@ fn thread_step(instr: &Instr, name: &str, t: &mut Thread) -> Result<(), RefError
         | Instr::Join
         | Instr::Absorb(_)
         | Instr::Cond(_)
-        | Instr::CondVarEq(..)
+        | Instr::CondVarIn(..)
         | Instr::Special(_) => unreachable!("{name} is handled at the state level"),
     }
     Ok(())

@@ -138,7 +138,18 @@ fn candidates(c: &Choice) -> Vec<Vec<Instr>> {
         one(Instr::Sub),
         one(Instr::Lt),
         one(Instr::VarEq(x.clone(), v.clone())),
-        one(Instr::CondVarEq(x.clone(), v.clone(), t.clone())),
+        one(Instr::CondVarIn(x.clone(), vec![v.clone()], t.clone())),
+        one(Instr::CondVarIn(
+            x.clone(),
+            vec![v.clone(), w.clone()],
+            t.clone(),
+        )),
+        one(Instr::CondVarIn(x.clone(), vec![], t.clone())),
+        vec![
+            Instr::Lookup(x.clone()),
+            Instr::IsAny(vec![v.clone(), w.clone()]),
+            Instr::Cond(t.clone()),
+        ],
         vec![Instr::Push(v.clone()), Instr::AssignPop(x.clone())],
         vec![Instr::Lookup(x.clone()), Instr::Push(v.clone()), Instr::Eq],
         vec![

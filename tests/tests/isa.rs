@@ -111,7 +111,7 @@ fn generator_covers_every_instruction() {
         "sub",
         "lt",
         "var_eq",
-        "cond_var_eq",
+        "cond_var_in",
         "triple",
     ];
     let missing: Vec<_> = all.iter().filter(|n| !seen.contains(**n)).collect();
