@@ -32,7 +32,7 @@ pub struct Options {
     pub keep_parts: bool,
     /// The positions are only evaluated, never moved from or shown (the
     /// search's second ply): no move name, no side flip, no clean-up; the
-    /// parts `f`, `pc`, `x`, `u`, `t` stay, the last variables of each
+    /// parts `pc`, `f`, `x`, `u`, `t` stay, the last variables of each
     /// thread, in that order.
     pub leaf: bool,
 }

@@ -65,9 +65,11 @@ pub fn select_pieces(c: Color) -> Forks {
         .map(|i| ForkRule {
             at: Some((i, i)),
             cells: vec![cell(0, pieces(c), Put::Set('@'))],
+            // The piece first: lookups keyed on it then start with a
+            // literal that only that kind of piece's threads contain.
             vars: vec![
-                (FROM.into(), Value::Lit(name_at(i))),
                 (PIECE.into(), Value::Cell(0)),
+                (FROM.into(), Value::Lit(name_at(i))),
             ],
         })
         .collect();
