@@ -501,24 +501,31 @@ impl Special for Step {
                 out
             }
             Step::Place(c) => {
+                // The `*` patterns need no thread head: a `*` exists only
+                // on the boards of threads in the middle of a move, and by
+                // now every one of them is active again.
+                let star = |p: String, t: Template| Rewrite::new(p, t);
                 let mut out = Vec::new();
                 for p in PROMOTIONS {
                     let piece = letter(c, p.to_ascii_uppercase().chars().next().unwrap_or('Q'));
-                    out.push(local(
-                        format!(r"({HEAD}[^%\n]*)\*([^%]*?#{PROMOTION}:{p}\n)"),
+                    out.push(star(
+                        format!(r"(#{BOARD_VAR}:[^%\n]*)\*([^%]*?#{PROMOTION}:{p}\n)"),
                         Template::new().group(1).text(&piece.to_string()).group(2),
                     ));
                 }
-                out.push(local(
-                    format!(r"({HEAD}[^%\n]*)\*([^%]*?#{PIECE}:{}\n)", castle_rook(c)),
+                out.push(star(
+                    format!(
+                        r"(#{BOARD_VAR}:[^%\n]*)\*([^%]*?#{PIECE}:{}\n)",
+                        castle_rook(c)
+                    ),
                     Template::new()
                         .group(1)
                         .text(&letter(c, 'R').to_string())
                         .group(2),
                 ));
                 let plain: String = pieces(c).chars().filter(|&p| p != castle_rook(c)).collect();
-                out.push(local(
-                    format!(r"({HEAD}[^%\n]*)\*([^%]*?#{PIECE}:([{plain}])\n)"),
+                out.push(star(
+                    format!(r"(#{BOARD_VAR}:[^%\n]*)\*([^%]*?#{PIECE}:([{plain}])\n)"),
                     Template::new().group(1).group(3).group(2),
                 ));
                 let rank = if c == Color::White { 1 } else { 8 };
@@ -547,13 +554,16 @@ impl Special for Step {
                 let rank = if c == Color::White { 1 } else { 8 };
                 let ph = phantom(c);
                 let r = letter(c, 'R');
+                // Phantom kings exist only on the boards of active threads
+                // in the middle of a move: no thread head needed, and the
+                // literal pair is found by substring search.
                 vec![
-                    local(
-                        format!("({HEAD}{ANY}{{{}}}){ph}{ph}", index(4, rank)),
+                    Rewrite::new(
+                        format!("(#{BOARD_VAR}:{ANY}{{{}}}){ph}{ph}", index(4, rank)),
                         Template::new().group(1).text(&format!(".{r}")),
                     ),
-                    local(
-                        format!("({HEAD}{ANY}{{{}}}){ph}{ph}", index(3, rank)),
+                    Rewrite::new(
+                        format!("(#{BOARD_VAR}:{ANY}{{{}}}){ph}{ph}", index(3, rank)),
                         Template::new().group(1).text(&format!("{r}.")),
                     ),
                 ]
