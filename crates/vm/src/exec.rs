@@ -182,28 +182,38 @@ impl Executor {
     /// [`CompileError`] naming the first rewrite whose pattern does not
     /// compile.
     pub fn new(program: &Program, config: Config) -> Result<Executor, CompileError> {
+        // Distinct patterns first, in order of first use, compiled on all
+        // cores; the first failure (by rewrite index) is the error.
         let mut by_pattern: HashMap<(&str, Engine), usize> = HashMap::new();
+        let mut distinct: Vec<(usize, &str, Engine)> = Vec::new();
+        for (index, r) in program.rewrites().iter().enumerate() {
+            by_pattern
+                .entry((r.pattern.as_str(), r.engine))
+                .or_insert_with(|| {
+                    distinct.push((index, r.pattern.as_str(), r.engine));
+                    distinct.len() - 1
+                });
+        }
+        let compiled: Vec<Compiled> = {
+            use rayon::prelude::*;
+            let results: Vec<Result<Compiled, CompileError>> = distinct
+                .par_iter()
+                .map(|&(index, pattern, engine)| {
+                    compile(pattern, engine, &config).map_err(|message| CompileError {
+                        index,
+                        pattern: pattern.to_string(),
+                        message,
+                    })
+                })
+                .collect();
+            results.into_iter().collect::<Result<_, _>>()?
+        };
         let mut kind_ids: HashMap<String, usize> = HashMap::new();
         let mut analyses: HashMap<&str, analysis::Analysis> = HashMap::new();
         let mut kinds = Vec::new();
-        let mut compiled = Vec::new();
         let mut steps = Vec::with_capacity(program.len());
-        for (index, r) in program.rewrites().iter().enumerate() {
-            let key = (r.pattern.as_str(), r.engine);
-            let id = match by_pattern.get(&key) {
-                Some(&id) => id,
-                None => {
-                    let c =
-                        compile(&r.pattern, r.engine, &config).map_err(|message| CompileError {
-                            index,
-                            pattern: r.pattern.clone(),
-                            message,
-                        })?;
-                    compiled.push(c);
-                    by_pattern.insert(key, compiled.len() - 1);
-                    compiled.len() - 1
-                }
-            };
+        for r in program.rewrites() {
+            let id = by_pattern[&(r.pattern.as_str(), r.engine)];
             let literal = if !r.replacement.has_groups() {
                 Some(
                     r.replacement
