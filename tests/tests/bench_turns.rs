@@ -10,6 +10,16 @@ fn fast_paths_and_naive_loop_agree_on_every_bench_turn() {
     let program = &chess::turn_pass().unwrap().program;
     let slow = Executor::new(program, naive()).unwrap();
     let fast = Executor::new(program, Config::default()).unwrap();
+    // The two-halves path, which the default threshold keeps for states
+    // bigger than these turns reach.
+    let split = Executor::new(
+        program,
+        Config {
+            split_bytes: 4 << 10,
+            ..Config::default()
+        },
+    )
+    .unwrap();
     let suite = include_str!("../data/bench.epd");
     let mut turns = 0;
     for line in suite
@@ -25,12 +35,17 @@ fn fast_paths_and_naive_loop_agree_on_every_bench_turn() {
         let pos = chess::codec::parse_fen(fen).unwrap();
         let engine = !shakmaty::Position::turn(&pos);
         let start = chess::screen::start_screen(fen, Some(engine)).unwrap() + mv + "\n";
-        let (mut a, mut b) = (start.clone(), start);
+        let (mut a, mut b, mut c) = (start.clone(), start.clone(), start);
         let sa = fast.run(&mut a).unwrap();
         let sb = slow.run(&mut b).unwrap();
+        split.run(&mut c).unwrap();
         assert!(
             a == b,
             "{fen} {mv}: the fast executor differs from the plain loop"
+        );
+        assert!(
+            c == b,
+            "{fen} {mv}: the two-halves executor differs from the plain loop"
         );
         assert!(a.contains("You played"), "{fen} {mv}");
         assert!(sa.skipped > 0 && sb.skipped == 0);

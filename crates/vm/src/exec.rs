@@ -30,6 +30,8 @@ pub struct Config {
     /// Run thread-confined rewrites on big states as two halves on two
     /// cores.
     pub parallel: bool,
+    /// What "big" means for [`Config::parallel`], in bytes.
+    pub split_bytes: usize,
     /// Record the wall time of every rewrite in [`Stats::per_rewrite`].
     pub profile: bool,
 }
@@ -41,6 +43,7 @@ impl Default for Config {
             naive: false,
             backtrack_limit: 1_000_000,
             parallel: true,
+            split_bytes: SPLIT_BYTES,
             profile: false,
         }
     }
@@ -384,7 +387,7 @@ impl Executor {
             }
             let out = if self.config.parallel
                 && step.reach != Reach::Global
-                && state.len() >= SPLIT_BYTES
+                && state.len() >= self.config.split_bytes
             {
                 self.apply_halves(index, step, state)?
             } else {
@@ -544,7 +547,8 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
     }
 }
 
-/// States at least this long run thread-confined rewrites in two halves.
+/// By default, states at least this long run thread-confined rewrites in
+/// two halves.
 /// (At 64 KiB it paid while turns peaked at 1.4 MB; with turns peaking
 /// under 400 KB, splitting from 64 KiB measured 10% slower than not
 /// splitting, so only big states are split now.)
