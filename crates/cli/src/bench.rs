@@ -149,7 +149,14 @@ for t in job["turns"]:
 json.dump(out, sys.stdout)
 "#;
 
-fn run_python(turns: &[Turn], states: &[String], runs: usize) -> Result<Vec<(Vec<f64>, String)>> {
+/// Runs a CPython script on the dumped turn program and the turns'
+/// screens (a JSON job on its standard input) and returns its JSON answer.
+fn python_job(
+    script: &str,
+    turns: &[Turn],
+    states: &[String],
+    runs: usize,
+) -> Result<serde_json::Value> {
     let dir = tempfile::tempdir().context("temporary directory")?;
     let json = dir.path().join("turn.json");
     format::write_file(&chess::turn_pass()?.program, &json).context("dumping the program")?;
@@ -159,7 +166,7 @@ fn run_python(turns: &[Turn], states: &[String], runs: usize) -> Result<Vec<(Vec
         "turns": turns.iter().zip(states).map(|(t, s)| serde_json::json!({"id": t.id, "state": s})).collect::<Vec<_>>(),
     });
     let mut child = Command::new("python3")
-        .args(["-c", PYTHON_BENCH])
+        .args(["-c", script])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -174,8 +181,11 @@ fn run_python(turns: &[Turn], states: &[String], runs: usize) -> Result<Vec<(Vec
     if !out.status.success() {
         bail!("python3 failed");
     }
-    let value: serde_json::Value =
-        serde_json::from_slice(&out.stdout).context("reading python3's answer")?;
+    serde_json::from_slice(&out.stdout).context("reading python3's answer")
+}
+
+fn run_python(turns: &[Turn], states: &[String], runs: usize) -> Result<Vec<(Vec<f64>, String)>> {
+    let value = python_job(PYTHON_BENCH, turns, states, runs)?;
     let list = value.as_array().context("python3's answer is not a list")?;
     list.iter()
         .map(|item| {
@@ -302,31 +312,8 @@ json.dump(total, sys.stdout)
 /// Per-rewrite times of CPython's loop: the fastest run of each turn,
 /// summed over the turns, in ms.
 fn python_profile(turns: &[Turn], states: &[String], runs: usize) -> Result<Vec<f64>> {
-    let dir = tempfile::tempdir().context("temporary directory")?;
-    let json = dir.path().join("turn.json");
-    format::write_file(&chess::turn_pass()?.program, &json).context("dumping the program")?;
-    let job = serde_json::json!({
-        "program": json,
-        "runs": runs,
-        "turns": turns.iter().zip(states).map(|(t, s)| serde_json::json!({"id": t.id, "state": s})).collect::<Vec<_>>(),
-    });
-    let mut child = Command::new("python3")
-        .args(["-c", PYTHON_PROFILE])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .context("starting python3")?;
-    child
-        .stdin
-        .take()
-        .context("python3's input")?
-        .write_all(job.to_string().as_bytes())
-        .context("writing to python3")?;
-    let out = child.wait_with_output().context("running python3")?;
-    if !out.status.success() {
-        bail!("python3 failed");
-    }
-    serde_json::from_slice(&out.stdout).context("reading python3's answer")
+    let value = python_job(PYTHON_PROFILE, turns, states, runs)?;
+    serde_json::from_value(value).context("reading python3's answer")
 }
 
 /// `bench --profile N`.
