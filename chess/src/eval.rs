@@ -611,28 +611,35 @@ mod tests {
         assert_eq!(evaluate(b, Color::Black), EVEN);
     }
 
-    /// For every reply to every move in a set of positions (castling, en
-    /// passant, promotions, captures of castling rooks among them), the
-    /// delta's reference meaning on the reply's parts is exactly how the
-    /// full evaluation changes.
+    /// For every move the real move pass makes in leaf mode (run by the
+    /// reference interpreter, so the parts are the program's own) from a set
+    /// of positions (castling, en passant, promotions, captures of castling
+    /// rooks among them), the delta of its parts is exactly how the full
+    /// evaluation changes for the side that did not move.
     #[test]
     fn reply_delta_is_the_change_of_the_evaluation() {
-        use crate::board::index_of;
-        use crate::codec::{encode, index_of_square, parse_fen};
+        use crate::codec::{encode, parse_fen, thread_of};
         use crate::games::{random_game, Rng};
-        use shakmaty::{CastlingMode, Chess, Position};
+        use crate::movegen::{legal_moves_for, Options};
+        use regex_vm::state::State;
+        use shakmaty::{Chess, Position};
         let mut positions: Vec<Chess> = [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/Pp2P3/2N2Q1p/1PPBBPPP/R3K2R b KQkq a3 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1",
             "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
             "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
-            "4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1",
-            "1r2k3/P7/8/8/8/8/6p1/4K2R w K - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "4k3/8/8/8/Pp6/8/8/4K3 b - a3 0 1",
+            "4k3/8/8/1pP5/8/8/8/4K3 w - b6 0 1",
+            "1r2k3/P7/8/8/8/8/6p1/4K2R b K - 0 1",
+            "r2k3r/pb1n3p/5pp1/1q1p4/1pPPPbPB/3N4/PP2RPBP/RN3K2 b - c3 0 29",
         ]
         .iter()
         .map(|f| parse_fen(f).expect("valid"))
         .collect();
-        for seed in 1..30 {
+        for seed in 1..40 {
             positions.push(random_game(
                 &Chess::default(),
                 &mut Rng::new(seed),
@@ -640,29 +647,50 @@ mod tests {
             ));
         }
         let mut checked = 0;
+        let mut en_passant = 0;
         for pos in positions {
-            let us = pos.turn();
-            for m1 in pos.legal_moves() {
-                let mut a = pos.clone();
-                a.play_unchecked(m1);
-                let enc = encode(&a);
-                let board: Vec<char> = enc.board.chars().collect();
-                let before = evaluate(&enc.board, us);
-                for m2 in a.legal_moves() {
-                    let uci = m2.to_uci(CastlingMode::Standard).to_string();
-                    let (f, t, u) = (&uci[0..2], &uci[2..4], &uci[4..]);
-                    let pc = board[index_of_square(m2.from().expect("a move"))].to_string();
-                    let x = board[index_of(t).expect("a square")].to_string();
-                    let d = ReplyDelta(us).delta(f, &pc, &x, u, t).expect("parts");
-                    let mut b = a.clone();
-                    b.play_unchecked(m2);
-                    let after = evaluate(&encode(&b).board, us);
-                    assert_eq!(after + DELTA_OFFSET, before + d, "{uci} after {m1}");
-                    checked += 1;
+            let mover = pos.turn();
+            let us = !mover;
+            let before = evaluate(&encode(&pos).board, us);
+            let program = regex_asm::trace(|m| {
+                m.assume_set(&crate::codec::POSITION_VARS);
+                legal_moves_for(m, mover, Options::LEAF)
+            })
+            .expect("the leaf move pass traces");
+            let mut state = State {
+                prefix: String::new(),
+                threads: vec![thread_of(&encode(&pos))],
+            };
+            regex_asm::reference::run(&program.instrs, &mut state).expect("runs");
+            assert_eq!(state.threads.len(), pos.legal_moves().len());
+            for t in &state.threads {
+                let part = |n: &str| t.var(n).expect("a part");
+                let d = ReplyDelta(us)
+                    .delta(
+                        part(FROM),
+                        part(PIECE),
+                        part(CAPTURED),
+                        part(PROMOTION),
+                        part(TO),
+                    )
+                    .expect("parts");
+                let after = evaluate(part(BOARD_VAR), us);
+                assert_eq!(
+                    after + DELTA_OFFSET,
+                    before + d,
+                    "{}: {}{}",
+                    crate::codec::fen_of(&pos),
+                    part(FROM),
+                    part(TO)
+                );
+                checked += 1;
+                if part(CAPTURED) == "," && part(PIECE).eq_ignore_ascii_case("p") {
+                    en_passant += 1;
                 }
             }
         }
-        assert!(checked > 10_000, "{checked}");
+        assert!(checked > 1_000, "{checked}");
+        assert!(en_passant >= 4, "{en_passant}");
     }
 
     #[test]

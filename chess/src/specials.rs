@@ -213,6 +213,9 @@ fn pawn_rules(c: Color) -> Vec<ForkRule> {
             ],
         });
         // En passant: the pawn that skipped the target square goes too.
+        // `x` is what stood on the target (`,`), as for every other move:
+        // a pawn arriving on `,` is how en passant is recognised later
+        // (the captured pawn's square is not the target).
         rules.push(ForkRule {
             at: None,
             cells: vec![
@@ -220,10 +223,7 @@ fn pawn_rules(c: Color) -> Vec<ForkRule> {
                 cell(d, ",", Put::Set('*')),
                 cell(side, &enemy_pawn, Put::Set('.')),
             ],
-            vars: vec![
-                (CAPTURED.into(), lit(&enemy_pawn)),
-                (PROMOTION.into(), lit("")),
-            ],
+            vars: vec![(CAPTURED.into(), lit(",")), (PROMOTION.into(), lit(""))],
         });
     }
     rules

@@ -55,6 +55,15 @@ fn vm_search_sees_mate_in_one_and_stalemate() {
     check("k7/8/1QK5/8/8/8/8/8 w - - 0 1").unwrap();
 }
 
+/// Found by `regex-chess fuzz --games 1000 --seed 2026` (game 512): the
+/// best move c2c4 allows b4xc3 en passant, and the reply's score counted
+/// the captured pawn on the target square's rank.
+#[test]
+fn vm_search_scores_an_en_passant_reply_like_the_reference() {
+    check("r2k3r/pb1n3p/5pp1/1q1p4/1p1PPbPB/3N4/PPP1RPBP/RN3K2 w - - 0 29").unwrap();
+    check("4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1").unwrap();
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(cases(100)))]
 
