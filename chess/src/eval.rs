@@ -3,8 +3,11 @@
 //! [`piece_value`] is the table (units of 10 centipawns); [`evaluate`]
 //! computes a board's score natively (the reference meaning, also used by
 //! `reference`); [`Eval`] is the special instruction that computes the
-//! same score with regexes. Scores are `5000 + ours - theirs` so they are
-//! never negative (the machine's integers are non-negative decimals).
+//! same score with regexes, and [`ReplyDelta`] the one that computes how a
+//! move just generated changes it (three table lookups on the move's parts,
+//! for the search's replies). Scores are `5000 + ours - theirs` so they are
+//! never negative (the machine's integers are non-negative decimals). This
+//! module does not generate moves or compare scores.
 //!
 //! How the regexes add up 32 pieces without arithmetic instructions: the
 //! board becomes one cell per square (`` `e4N ``); empty cells vanish; each
