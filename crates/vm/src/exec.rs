@@ -202,7 +202,13 @@ impl Executor {
             let results: Vec<Result<Compiled, CompileError>> = distinct
                 .par_iter()
                 .map(|&(index, pattern, engine)| {
-                    compile(pattern, engine, &config).map_err(|message| CompileError {
+                    let source = match engine {
+                        Engine::Plain if !config.naive => {
+                            whole_match_group(pattern).unwrap_or(pattern)
+                        }
+                        _ => pattern,
+                    };
+                    compile(source, engine, &config).map_err(|message| CompileError {
                         index,
                         pattern: pattern.to_string(),
                         message,
@@ -243,11 +249,19 @@ impl Executor {
                 .entry(r.pattern.as_str())
                 .or_insert_with(|| analysis::analyse(&r.pattern))
                 .clone();
+            let stripped = match r.engine {
+                Engine::Plain if !config.naive => whole_match_group(&r.pattern),
+                _ => None,
+            };
+            let template = match stripped {
+                Some(_) => group_one_as_whole_match(&r.replacement),
+                None => r.replacement.clone(),
+            };
             steps.push(Step {
                 compiled: id,
-                template: r.replacement.clone(),
+                template,
                 literal,
-                required: required_prefix(&r.pattern),
+                required: required_prefix(stripped.unwrap_or(&r.pattern)),
                 reach: analysis.reach,
                 needle: analysis
                     .needle
@@ -547,6 +561,49 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
     }
 }
 
+/// `X` when `pattern` is `(X)` and that group is its only one: group 1 is
+/// then always the whole match, which the engines report without a capture
+/// search, so the executor compiles `X` and reads group 1 as group 0.
+fn whole_match_group(pattern: &str) -> Option<&str> {
+    let inner = pattern.strip_prefix('(')?.strip_suffix(')')?;
+    if inner.starts_with('?') {
+        return None;
+    }
+    let bytes = pattern.as_bytes();
+    let (mut depth, mut in_class, mut i) = (1usize, false, 1);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 1,
+            b'[' if !in_class => in_class = true,
+            b']' if in_class => in_class = false,
+            b'(' if !in_class => depth += 1,
+            b')' if !in_class => {
+                depth -= 1;
+                if depth == 0 && i != bytes.len() - 1 {
+                    return None;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let hir = regex_syntax::Parser::new().parse(inner).ok()?;
+    (hir.properties().explicit_captures_len() == 0).then_some(inner)
+}
+
+/// The template with group 1 read as the whole match (see
+/// [`whole_match_group`]).
+fn group_one_as_whole_match(template: &Template) -> Template {
+    template
+        .pieces()
+        .iter()
+        .fold(Template::new(), |t, p| match p {
+            Piece::Literal(s) => t.text(s),
+            Piece::Group(1) => t.group(0),
+            Piece::Group(n) => t.group(*n),
+        })
+}
+
 /// By default, states at least this long run thread-confined rewrites in
 /// two halves.
 /// (At 64 KiB it paid while turns peaked at 1.4 MB; with turns peaking
@@ -840,6 +897,23 @@ mod tests {
         // a->b: "bbbxb"; (b)(b)->"bcb": "bcbbxb"; (c)\1* -> "<c>".
         assert_eq!(run(&p, "aaaxa", false), "b<c>bbxb");
         assert_eq!(run(&p, "aaaxa", false), run(&p, "aaaxa", true));
+    }
+
+    #[test]
+    fn a_group_around_the_whole_pattern_is_the_whole_match() {
+        assert_eq!(whole_match_group(r"(a[)]b\))"), Some(r"a[)]b\)"));
+        assert_eq!(whole_match_group(r"(%%\n[^%]*)"), Some(r"%%\n[^%]*"));
+        for p in [
+            r"(a)(b)", r"(a)|(b)", r"(a(b))", r"(?:ab)", r"a(b)", r"(a)b",
+        ] {
+            assert_eq!(whole_match_group(p), None, "{p}");
+        }
+        let p = Program::new(vec![Rewrite::new(
+            r"(x+)",
+            Template::literal("<").group(1).text(">"),
+        )]);
+        assert_eq!(run(&p, "axxbx", false), "a<xx>b<x>");
+        assert_eq!(run(&p, "axxbx", true), "a<xx>b<x>");
     }
 
     #[test]
