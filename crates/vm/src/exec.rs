@@ -187,13 +187,19 @@ impl Executor {
     pub fn new(program: &Program, config: Config) -> Result<Executor, CompileError> {
         // Distinct patterns first, in order of first use, compiled on all
         // cores; the first failure (by rewrite index) is the error.
+        // A pattern that is one group around everything is compiled
+        // without it (see `whole_match_group`), outside the plain loop.
         let mut by_pattern: HashMap<(&str, Engine), usize> = HashMap::new();
-        let mut distinct: Vec<(usize, &str, Engine)> = Vec::new();
+        let mut distinct: Vec<(usize, &str, Engine, Option<&str>)> = Vec::new();
         for (index, r) in program.rewrites().iter().enumerate() {
             by_pattern
                 .entry((r.pattern.as_str(), r.engine))
                 .or_insert_with(|| {
-                    distinct.push((index, r.pattern.as_str(), r.engine));
+                    let stripped = match r.engine {
+                        Engine::Plain if !config.naive => whole_match_group(&r.pattern),
+                        _ => None,
+                    };
+                    distinct.push((index, r.pattern.as_str(), r.engine, stripped));
                     distinct.len() - 1
                 });
         }
@@ -201,13 +207,8 @@ impl Executor {
             use rayon::prelude::*;
             let results: Vec<Result<Compiled, CompileError>> = distinct
                 .par_iter()
-                .map(|&(index, pattern, engine)| {
-                    let source = match engine {
-                        Engine::Plain if !config.naive => {
-                            whole_match_group(pattern).unwrap_or(pattern)
-                        }
-                        _ => pattern,
-                    };
+                .map(|&(index, pattern, engine, stripped)| {
+                    let source = stripped.unwrap_or(pattern);
                     compile(source, engine, &config).map_err(|message| CompileError {
                         index,
                         pattern: pattern.to_string(),
@@ -249,10 +250,7 @@ impl Executor {
                 .entry(r.pattern.as_str())
                 .or_insert_with(|| analysis::analyse(&r.pattern))
                 .clone();
-            let stripped = match r.engine {
-                Engine::Plain if !config.naive => whole_match_group(&r.pattern),
-                _ => None,
-            };
+            let stripped = distinct[id].3;
             let template = match stripped {
                 Some(_) => group_one_as_whole_match(&r.replacement),
                 None => r.replacement.clone(),
@@ -621,14 +619,56 @@ fn middle_thread_start(state: &str) -> Option<usize> {
         .find(|&i| i > 0 && b[i - 1] != b'%')
 }
 
-/// Replace-all of a plain pattern whose matches all start with a literal:
-/// the leftmost match at or after a position starts at the first
-/// occurrence of the literal there where the anchored pattern matches, so
-/// the literal is found with `memmem` and the pattern runs only there, one
-/// forward pass per place instead of a forward search, a reverse search
-/// and a capture search. Portable patterns have no look-around, no word
-/// boundary and no `^` but at the start: the text before a place cannot
-/// change what matches there.
+/// Appends `template` with each group reference read through `group`
+/// (a group that did not take part adds nothing).
+fn expand<'h>(template: &Template, out: &mut String, group: impl Fn(usize) -> Option<&'h str>) {
+    for p in template.pieces() {
+        match p {
+            Piece::Literal(s) => out.push_str(s),
+            Piece::Group(n) => out.push_str(group(*n).unwrap_or_default()),
+        }
+    }
+}
+
+/// Replace-all where every match starts with a literal `prefix`: the
+/// leftmost match at or after a position starts at the first occurrence of
+/// the prefix there where the pattern, anchored, matches. So the prefix is
+/// found with `memmem` and `replace_at` tries the pattern only there: given
+/// the text from that place and the text since the last match, it either
+/// appends both (the latter first) plus the replacement and returns the
+/// match length, or returns `None`. Exact for portable patterns: they have
+/// no look-around, no word boundary and no `^` but at the start, so the
+/// text before a place cannot change what matches there.
+fn replace_at_prefixes<'t, E>(
+    prefix: &memchr::memmem::Finder<'static>,
+    text: &'t str,
+    mut replace_at: impl FnMut(&'t str, &'t str, &mut String) -> Result<Option<usize>, E>,
+) -> Result<Cow<'t, str>, E> {
+    let mut out = String::new();
+    let (mut last, mut at, mut any) = (0, 0, false);
+    while let Some(i) = prefix.find(&text.as_bytes()[at..]) {
+        let start = at + i;
+        match replace_at(&text[start..], &text[last..start], &mut out)? {
+            Some(len) => {
+                any = true;
+                last = start + len;
+                // Portable patterns cannot match the empty string, but
+                // never loop on one.
+                at = last.max(start + 1);
+            }
+            None => at = start + 1,
+        }
+    }
+    if !any {
+        return Ok(Cow::Borrowed(text));
+    }
+    out.push_str(&text[last..]);
+    Ok(Cow::Owned(out))
+}
+
+/// A plain pattern whose matches all start with a thread head, run as
+/// `^(?:pattern)` only where the head is: one forward search per place
+/// instead of a forward, a reverse and a capture search over the text.
 fn anchored_replace_all<'t>(
     prefix: &memchr::memmem::Finder<'static>,
     regex: &regex::Regex,
@@ -636,81 +676,44 @@ fn anchored_replace_all<'t>(
     literal: Option<&str>,
     template: &Template,
 ) -> Cow<'t, str> {
-    let mut out = String::new();
-    let mut last = 0;
-    let mut at = 0;
-    let mut any = false;
     let mut locs = regex.capture_locations();
-    while let Some(i) = prefix.find(&text.as_bytes()[at..]) {
-        let start = at + i;
-        let rest = &text[start..];
-        let end = match literal {
-            Some(_) => regex.find(rest).map(|m| m.end()),
-            None => regex.captures_read(&mut locs, rest).map(|m| m.end()),
+    let done = replace_at_prefixes(prefix, text, |rest, gap, out| {
+        let found = match literal {
+            Some(_) => regex.find(rest),
+            None => regex.captures_read(&mut locs, rest),
         };
-        let Some(end) = end else {
-            at = start + 1;
-            continue;
-        };
-        any = true;
-        out.push_str(&text[last..start]);
-        match literal {
-            Some(lit) => out.push_str(lit),
-            None => {
-                for p in template.pieces() {
-                    match p {
-                        Piece::Literal(s) => out.push_str(s),
-                        Piece::Group(n) => {
-                            if let Some((s, e)) = locs.get(*n) {
-                                out.push_str(&rest[s..e]);
-                            }
-                        }
-                    }
-                }
+        Ok::<_, std::convert::Infallible>(found.map(|m| {
+            out.push_str(gap);
+            match literal {
+                Some(lit) => out.push_str(lit),
+                None => expand(template, out, |n| locs.get(n).map(|(s, e)| &rest[s..e])),
             }
-        }
-        last = start + end;
-        at = last.max(start + 1);
+            m.end()
+        }))
+    });
+    match done {
+        Ok(cow) => cow,
+        Err(never) => match never {},
     }
-    if !any {
-        return Cow::Borrowed(text);
-    }
-    out.push_str(&text[last..]);
-    Cow::Owned(out)
 }
 
-/// Replace-all of a pattern that is literal text: leftmost
-/// non-overlapping occurrences, each replaced by the template (whose only
-/// possible group is the whole match).
+/// A pattern that is literal text: its occurrences, found by `memmem`, are
+/// its matches (the template's only possible group is the whole match).
 fn literal_replace_all<'t>(
     finder: &memchr::memmem::Finder<'static>,
     text: &'t str,
     template: &Template,
 ) -> Cow<'t, str> {
-    let needle = finder.needle();
-    let mut out = String::new();
-    let mut last = 0;
-    let mut any = false;
-    for start in finder.find_iter(text.as_bytes()) {
-        if start < last {
-            continue;
-        }
-        any = true;
-        out.push_str(&text[last..start]);
-        for p in template.pieces() {
-            match p {
-                Piece::Literal(s) => out.push_str(s),
-                Piece::Group(0) => out.push_str(&text[start..start + needle.len()]),
-                Piece::Group(_) => {}
-            }
-        }
-        last = start + needle.len();
+    let len = finder.needle().len();
+    let done = replace_at_prefixes(finder, text, |rest, gap, out| {
+        out.push_str(gap);
+        expand(template, out, |n| (n == 0).then(|| &rest[..len]));
+        Ok::<_, std::convert::Infallible>(Some(len))
+    });
+    match done {
+        Ok(cow) => cow,
+        Err(never) => match never {},
     }
-    if !any {
-        return Cow::Borrowed(text);
-    }
-    out.push_str(&text[last..]);
-    Cow::Owned(out)
 }
 
 /// Expands a [`Template`] for the `regex` crate.
@@ -718,76 +721,42 @@ struct Expand<'a>(&'a Template);
 
 impl regex::Replacer for Expand<'_> {
     fn replace_append(&mut self, caps: &regex::Captures<'_>, dst: &mut String) {
-        for p in self.0.pieces() {
-            match p {
-                Piece::Literal(s) => dst.push_str(s),
-                Piece::Group(n) => {
-                    if let Some(m) = caps.get(*n) {
-                        dst.push_str(m.as_str());
-                    }
-                }
-            }
-        }
+        expand(self.0, dst, |n| caps.get(n).map(|m| m.as_str()));
     }
 }
 
 /// Replace-all on `fancy-regex`, reporting engine failures instead of
-/// panicking.
-///
-/// `fancy-regex` tries a back-reference pattern at every position of the
-/// text. When every match starts with a literal prefix, the leftmost match
-/// at or after a position starts at the first occurrence of the prefix
-/// there where the pattern, anchored, matches: only those places are
-/// tried. (The portable subset has no look-around and no `^` but at the
-/// start, so the text before a place cannot change what matches there.)
+/// panicking. `fancy-regex` tries a back-reference pattern at every
+/// position of the text; when every match starts with a literal, only the
+/// places where it occurs are tried (see [`replace_at_prefixes`]).
 fn fancy_replace_all<'t>(
     re: &fancy_regex::Regex,
     anchored: Option<&Anchored>,
     text: &'t str,
     template: &Template,
 ) -> Result<Cow<'t, str>, fancy_regex::Error> {
-    let mut out = String::new();
-    let mut last = 0;
-    let mut any = false;
-    let emit = |caps: &fancy_regex::Captures<'_, str>, out: &mut String| {
-        for p in template.pieces() {
-            match p {
-                Piece::Literal(s) => out.push_str(s),
-                Piece::Group(n) => {
-                    if let Some(m) = caps.get(*n) {
-                        out.push_str(m.as_str());
-                    }
-                }
-            }
-        }
-    };
     if let Some(a) = anchored {
-        let mut at = 0;
-        while let Some(i) = a.prefix.find(&text.as_bytes()[at..]) {
-            let start = at + i;
-            match a.regex.captures(&text[start..])? {
-                Some(caps) => {
-                    let Some(whole) = caps.get(0) else { break };
-                    any = true;
-                    out.push_str(&text[last..start]);
-                    emit(&caps, &mut out);
-                    last = start + whole.end();
-                    // The pattern cannot match the empty string (portable
-                    // subset), but never loop on one.
-                    at = last.max(start + 1);
-                }
-                None => at = start + 1,
-            }
-        }
-    } else {
-        for caps in re.captures_iter(text) {
-            let caps = caps?;
-            let Some(whole) = caps.get(0) else { continue };
-            any = true;
-            out.push_str(&text[last..whole.start()]);
-            emit(&caps, &mut out);
-            last = whole.end();
-        }
+        return replace_at_prefixes(&a.prefix, text, |rest, gap, out| {
+            let Some(caps) = a.regex.captures(rest)? else {
+                return Ok(None);
+            };
+            let Some(whole) = caps.get(0) else {
+                return Ok(None);
+            };
+            out.push_str(gap);
+            expand(template, out, |n| caps.get(n).map(|m| m.as_str()));
+            Ok(Some(whole.end()))
+        });
+    }
+    let mut out = String::new();
+    let (mut last, mut any) = (0, false);
+    for caps in re.captures_iter(text) {
+        let caps = caps?;
+        let Some(whole) = caps.get(0) else { continue };
+        any = true;
+        out.push_str(&text[last..whole.start()]);
+        expand(template, &mut out, |n| caps.get(n).map(|m| m.as_str()));
+        last = whole.end();
     }
     if !any {
         return Ok(Cow::Borrowed(text));
