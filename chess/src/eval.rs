@@ -24,7 +24,7 @@ use regex_vm::state::{Thread, VarName};
 use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
 
-use crate::board::{letter, name_at, pieces, square_at, squares, ANY, BOARD_VAR};
+use crate::board::{index_of, letter, name_at, pieces, square_at, squares, ANY, BOARD_VAR};
 use crate::rules::board_of;
 use crate::specials::{CAPTURED, FROM, PIECE, PROMOTION, TO};
 
@@ -90,10 +90,31 @@ pub fn piece_value(role: char, file: usize, rank: usize) -> u32 {
     }
 }
 
+/// The value of the piece `letter` (either case; `T` counts as a rook) of
+/// side `c` on board index `i` (a square), by [`piece_value`].
+fn value_for(c: Color, letter: char, i: usize) -> Option<u32> {
+    let (file, rank) = square_at(i)?;
+    let own_rank = if c == Color::White { rank } else { 9 - rank };
+    Some(piece_value(letter.to_ascii_uppercase(), file, own_rank))
+}
+
+/// The squares' names grouped by the value of `letter` of side `c` on
+/// them, in board order: one lookup rewrite per group.
+fn squares_by_value(c: Color, letter: char) -> Vec<(u32, Vec<String>)> {
+    let mut out: Vec<(u32, Vec<String>)> = Vec::new();
+    for i in squares() {
+        let v = value_for(c, letter, i).expect("a square");
+        match out.iter_mut().find(|(w, _)| *w == v) {
+            Some((_, sqs)) => sqs.push(name_at(i)),
+            None => out.push((v, vec![name_at(i)])),
+        }
+    }
+    out
+}
+
 /// The value of the board character at index `i`, with its colour, or
 /// `None` for an empty square.
 pub fn value_at(board: &[u8], i: usize) -> Option<(Color, u32)> {
-    let (file, rank) = square_at(i)?;
     let ch = board[i] as char;
     if !ch.is_ascii_alphabetic() {
         return None;
@@ -103,12 +124,7 @@ pub fn value_at(board: &[u8], i: usize) -> Option<(Color, u32)> {
     } else {
         Color::Black
     };
-    let own_rank = if color == Color::White {
-        rank
-    } else {
-        9 - rank
-    };
-    Some((color, piece_value(ch.to_ascii_uppercase(), file, own_rank)))
+    Some((color, value_for(color, ch, i)?))
 }
 
 /// `EVEN + ours - theirs` for the side `us`, natively.
@@ -185,21 +201,7 @@ impl Eval {
             } else {
                 Color::Black
             };
-            let mut by_value: Vec<(u32, Vec<String>)> = Vec::new();
-            for i in squares() {
-                let (file, rank) = square_at(i).expect("square");
-                let own_rank = if color == Color::White {
-                    rank
-                } else {
-                    9 - rank
-                };
-                let v = piece_value(letter.to_ascii_uppercase(), file, own_rank);
-                match by_value.iter_mut().find(|(w, _)| *w == v) {
-                    Some((_, sqs)) => sqs.push(name_at(i)),
-                    None => by_value.push((v, vec![name_at(i)])),
-                }
-            }
-            for (v, sqs) in by_value {
+            for (v, sqs) in squares_by_value(color, letter) {
                 out.push(local(
                     format!("`(?:{}){letter}", sqs.join("|")),
                     Template::literal(&cell_token(color == us, v)),
@@ -340,17 +342,10 @@ pub const DELTA_VAR: &str = "dv";
 /// What [`ReplyDelta`] adds so that its value is never negative.
 pub const DELTA_OFFSET: u32 = 200;
 
-/// The value of the piece `letter` (either case; `T` counts as a rook) of
-/// side `c` on the square named `square` (`e4`).
+/// The value of the piece `letter` of side `c` on the square named
+/// `square` (`e4`).
 fn value_on(c: Color, letter: char, square: &str) -> Option<u32> {
-    let mut chars = square.chars();
-    let file = (chars.next()? as u32).checked_sub('a' as u32)? as usize;
-    let rank = chars.next()?.to_digit(10)? as usize;
-    if file > 7 || !(1..=8).contains(&rank) || chars.next().is_some() {
-        return None;
-    }
-    let own_rank = if c == Color::White { rank } else { 9 - rank };
-    Some(piece_value(letter.to_ascii_uppercase(), file, own_rank))
+    value_for(c, letter, index_of(square)?)
 }
 
 /// How a reply changes the score, as a non-negative number: for the reply
@@ -407,20 +402,6 @@ impl ReplyDelta {
         )
     }
 
-    /// Squares grouped by the value of `letter` of side `c` on them.
-    fn by_value(c: Color, letter: char) -> Vec<(u32, Vec<String>)> {
-        let mut out: Vec<(u32, Vec<String>)> = Vec::new();
-        for i in squares() {
-            let name = name_at(i);
-            let v = value_on(c, letter, &name).expect("a square name");
-            match out.iter_mut().find(|(w, _)| *w == v) {
-                Some((_, sqs)) => sqs.push(name),
-                None => out.push((v, vec![name])),
-            }
-        }
-        out
-    }
-
     /// One rewrite adding `value`'s tallies to `dv` where `key` (a
     /// pattern over the parts, ending just before `#dv:`) matches.
     fn add(key: &str, value: u32) -> Rewrite {
@@ -447,7 +428,7 @@ impl ReplyDelta {
         // The moved piece on its square: this first lookup also appends
         // `dv` after the parts (every reply matches exactly one rewrite).
         for l in pieces(them).chars() {
-            for (v, sqs) in ReplyDelta::by_value(them, l) {
+            for (v, sqs) in squares_by_value(them, l) {
                 let (h, t, u) = ReplyDelta::tallies(v);
                 out.push(Rewrite::new(
                     format!(
@@ -462,7 +443,7 @@ impl ReplyDelta {
         }
         // The placed piece on its square, or the promotion piece.
         for l in pieces(them).chars() {
-            for (v, sqs) in ReplyDelta::by_value(them, l) {
+            for (v, sqs) in squares_by_value(them, l) {
                 let key = format!(
                     r"#{PIECE}:{l}\n#{FROM}:{any}\n#{CAPTURED}:{any}\n#{PROMOTION}:\n#{TO}:(?:{})\n",
                     sqs.join("|")
@@ -471,14 +452,14 @@ impl ReplyDelta {
             }
         }
         for p in ['q', 'r', 'b', 'n'] {
-            for (v, sqs) in ReplyDelta::by_value(them, p) {
+            for (v, sqs) in squares_by_value(them, p) {
                 let key = format!(r"#{PROMOTION}:{p}\n#{TO}:(?:{})\n", sqs.join("|"));
                 out.push(ReplyDelta::add(&key, 100 - v));
             }
         }
         // The captured piece, if any.
         for l in pieces(us).chars().filter(|l| !l.eq_ignore_ascii_case(&'K')) {
-            for (v, sqs) in ReplyDelta::by_value(us, l) {
+            for (v, sqs) in squares_by_value(us, l) {
                 let key = format!(
                     r"#{CAPTURED}:{l}\n#{PROMOTION}:{any}\n#{TO}:(?:{})\n",
                     sqs.join("|")
