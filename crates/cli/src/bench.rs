@@ -46,6 +46,10 @@ pub struct BenchArgs {
     /// core gives.
     #[arg(long)]
     pub sequential: bool,
+    /// Keep the fast paths but leave every pattern to the `regex` crate
+    /// (no backtracking matcher of our own), to measure what ours gives.
+    #[arg(long)]
+    pub no_backtrack: bool,
     /// Instead of the table, list the N rewrites that took longest over
     /// the whole suite (fastest of the runs, summed over turns), and the
     /// time per instruction name; with `--python`, CPython's time for the
@@ -227,15 +231,21 @@ pub fn run(args: BenchArgs) -> Result<()> {
             runs,
             top,
             args.python,
-            args.sequential,
+            regex_vm::Config {
+                profile: true,
+                parallel: !args.sequential,
+                backtrack: !args.no_backtrack,
+                ..regex_vm::Config::default()
+            },
         );
     }
-    let executor = if args.naive || args.sequential {
+    let executor = if args.naive || args.sequential || args.no_backtrack {
         other = regex_vm::Executor::new(
             &pass.program,
             regex_vm::Config {
                 naive: args.naive,
                 parallel: !args.sequential,
+                backtrack: !args.no_backtrack,
                 ..regex_vm::Config::default()
             },
         )?;
@@ -323,16 +333,9 @@ fn profile(
     runs: usize,
     top: usize,
     python: bool,
-    sequential: bool,
+    config: regex_vm::Config,
 ) -> Result<()> {
-    let executor = regex_vm::Executor::new(
-        program,
-        regex_vm::Config {
-            profile: true,
-            parallel: !sequential,
-            ..regex_vm::Config::default()
-        },
-    )?;
+    let executor = regex_vm::Executor::new(program, config)?;
     let states: Vec<String> = turns.iter().map(turn_state).collect::<Result<_>>()?;
     let mut ours = vec![0.0; program.len()];
     for (t, start) in turns.iter().zip(&states) {

@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
 use crate::analysis::{self, Reach};
+use crate::backtrack::{self, Matcher, Scratch};
 use crate::program::{Engine, Piece, Program, Template};
 use crate::state;
 
@@ -34,6 +35,9 @@ pub struct Config {
     pub split_bytes: usize,
     /// Record the wall time of every rewrite in [`Stats::per_rewrite`].
     pub profile: bool,
+    /// Let our own matcher (see [`backtrack`]) run the patterns it
+    /// handles; off, the `regex` crate runs them, to measure what it gives.
+    pub backtrack: bool,
 }
 
 impl Default for Config {
@@ -45,6 +49,7 @@ impl Default for Config {
             parallel: true,
             split_bytes: SPLIT_BYTES,
             profile: false,
+            backtrack: true,
         }
     }
 }
@@ -90,7 +95,9 @@ pub enum ExecError {
 pub struct KindStats {
     /// Rewrites of this kind executed (not skipped).
     pub executed: usize,
-    /// Wall time spent in them.
+    /// Wall time spent in them (the fast loop measures it only when
+    /// [`Config::profile`] is on: reading the clock twice per rewrite
+    /// costs a few percent of a turn).
     pub time: Duration,
 }
 
@@ -143,6 +150,13 @@ enum PlainFast {
         prefix: memchr::memmem::Finder<'static>,
         regex: regex::Regex,
     },
+    /// Every match starts with `prefix`: our own backtracking matcher,
+    /// tried only where the prefix occurs, on ASCII states (see
+    /// [`backtrack`]). If it gives up, the `regex` crate runs the rewrite.
+    Backtrack {
+        prefix: memchr::memmem::Finder<'static>,
+        matcher: Matcher,
+    },
 }
 
 /// A back-reference pattern every match of which starts with `prefix`:
@@ -157,12 +171,12 @@ struct Step {
     template: Template,
     /// The replacement when it has no group reference.
     literal: Option<String>,
-    /// Text every match must start with (for the whole-state skip).
-    required: String,
+    /// Texts every match needs in the state (a thread head of its kind,
+    /// the text it starts with, a literal it contains), as indexes into
+    /// the executor's probes: the rewrite is skipped when one is absent.
+    probes: Vec<usize>,
     /// Where matches can lie, proven from the pattern.
     reach: Reach,
-    /// A literal every match contains, to skip pieces cheaply.
-    needle: Option<memchr::memmem::Finder<'static>>,
     /// Index into the executor's kind names.
     kind: usize,
     /// The replacement can start a thread (forks): thread counts change.
@@ -172,6 +186,10 @@ struct Step {
 /// A compiled program, ready to run any number of times.
 pub struct Executor {
     steps: Vec<Step>,
+    /// The distinct texts of all steps' probes.
+    probes: Vec<memchr::memmem::Finder<'static>>,
+    /// Every template's text is ASCII.
+    ascii_templates: bool,
     compiled: Vec<Compiled>,
     kinds: Vec<String>,
     config: Config,
@@ -222,6 +240,14 @@ impl Executor {
         let mut analyses: HashMap<&str, analysis::Analysis> = HashMap::new();
         let mut kinds = Vec::new();
         let mut steps = Vec::with_capacity(program.len());
+        let mut probe_ids: HashMap<String, usize> = HashMap::new();
+        let mut probes = Vec::new();
+        let mut probe = |text: String| {
+            *probe_ids.entry(text).or_insert_with_key(|t| {
+                probes.push(state::finder(t.as_bytes()));
+                probes.len() - 1
+            })
+        };
         for r in program.rewrites() {
             let id = by_pattern[&(r.pattern.as_str(), r.engine)];
             let literal = if !r.replacement.has_groups() {
@@ -259,12 +285,22 @@ impl Executor {
                 compiled: id,
                 template,
                 literal,
-                required: required_prefix(stripped.unwrap_or(&r.pattern)),
+                probes: [
+                    match &analysis.reach {
+                        Reach::Active => Some("%%".to_string()),
+                        Reach::Marked => Some("%`".to_string()),
+                        Reach::Tagged(tag) => Some(format!("%{tag}\n")),
+                        Reach::Global | Reach::AnyPiece => None,
+                    },
+                    Some(required_prefix(stripped.unwrap_or(&r.pattern))),
+                    analysis.needle,
+                ]
+                .into_iter()
+                .flatten()
+                .filter(|t| !t.is_empty())
+                .map(&mut probe)
+                .collect(),
                 reach: analysis.reach,
-                needle: analysis
-                    .needle
-                    .filter(|n| !n.is_empty())
-                    .map(|n| memchr::memmem::Finder::new(n.as_bytes()).into_owned()),
                 kind,
                 creates_threads: r
                     .replacement
@@ -273,8 +309,15 @@ impl Executor {
                     .any(|p| matches!(p, Piece::Literal(s) if s.contains('%'))),
             });
         }
+        let ascii_templates = program.rewrites().iter().all(|r| {
+            r.replacement.pieces().iter().all(|p| {
+                matches!(p, Piece::Literal(s) if s.is_ascii()) || matches!(p, Piece::Group(_))
+            })
+        });
         Ok(Executor {
             steps,
+            probes,
+            ascii_templates,
             compiled,
             kinds,
             config,
@@ -342,7 +385,7 @@ impl Executor {
         let (mut stats, mut kinds) = self.new_stats(state);
         for (index, step) in self.steps.iter().enumerate() {
             let t0 = Instant::now();
-            let changed = match self.apply(index, step, state)? {
+            let changed = match self.apply(index, step, state, false)? {
                 Some(next) => {
                     *state = next;
                     true
@@ -388,12 +431,19 @@ impl Executor {
     fn run_fast(&self, state: &mut String) -> Result<Stats, ExecError> {
         let start = Instant::now();
         let (mut stats, mut kinds) = self.new_stats(state);
+        // Replacements insert template text and pieces of the state only,
+        // so an ASCII state stays ASCII under ASCII templates.
+        let ascii = self.ascii_templates && state.is_ascii();
+        // What each probe found in the state since it last changed.
+        let mut found: Vec<Option<bool>> = vec![None; self.probes.len()];
         for (index, step) in self.steps.iter().enumerate() {
-            let t0 = Instant::now();
-            if self.provably_no_op(step, state) {
+            let t0 = self.config.profile.then(Instant::now);
+            if self.provably_no_op(step, state, &mut found) {
                 stats.skipped += 1;
                 if self.config.profile {
-                    stats.per_rewrite.push(t0.elapsed());
+                    stats
+                        .per_rewrite
+                        .push(t0.map_or(Duration::ZERO, |t| t.elapsed()));
                 }
                 continue;
             }
@@ -401,18 +451,21 @@ impl Executor {
                 && step.reach != Reach::Global
                 && state.len() >= self.config.split_bytes
             {
-                self.apply_halves(index, step, state)?
+                self.apply_halves(index, step, state, ascii)?
             } else {
-                self.apply(index, step, state)?
+                self.apply(index, step, state, ascii)?
             };
             kinds[step.kind].executed += 1;
-            kinds[step.kind].time += t0.elapsed();
+            kinds[step.kind].time += t0.map_or(Duration::ZERO, |t| t.elapsed());
             if self.config.profile {
-                stats.per_rewrite.push(t0.elapsed());
+                stats
+                    .per_rewrite
+                    .push(t0.map_or(Duration::ZERO, |t| t.elapsed()));
             }
             stats.executed += 1;
             if let Some(next) = out {
                 *state = next;
+                found.fill(None);
                 stats.changed += 1;
                 stats.peak_state_bytes = stats.peak_state_bytes.max(state.len());
                 if matches!(step.reach, Reach::Global) || step.creates_threads {
@@ -434,12 +487,16 @@ impl Executor {
         index: usize,
         step: &Step,
         state: &str,
+        ascii: bool,
     ) -> Result<Option<String>, ExecError> {
         let Some(cut) = middle_thread_start(state) else {
-            return self.apply(index, step, state);
+            return self.apply(index, step, state, ascii);
         };
         let (a, b) = state.split_at(cut);
-        let (ra, rb) = rayon::join(|| self.apply(index, step, a), || self.apply(index, step, b));
+        let (ra, rb) = rayon::join(
+            || self.apply(index, step, a, ascii),
+            || self.apply(index, step, b, ascii),
+        );
         let (ra, rb) = (ra?, rb?);
         if ra.is_none() && rb.is_none() {
             return Ok(None);
@@ -451,32 +508,32 @@ impl Executor {
     }
 
     /// True when the rewrite cannot match: no thread of the kind its
-    /// pattern starts with, or a literal every match contains is absent.
-    fn provably_no_op(&self, step: &Step, state: &str) -> bool {
-        let kind_absent = match &step.reach {
-            Reach::Active => !state.contains("%%"),
-            Reach::Marked => !state.contains("%`"),
-            Reach::Tagged(tag) => !state.contains(&format!("%{tag}\n")),
-            Reach::Global | Reach::AnyPiece => false,
-        };
-        if kind_absent {
-            return true;
-        }
-        if !step.required.is_empty() && !state.contains(step.required.as_str()) {
-            return true;
-        }
-        match &step.needle {
-            Some(needle) => needle.find(state.as_bytes()).is_none(),
-            None => false,
-        }
+    /// pattern starts with, or a literal every match starts with or
+    /// contains is absent. `found` remembers each probe's answer on this
+    /// state.
+    fn provably_no_op(&self, step: &Step, state: &str, found: &mut [Option<bool>]) -> bool {
+        step.probes.iter().any(|&id| {
+            !*found[id].get_or_insert_with(|| self.probes[id].find(state.as_bytes()).is_some())
+        })
     }
 
-    /// One replace-all on `text`; `None` when nothing matched.
-    fn apply(&self, index: usize, step: &Step, text: &str) -> Result<Option<String>, ExecError> {
+    /// One replace-all on `text`; `None` when nothing matched. `ascii`
+    /// says the text is ASCII, which our own matcher needs.
+    fn apply(
+        &self,
+        index: usize,
+        step: &Step,
+        text: &str,
+        ascii: bool,
+    ) -> Result<Option<String>, ExecError> {
         let next = match &self.compiled[step.compiled] {
-            Compiled::Plain(re, anchored) => {
+            Compiled::Plain(re, fast) => {
+                let by_regex = || match &step.literal {
+                    Some(lit) => re.replace_all(text, regex::NoExpand(lit)),
+                    None => re.replace_all(text, Expand(&step.template)),
+                };
                 match (
-                    anchored.as_deref().filter(|_| !self.config.naive),
+                    fast.as_deref().filter(|_| !self.config.naive),
                     &step.literal,
                 ) {
                     (Some(PlainFast::Literal(finder)), _) => {
@@ -489,8 +546,11 @@ impl Executor {
                         literal.as_deref(),
                         &step.template,
                     ),
-                    (None, Some(lit)) => re.replace_all(text, regex::NoExpand(lit)),
-                    (None, None) => re.replace_all(text, Expand(&step.template)),
+                    (Some(PlainFast::Backtrack { prefix, matcher }), _) if ascii => {
+                        backtrack_replace_all(prefix, matcher, text, &step.template)
+                            .unwrap_or_else(|backtrack::GaveUp| by_regex())
+                    }
+                    _ => by_regex(),
                 }
             }
             Compiled::Fancy(re, anchored) => {
@@ -524,12 +584,26 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
             let fast = if pattern.starts_with('^') || crate::portable::check(pattern).is_err() {
                 None
             } else if let Some(text) = analysis::literal_text(pattern) {
-                Some(Box::new(PlainFast::Literal(
-                    memchr::memmem::Finder::new(text.as_bytes()).into_owned(),
-                )))
+                Some(Box::new(PlainFast::Literal(crate::state::finder(
+                    text.as_bytes(),
+                ))))
+            } else if let Some((matcher, start)) = config
+                .backtrack
+                .then(|| Matcher::new(pattern))
+                .flatten()
+                .map(|m| {
+                    let start = m.prefix();
+                    (m, start)
+                })
+                .filter(|(_, start)| start.len() >= BACKTRACK_PREFIX)
+            {
+                Some(Box::new(PlainFast::Backtrack {
+                    prefix: crate::state::finder(&start),
+                    matcher,
+                }))
             } else if prefix.starts_with('%') && prefix.len() >= 3 {
                 Some(Box::new(PlainFast::Anchored {
-                    prefix: memchr::memmem::Finder::new(prefix.as_bytes()).into_owned(),
+                    prefix: crate::state::finder(prefix.as_bytes()),
                     regex: build(&format!("^(?:{pattern})"))?,
                 }))
             } else {
@@ -550,7 +624,7 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
                 None
             } else {
                 Some(Box::new(Anchored {
-                    prefix: memchr::memmem::Finder::new(prefix.as_bytes()).into_owned(),
+                    prefix: crate::state::finder(prefix.as_bytes()),
                     regex: build(&format!("^(?:{pattern})"))?,
                 }))
             };
@@ -609,6 +683,14 @@ fn group_one_as_whole_match(template: &Template) -> Template {
 /// splitting, so only big states are split now.)
 const SPLIT_BYTES: usize = 512 << 10;
 
+/// Our own matcher runs a pattern only when every match starts with a
+/// literal at least this long (shorter ones start too many tries).
+const BACKTRACK_PREFIX: usize = 2;
+
+/// Steps our own matcher may take in one replace-all, plus 16 per byte of
+/// text, before the `regex` crate takes over.
+const BACKTRACK_BUDGET: usize = 200_000;
+
 /// A thread start near the middle of the state (a `%` not preceded by
 /// `%`), if there is one past the first byte.
 fn middle_thread_start(state: &str) -> Option<usize> {
@@ -634,23 +716,29 @@ fn expand<'h>(template: &Template, out: &mut String, group: impl Fn(usize) -> Op
 /// leftmost match at or after a position starts at the first occurrence of
 /// the prefix there where the pattern, anchored, matches. So the prefix is
 /// found with `memmem` and `replace_at` tries the pattern only there: given
-/// the text from that place and the text since the last match, it either
-/// appends both (the latter first) plus the replacement and returns the
-/// match length, or returns `None`. Exact for portable patterns: they have
-/// no look-around, no word boundary and no `^` but at the start, so the
-/// text before a place cannot change what matches there.
+/// the text from that place, it either writes the replacement into its
+/// buffer and returns the match length, or returns `None`. Exact for
+/// portable patterns: they have no look-around, no word boundary and no
+/// `^` but at the start, so the text before a place cannot change what
+/// matches there. The output is sized once, at the first match.
 fn replace_at_prefixes<'t, E>(
     prefix: &memchr::memmem::Finder<'static>,
     text: &'t str,
-    mut replace_at: impl FnMut(&'t str, &'t str, &mut String) -> Result<Option<usize>, E>,
+    mut replace_at: impl FnMut(&'t str, &mut String) -> Result<Option<usize>, E>,
 ) -> Result<Cow<'t, str>, E> {
     let mut out = String::new();
-    let (mut last, mut at, mut any) = (0, 0, false);
+    let mut replacement = String::new();
+    let (mut last, mut at) = (0, 0);
     while let Some(i) = prefix.find(&text.as_bytes()[at..]) {
         let start = at + i;
-        match replace_at(&text[start..], &text[last..start], &mut out)? {
+        replacement.clear();
+        match replace_at(&text[start..], &mut replacement)? {
             Some(len) => {
-                any = true;
+                if out.capacity() == 0 {
+                    out.reserve(text.len() + text.len() / 4 + 64);
+                }
+                out.push_str(&text[last..start]);
+                out.push_str(&replacement);
                 last = start + len;
                 // Portable patterns cannot match the empty string, but
                 // never loop on one.
@@ -659,7 +747,7 @@ fn replace_at_prefixes<'t, E>(
             None => at = start + 1,
         }
     }
-    if !any {
+    if out.capacity() == 0 {
         return Ok(Cow::Borrowed(text));
     }
     out.push_str(&text[last..]);
@@ -677,13 +765,12 @@ fn anchored_replace_all<'t>(
     template: &Template,
 ) -> Cow<'t, str> {
     let mut locs = regex.capture_locations();
-    let done = replace_at_prefixes(prefix, text, |rest, gap, out| {
+    let done = replace_at_prefixes(prefix, text, |rest, out| {
         let found = match literal {
             Some(_) => regex.find(rest),
             None => regex.captures_read(&mut locs, rest),
         };
         Ok::<_, std::convert::Infallible>(found.map(|m| {
-            out.push_str(gap);
             match literal {
                 Some(lit) => out.push_str(lit),
                 None => expand(template, out, |n| locs.get(n).map(|(s, e)| &rest[s..e])),
@@ -697,6 +784,31 @@ fn anchored_replace_all<'t>(
     }
 }
 
+/// A plain pattern whose matches all start with `prefix`, run by our own
+/// matcher only where the prefix is (see [`backtrack`]). The text must be
+/// ASCII. Gives up, changing nothing, when the search runs past a budget
+/// that grows with the text.
+fn backtrack_replace_all<'t>(
+    prefix: &memchr::memmem::Finder<'static>,
+    matcher: &Matcher,
+    text: &'t str,
+    template: &Template,
+) -> Result<Cow<'t, str>, backtrack::GaveUp> {
+    let mut scratch = Scratch::default();
+    let mut budget = BACKTRACK_BUDGET + 16 * text.len();
+    replace_at_prefixes(prefix, text, |rest, out| {
+        if !matcher.find_anchored(rest.as_bytes(), &mut scratch, &mut budget)? {
+            return Ok(None);
+        }
+        let slots = &scratch.slots;
+        expand(template, out, |n| {
+            let (s, e) = (*slots.get(2 * n)?, *slots.get(2 * n + 1)?);
+            (s != usize::MAX && e != usize::MAX).then(|| &rest[s..e])
+        });
+        Ok(Some(scratch.slots[1]))
+    })
+}
+
 /// A pattern that is literal text: its occurrences, found by `memmem`, are
 /// its matches (the template's only possible group is the whole match).
 fn literal_replace_all<'t>(
@@ -705,8 +817,7 @@ fn literal_replace_all<'t>(
     template: &Template,
 ) -> Cow<'t, str> {
     let len = finder.needle().len();
-    let done = replace_at_prefixes(finder, text, |rest, gap, out| {
-        out.push_str(gap);
+    let done = replace_at_prefixes(finder, text, |rest, out| {
         expand(template, out, |n| (n == 0).then(|| &rest[..len]));
         Ok::<_, std::convert::Infallible>(Some(len))
     });
@@ -736,14 +847,13 @@ fn fancy_replace_all<'t>(
     template: &Template,
 ) -> Result<Cow<'t, str>, fancy_regex::Error> {
     if let Some(a) = anchored {
-        return replace_at_prefixes(&a.prefix, text, |rest, gap, out| {
+        return replace_at_prefixes(&a.prefix, text, |rest, out| {
             let Some(caps) = a.regex.captures(rest)? else {
                 return Ok(None);
             };
             let Some(whole) = caps.get(0) else {
                 return Ok(None);
             };
-            out.push_str(gap);
             expand(template, out, |n| caps.get(n).map(|m| m.as_str()));
             Ok(Some(whole.end()))
         });

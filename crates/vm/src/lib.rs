@@ -10,6 +10,7 @@
 //! Nothing here knows about instructions (that is `regex-asm`) or chess.
 
 pub mod analysis;
+pub mod backtrack;
 pub mod exec;
 pub mod format;
 pub mod portable;

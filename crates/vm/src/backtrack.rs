@@ -1,0 +1,905 @@
+//! A backtracking matcher for the patterns the executor runs most.
+//!
+//! It owns one thing: finding, for a plain portable pattern anchored at the
+//! start of a byte slice, the match and the capture spans that the `regex`
+//! crate's leftmost-first search would report there. It compiles the
+//! pattern's syntax tree (from `regex-syntax`, the same parser the `regex`
+//! crate uses) into a small program for a backtracking machine. The
+//! machine is what any Perl-style engine is; what makes it fast on the
+//! state grammar is one instruction: a run of one byte class (`[^%]*?`,
+//! `[^%\n]{51,58}`) is measured with `memchr` and, when a literal follows,
+//! only the places where that literal can start are tried.
+//!
+//! It must not touch the state, templates or thread markers, and it
+//! declines (returns `None` from [`Matcher::new`]) anything it does not
+//! handle exactly: look-around other than `^`, back-references, loops whose
+//! body can match the empty string, and programs that would be large. It
+//! reads bytes, so it is exact only on ASCII text (where a byte is a
+//! character); the executor checks that before using it. A search that
+//! runs past its step budget gives up ([`GaveUp`]) and the caller asks the
+//! `regex` crate instead, so no pattern can make it slow without bound.
+
+use memchr::memmem;
+use regex_syntax::hir::{Class, Hir, HirKind, Look};
+
+/// A search that ran past its step budget (see [`Matcher::find_anchored`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GaveUp;
+
+/// Instructions above this count are not worth a backtracker: decline.
+const MAX_PROGRAM: usize = 4_000;
+
+/// Choice points above this count (see [`choices`]) make backtracking
+/// slower than the `regex` crate's automata: decline.
+const MAX_CHOICES: usize = 4;
+
+/// The set of ASCII bytes one class matches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ByteSet([bool; 128]);
+
+impl ByteSet {
+    fn contains(&self, b: u8) -> bool {
+        b < 128 && self.0[usize::from(b)]
+    }
+
+    /// The set's one byte, when it has exactly one.
+    fn only(&self) -> Option<u8> {
+        let mut members = (0u8..128).filter(|&b| self.0[usize::from(b)]);
+        match (members.next(), members.next()) {
+            (Some(b), None) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The ASCII bytes outside the set, when there are at most three of
+    /// them: a run of the class then ends at the first of them (on ASCII
+    /// text), which `memchr` finds.
+    fn stops(&self) -> Option<Vec<u8>> {
+        let out: Vec<u8> = (0u8..128).filter(|&b| !self.0[usize::from(b)]).collect();
+        (out.len() <= 3).then_some(out)
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Inst {
+    /// These bytes, in order.
+    Lit(Box<[u8]>),
+    /// One byte of the set.
+    Set(usize),
+    /// `min..=max` bytes of the set, a multiple of `step` long (`step`
+    /// is above 1 for a loop over a fixed-width run, `(?:[^%\n]{10})*`),
+    /// greedy or lazy. `hint` is what the rest needs where the run ends.
+    Run {
+        set: usize,
+        min: usize,
+        max: usize,
+        step: usize,
+        greedy: bool,
+        hint: Hint,
+    },
+    /// One of the literals of a word list (at most one can match at any
+    /// place, so there is nothing to come back to).
+    Words(usize),
+    /// Try the first target; on failure, the second.
+    Split(usize, usize),
+    Jmp(usize),
+    /// Record the position in a capture slot.
+    Save(usize),
+    /// Position 0 only (`^`).
+    Start,
+    Match,
+}
+
+/// What must stand at or past the place where a run ends, for the rest
+/// of the pattern to have a chance there: a run ends only at such places.
+#[derive(Debug, Clone, Copy)]
+enum Hint {
+    /// Anything.
+    None,
+    /// This literal (index into the matcher's literals) starts there.
+    Lit(usize),
+    /// The byte `offset` bytes on is this one.
+    Byte { offset: usize, byte: u8 },
+    /// The byte `offset` bytes on is in this set (index into the sets).
+    Set { offset: usize, set: usize },
+}
+
+/// Bytes the state holds everywhere (empty squares, names, digits, line
+/// and variable marks): a poor hint.
+fn common(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b".,\n#: ".contains(&b)
+}
+
+/// A compiled pattern (see the module documentation).
+#[derive(Debug)]
+pub struct Matcher {
+    prog: Vec<Inst>,
+    sets: Vec<ByteSet>,
+    stops: Vec<Option<Vec<u8>>>,
+    lits: Vec<(u8, memmem::Finder<'static>)>,
+    words: Vec<WordList>,
+    slots: usize,
+}
+
+/// Where to resume after a failure.
+enum Frame {
+    /// Another branch.
+    Resume { pc: usize, pos: usize },
+    /// Undo a capture.
+    Restore { slot: usize, value: usize },
+    /// The greedy run at `pc`: shorter ends than `cur`, down to `lo`,
+    /// remain.
+    Greedy { pc: usize, lo: usize, cur: usize },
+    /// The lazy run at `pc`: longer ends than `cur`, up to `hi`, remain.
+    Lazy { pc: usize, hi: usize, cur: usize },
+}
+
+/// Reusable memory for searches with one matcher.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    stack: Vec<FrameRepr>,
+    /// Capture slots: start and end of each group, `usize::MAX` when unset.
+    pub slots: Vec<usize>,
+}
+
+// The stack holds plain tuples so `Scratch` can derive `Debug` cheaply.
+type FrameRepr = (u8, usize, usize, usize);
+
+fn encode(f: Frame) -> FrameRepr {
+    match f {
+        Frame::Resume { pc, pos } => (0, pc, pos, 0),
+        Frame::Restore { slot, value } => (1, slot, value, 0),
+        Frame::Greedy { pc, lo, cur } => (2, pc, lo, cur),
+        Frame::Lazy { pc, hi, cur } => (3, pc, hi, cur),
+    }
+}
+
+fn decode(r: FrameRepr) -> Frame {
+    match r.0 {
+        0 => Frame::Resume { pc: r.1, pos: r.2 },
+        1 => Frame::Restore {
+            slot: r.1,
+            value: r.2,
+        },
+        2 => Frame::Greedy {
+            pc: r.1,
+            lo: r.2,
+            cur: r.3,
+        },
+        _ => Frame::Lazy {
+            pc: r.1,
+            hi: r.2,
+            cur: r.3,
+        },
+    }
+}
+
+struct Builder {
+    prog: Vec<Inst>,
+    sets: Vec<ByteSet>,
+    lits: Vec<Box<[u8]>>,
+    words: Vec<WordList>,
+}
+
+/// Literals none of which starts another, by first byte.
+#[derive(Debug)]
+struct WordList {
+    by_first: Vec<Vec<Box<[u8]>>>,
+}
+
+impl WordList {
+    fn new(words: Vec<Box<[u8]>>) -> WordList {
+        let mut by_first = vec![Vec::new(); 256];
+        for w in words {
+            by_first[usize::from(w[0])].push(w);
+        }
+        WordList { by_first }
+    }
+
+    /// The length of the word `hay` starts with, if any.
+    fn matches(&self, hay: &[u8]) -> Option<usize> {
+        let first = *hay.first()?;
+        self.by_first[usize::from(first)]
+            .iter()
+            .find(|w| hay.starts_with(w))
+            .map(|w| w.len())
+    }
+}
+
+/// The branches of an alternation when each is a non-empty literal and
+/// none starts another: then at most one branch can match at a place, and
+/// which one does not depend on the order of the branches.
+fn word_list(subs: &[Hir]) -> Option<Vec<Box<[u8]>>> {
+    let words: Vec<Box<[u8]>> = subs
+        .iter()
+        .map(|h| match h.kind() {
+            HirKind::Literal(lit) if !lit.0.is_empty() => Some(lit.0.clone()),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let prefix_free = words.iter().enumerate().all(|(i, a)| {
+        words
+            .iter()
+            .enumerate()
+            .all(|(j, b)| i == j || !b.starts_with(a))
+    });
+    prefix_free.then_some(words)
+}
+
+impl Builder {
+    fn push(&mut self, i: Inst) -> Option<usize> {
+        if self.prog.len() >= MAX_PROGRAM {
+            return None;
+        }
+        self.prog.push(i);
+        Some(self.prog.len() - 1)
+    }
+
+    fn set(&mut self, s: ByteSet) -> usize {
+        if let Some(i) = self.sets.iter().position(|t| *t == s) {
+            return i;
+        }
+        self.sets.push(s);
+        self.sets.len() - 1
+    }
+
+    /// The hint of the run at `pc`, from the straight stretch of
+    /// fixed-width instructions after it: a literal of two bytes or more
+    /// right at its end, else the last uncommon byte the stretch tests,
+    /// else the first test.
+    fn hint_after(&mut self, pc: usize) -> Hint {
+        let (mut offset, mut rare, mut first) = (0usize, None, None);
+        for inst in &self.prog[pc + 1..] {
+            let mut test = |at: usize, hint: Hint, byte: Option<u8>| {
+                if byte.is_some_and(|b| !common(b)) {
+                    rare = Some(hint);
+                }
+                first.get_or_insert((at, hint));
+            };
+            match inst {
+                Inst::Save(_) => {}
+                Inst::Lit(bytes) if offset == 0 && bytes.len() >= 2 => {
+                    self.lits.push(bytes.clone());
+                    return Hint::Lit(self.lits.len() - 1);
+                }
+                Inst::Lit(bytes) => {
+                    for (i, &byte) in bytes.iter().enumerate() {
+                        let at = offset + i;
+                        test(at, Hint::Byte { offset: at, byte }, Some(byte));
+                    }
+                    offset += bytes.len();
+                }
+                Inst::Set(s) => {
+                    let set = &self.sets[*s];
+                    let only = set.only();
+                    let hint = match only {
+                        Some(byte) => Hint::Byte { offset, byte },
+                        None => Hint::Set { offset, set: *s },
+                    };
+                    test(offset, hint, only);
+                    offset += 1;
+                }
+                Inst::Run { min, max, .. } if min == max => offset += min,
+                _ => break,
+            }
+        }
+        rare.or(first.map(|(_, h)| h)).unwrap_or(Hint::None)
+    }
+
+    fn compile(&mut self, hir: &Hir) -> Option<()> {
+        match hir.kind() {
+            HirKind::Empty => {}
+            HirKind::Literal(lit) => {
+                self.push(Inst::Lit(lit.0.clone()))?;
+            }
+            HirKind::Class(class) => {
+                let s = self.set(byte_set(class));
+                self.push(Inst::Set(s))?;
+            }
+            HirKind::Look(Look::Start) => {
+                self.push(Inst::Start)?;
+            }
+            HirKind::Look(_) => return None,
+            HirKind::Capture(cap) => {
+                let slot = 2 * usize::try_from(cap.index).ok()?;
+                self.push(Inst::Save(slot))?;
+                self.compile(&cap.sub)?;
+                self.push(Inst::Save(slot + 1))?;
+            }
+            HirKind::Concat(subs) => {
+                for s in subs {
+                    self.compile(s)?;
+                }
+            }
+            HirKind::Alternation(subs) => {
+                if let Some(words) = word_list(subs) {
+                    self.words.push(WordList::new(words));
+                    self.push(Inst::Words(self.words.len() - 1))?;
+                    return Some(());
+                }
+                let mut jumps = Vec::new();
+                for (i, s) in subs.iter().enumerate() {
+                    if i + 1 < subs.len() {
+                        let split = self.push(Inst::Split(0, 0))?;
+                        self.compile(s)?;
+                        jumps.push(self.push(Inst::Jmp(0))?);
+                        let next = self.prog.len();
+                        self.prog[split] = Inst::Split(split + 1, next);
+                    } else {
+                        self.compile(s)?;
+                    }
+                }
+                let end = self.prog.len();
+                for j in jumps {
+                    self.prog[j] = Inst::Jmp(end);
+                }
+            }
+            HirKind::Repetition(rep) => {
+                let min = usize::try_from(rep.min).ok()?;
+                let max = rep
+                    .max
+                    .map(|m| usize::try_from(m).ok())
+                    .unwrap_or(Some(usize::MAX))?;
+                if let Some(set) = single_byte(&rep.sub) {
+                    let set = self.set(set);
+                    self.push(Inst::Run {
+                        set,
+                        min,
+                        max,
+                        step: 1,
+                        greedy: rep.greedy,
+                        hint: Hint::None,
+                    })?;
+                    return Some(());
+                }
+                // A loop over a fixed-width run of one class, with no
+                // group inside, is a run whose length is a multiple of the
+                // width: `k` turns of the loop are `k * width` bytes.
+                if let HirKind::Repetition(inner) = rep.sub.kind() {
+                    if let (Some(set), Some(width)) = (single_byte(&inner.sub), inner.max) {
+                        let width = usize::try_from(width).ok()?;
+                        if inner.min == inner.max.unwrap_or(0) && width > 1 {
+                            let set = self.set(set);
+                            self.push(Inst::Run {
+                                set,
+                                min: min.checked_mul(width)?,
+                                max: max.saturating_mul(width),
+                                step: width,
+                                greedy: rep.greedy,
+                                hint: Hint::None,
+                            })?;
+                            return Some(());
+                        }
+                    }
+                }
+                // Loops over a body that can match nothing are where
+                // backtracking engines disagree: leave them to `regex`.
+                let body_can_be_empty = rep.sub.properties().minimum_len() == Some(0);
+                if body_can_be_empty && max > 1 {
+                    return None;
+                }
+                for _ in 0..min {
+                    self.compile(&rep.sub)?;
+                }
+                if max == usize::MAX {
+                    let top = self.push(Inst::Split(0, 0))?;
+                    self.compile(&rep.sub)?;
+                    self.push(Inst::Jmp(top))?;
+                    let end = self.prog.len();
+                    self.prog[top] = branch(rep.greedy, top + 1, end);
+                } else {
+                    let mut splits = Vec::new();
+                    for _ in min..max {
+                        splits.push(self.push(Inst::Split(0, 0))?);
+                        self.compile(&rep.sub)?;
+                    }
+                    let end = self.prog.len();
+                    for s in splits {
+                        self.prog[s] = branch(rep.greedy, s + 1, end);
+                    }
+                }
+            }
+        }
+        Some(())
+    }
+}
+
+fn branch(greedy: bool, body: usize, exit: usize) -> Inst {
+    if greedy {
+        Inst::Split(body, exit)
+    } else {
+        Inst::Split(exit, body)
+    }
+}
+
+/// The ASCII part of a class.
+fn byte_set(class: &Class) -> ByteSet {
+    let mut set = [false; 128];
+    let mut add = |lo: u32, hi: u32| {
+        for b in lo..=hi.min(127) {
+            set[b as usize] = true;
+        }
+    };
+    match class {
+        Class::Unicode(c) => c
+            .ranges()
+            .iter()
+            .for_each(|r| add(r.start().into(), r.end().into())),
+        Class::Bytes(c) => c
+            .ranges()
+            .iter()
+            .for_each(|r| add(r.start().into(), r.end().into())),
+    }
+    ByteSet(set)
+}
+
+/// The set of a one-byte sub-pattern (a class or a one-byte literal).
+fn single_byte(hir: &Hir) -> Option<ByteSet> {
+    match hir.kind() {
+        HirKind::Class(c) => Some(byte_set(c)),
+        HirKind::Literal(lit) if lit.0.len() == 1 && lit.0[0] < 128 => {
+            let mut set = [false; 128];
+            set[usize::from(lit.0[0])] = true;
+            Some(ByteSet(set))
+        }
+        _ => None,
+    }
+}
+
+impl Matcher {
+    /// Compiles `pattern`, or `None` when it is outside what this matcher
+    /// handles exactly (see the module documentation).
+    pub fn new(pattern: &str) -> Option<Matcher> {
+        let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+        if hir.properties().minimum_len() == Some(0) {
+            return None;
+        }
+        let slots = 2 * (hir.properties().explicit_captures_len() + 1);
+        let mut b = Builder {
+            prog: Vec::new(),
+            sets: Vec::new(),
+            lits: Vec::new(),
+            words: Vec::new(),
+        };
+        b.compile(&hir)?;
+        b.push(Inst::Match)?;
+        for pc in 0..b.prog.len() {
+            if let Inst::Run { .. } = b.prog[pc] {
+                let learned = b.hint_after(pc);
+                if let Inst::Run { hint, .. } = &mut b.prog[pc] {
+                    *hint = learned;
+                }
+            }
+        }
+        if choices(&b.prog) > MAX_CHOICES {
+            return None;
+        }
+        let stops = b.sets.iter().map(ByteSet::stops).collect();
+        let lits = b
+            .lits
+            .iter()
+            .map(|l| (l[0], crate::state::finder(&l[..])))
+            .collect();
+        Some(Matcher {
+            prog: b.prog,
+            sets: b.sets,
+            stops,
+            lits,
+            words: b.words,
+            slots,
+        })
+    }
+
+    /// The literal every match starts with (the program's leading
+    /// literals, captures seen through); empty when there is none.
+    pub fn prefix(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        for inst in &self.prog {
+            match inst {
+                Inst::Save(_) => {}
+                Inst::Lit(bytes) => out.extend_from_slice(bytes),
+                _ => break,
+            }
+        }
+        out
+    }
+
+    /// Number of capture slots (two per group, group 0 included).
+    pub fn slot_count(&self) -> usize {
+        self.slots
+    }
+
+    /// The end of the longest run of set `set` in `hay[pos..]`, at most
+    /// `max` long.
+    fn run_end(&self, set: usize, hay: &[u8], pos: usize, max: usize) -> usize {
+        let limit = hay.len().min(pos.saturating_add(max));
+        let span = &hay[pos..limit];
+        let found = match self.stops[set].as_deref() {
+            Some(s) if span.len() > 16 => match *s {
+                [] => None,
+                [a] => memchr::memchr(a, span),
+                [a, b] => memchr::memchr2(a, b, span),
+                [a, b, c] => memchr::memchr3(a, b, c, span),
+                _ => unreachable!("at most three stops"),
+            },
+            _ => {
+                let set = &self.sets[set];
+                span.iter().position(|&b| !set.contains(b))
+            }
+        };
+        found.map_or(limit, |i| pos + i)
+    }
+
+    /// The match of the pattern anchored at the start of `hay` that the
+    /// leftmost-first rule picks, with its captures in `scratch.slots`
+    /// (group `n` spans `slots[2n]..slots[2n+1]`, `usize::MAX` when the
+    /// group did not take part); `Ok(false)` when nothing matches there.
+    /// `hay` must be ASCII.
+    ///
+    /// # Errors
+    ///
+    /// [`GaveUp`] when the search took more than `budget` steps; the
+    /// budget left is written back.
+    pub fn find_anchored(
+        &self,
+        hay: &[u8],
+        scratch: &mut Scratch,
+        budget: &mut usize,
+    ) -> Result<bool, GaveUp> {
+        debug_assert!(hay.is_ascii());
+        scratch.slots.clear();
+        scratch.slots.resize(self.slots, usize::MAX);
+        scratch.stack.clear();
+        let slots = &mut scratch.slots;
+        let stack = &mut scratch.stack;
+        let (mut pc, mut pos) = (0usize, 0usize);
+        // Choice frames on the stack. With none, a failure ends the search,
+        // so a capture need not be restored and its old value is not kept.
+        let mut choices = 0usize;
+        slots[0] = 0;
+        loop {
+            if *budget == 0 {
+                return Err(GaveUp);
+            }
+            *budget -= 1;
+            let ok = match &self.prog[pc] {
+                Inst::Lit(bytes) => {
+                    let ok = hay[pos..].starts_with(bytes);
+                    pos += bytes.len();
+                    pc += 1;
+                    ok
+                }
+                Inst::Set(s) => {
+                    let ok = hay.get(pos).is_some_and(|&b| self.sets[*s].contains(b));
+                    pos += 1;
+                    pc += 1;
+                    ok
+                }
+                Inst::Start => {
+                    pc += 1;
+                    pos == 0
+                }
+                Inst::Save(slot) => {
+                    if choices > 0 {
+                        stack.push(encode(Frame::Restore {
+                            slot: *slot,
+                            value: slots[*slot],
+                        }));
+                    }
+                    slots[*slot] = pos;
+                    pc += 1;
+                    true
+                }
+                Inst::Split(a, b) => {
+                    stack.push(encode(Frame::Resume { pc: *b, pos }));
+                    choices += 1;
+                    pc = *a;
+                    true
+                }
+                Inst::Jmp(a) => {
+                    pc = *a;
+                    true
+                }
+                Inst::Words(w) => {
+                    let len = self.words[*w].matches(&hay[pos..]);
+                    pos += len.unwrap_or(0);
+                    pc += 1;
+                    len.is_some()
+                }
+                Inst::Match => {
+                    slots[1] = pos;
+                    return Ok(true);
+                }
+                &Inst::Run {
+                    set,
+                    min,
+                    max,
+                    step,
+                    greedy,
+                    hint,
+                } => {
+                    let end = self.run_end(set, hay, pos, max);
+                    *budget = budget.saturating_sub((end - pos) / 64);
+                    let lo = pos + min;
+                    if end < lo {
+                        false
+                    } else {
+                        let first = if greedy {
+                            self.greedy_candidate(hay, (hint, step), lo, end + 1)
+                        } else {
+                            self.lazy_candidate(hay, (hint, step), lo, lo, end)
+                        };
+                        match first {
+                            None => false,
+                            Some(p) => {
+                                if greedy && p > lo {
+                                    stack.push(encode(Frame::Greedy { pc, lo, cur: p }));
+                                    choices += 1;
+                                } else if !greedy && p < end {
+                                    stack.push(encode(Frame::Lazy {
+                                        pc,
+                                        hi: end,
+                                        cur: p,
+                                    }));
+                                    choices += 1;
+                                }
+                                pc += 1;
+                                pos = p;
+                                true
+                            }
+                        }
+                    }
+                }
+            };
+            if ok {
+                continue;
+            }
+            // Backtrack to the most recent choice left.
+            loop {
+                let Some(f) = stack.pop() else {
+                    return Ok(false);
+                };
+                match decode(f) {
+                    Frame::Restore { slot, value } => slots[slot] = value,
+                    Frame::Resume { pc: p, pos: q } => {
+                        choices -= 1;
+                        pc = p;
+                        pos = q;
+                        break;
+                    }
+                    Frame::Greedy { pc: p, lo, cur } => {
+                        choices -= 1;
+                        if let Some(q) = self.greedy_candidate(hay, self.run(p), lo, cur) {
+                            if q > lo {
+                                stack.push(encode(Frame::Greedy { pc: p, lo, cur: q }));
+                                choices += 1;
+                            }
+                            pc = p + 1;
+                            pos = q;
+                            break;
+                        }
+                    }
+                    Frame::Lazy { pc: p, hi, cur } => {
+                        choices -= 1;
+                        if let Some(q) = self.lazy_candidate(hay, self.run(p), cur, cur + 1, hi) {
+                            if q < hi {
+                                stack.push(encode(Frame::Lazy { pc: p, hi, cur: q }));
+                                choices += 1;
+                            }
+                            pc = p + 1;
+                            pos = q;
+                            break;
+                        }
+                    }
+                }
+                if *budget == 0 {
+                    return Err(GaveUp);
+                }
+                *budget -= 1;
+            }
+        }
+    }
+
+    /// The hint and step of the run at `pc`.
+    fn run(&self, pc: usize) -> (Hint, usize) {
+        match self.prog[pc] {
+            Inst::Run { hint, step, .. } => (hint, step),
+            _ => (Hint::None, 1),
+        }
+    }
+
+    /// The largest run end in `lo..below` that the hint allows, a
+    /// multiple of `step` past `lo`.
+    fn greedy_candidate(
+        &self,
+        hay: &[u8],
+        (hint, step): (Hint, usize),
+        lo: usize,
+        mut below: usize,
+    ) -> Option<usize> {
+        loop {
+            let p = self.greedy_hinted(hay, hint, lo, below)?;
+            if (p - lo).is_multiple_of(step) {
+                return Some(p);
+            }
+            below = p;
+        }
+    }
+
+    /// The smallest run end in `from..=hi` that the hint allows, a
+    /// multiple of `step` past `base`.
+    fn lazy_candidate(
+        &self,
+        hay: &[u8],
+        (hint, step): (Hint, usize),
+        base: usize,
+        mut from: usize,
+        hi: usize,
+    ) -> Option<usize> {
+        loop {
+            let p = self.lazy_hinted(hay, hint, from, hi)?;
+            if (p - base).is_multiple_of(step) {
+                return Some(p);
+            }
+            from = p + 1;
+        }
+    }
+
+    /// The largest run end in `lo..below` that the hint allows.
+    fn greedy_hinted(&self, hay: &[u8], hint: Hint, lo: usize, below: usize) -> Option<usize> {
+        if below <= lo {
+            return None;
+        }
+        // Places `lo + offset .. below + offset` of the tested byte.
+        let window = |offset: usize| {
+            let top = below.saturating_add(offset).min(hay.len());
+            let from = lo + offset;
+            (from < top).then(|| (from, &hay[from..top]))
+        };
+        match hint {
+            Hint::None => Some(below - 1),
+            Hint::Lit(l) => {
+                let (from, w) = window(0)?;
+                memchr::memrchr(self.lits[l].0, w).map(|i| from + i)
+            }
+            Hint::Byte { offset, byte } => {
+                let (from, w) = window(offset)?;
+                memchr::memrchr(byte, w).map(|i| from + i - offset)
+            }
+            Hint::Set { offset, set } => {
+                let (from, w) = window(offset)?;
+                let set = &self.sets[set];
+                w.iter()
+                    .rposition(|&b| set.contains(b))
+                    .map(|i| from + i - offset)
+            }
+        }
+    }
+
+    /// The smallest run end in `from..=hi` that the hint allows.
+    fn lazy_hinted(&self, hay: &[u8], hint: Hint, from: usize, hi: usize) -> Option<usize> {
+        if from > hi {
+            return None;
+        }
+        // Places `from + offset ..= hi + offset` of the tested byte.
+        let window = |offset: usize, width: usize| {
+            let top = hi.saturating_add(offset + width).min(hay.len());
+            let start = from + offset;
+            (start < top).then(|| (start, &hay[start..top]))
+        };
+        match hint {
+            Hint::None => Some(from),
+            Hint::Lit(l) => {
+                let finder = &self.lits[l].1;
+                let (start, w) = window(0, finder.needle().len())?;
+                finder.find(w).map(|i| start + i).filter(|&p| p <= hi)
+            }
+            Hint::Byte { offset, byte } => {
+                let (start, w) = window(offset, 1)?;
+                memchr::memchr(byte, w).map(|i| start + i - offset)
+            }
+            Hint::Set { offset, set } => {
+                let (start, w) = window(offset, 1)?;
+                let set = &self.sets[set];
+                w.iter()
+                    .position(|&b| set.contains(b))
+                    .map(|i| start + i - offset)
+            }
+        }
+    }
+}
+
+/// How many places a match can have to come back to: each branch point,
+/// and each run of variable length that knows nothing of what follows it
+/// (a last greedy run, followed only by the end, never comes back).
+fn choices(prog: &[Inst]) -> usize {
+    prog.iter()
+        .enumerate()
+        .filter(|&(pc, inst)| match *inst {
+            Inst::Split(..) => true,
+            Inst::Run {
+                min,
+                max,
+                greedy,
+                hint: Hint::None,
+                ..
+            } if min < max => {
+                let last = prog[pc + 1..]
+                    .iter()
+                    .all(|i| matches!(i, Inst::Save(_) | Inst::Match));
+                !(greedy && last)
+            }
+            _ => false,
+        })
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Our answer on `hay` anchored at each position, against `regex`'s
+    /// for `^(?:pattern)` on the same suffix: match, end and every group.
+    fn agree(pattern: &str, hay: &str) {
+        let m = Matcher::new(pattern).unwrap_or_else(|| panic!("{pattern:?} declined"));
+        let re = regex::Regex::new(&format!("^(?:{pattern})")).unwrap();
+        for start in 0..=hay.len() {
+            let rest = &hay[start..];
+            let mut scratch = Scratch::default();
+            let mut budget = usize::MAX;
+            let ours = m
+                .find_anchored(rest.as_bytes(), &mut scratch, &mut budget)
+                .unwrap()
+                .then(|| {
+                    (0..m.slot_count() / 2)
+                        .map(|g| {
+                            let (s, e) = (scratch.slots[2 * g], scratch.slots[2 * g + 1]);
+                            (s != usize::MAX).then_some((s, e))
+                        })
+                        .collect::<Vec<_>>()
+                });
+            let theirs = re.captures(rest).map(|c| {
+                c.iter()
+                    .map(|g| g.map(|g| (g.start(), g.end())))
+                    .collect::<Vec<_>>()
+            });
+            assert_eq!(ours, theirs, "{pattern:?} on {rest:?}");
+        }
+    }
+
+    const THREADS: &str = "%%\n#stack:\n12\n#z:..p.K,.*.@\n..,.....*.\n#t:e4\n#dv:HH|TTT|iiiiiiiiiiii\n%x\n#stack:\n#z:.*..@\n#t:a1\n";
+
+    #[test]
+    fn the_program_shapes_agree_with_regex() {
+        for p in [
+            r"%%\n#stack:\n([^%]*?#t:([^%\n]*)\n)",
+            r"#z:(?:[^%\n]{3})*[^%\n]{2}\*[^%]*?#t:",
+            r"#z:(?:[^%\n]{2})*?[^%\n]\*",
+            r"%%\n([^%]*?#z:[^%\n]*)([.,pK])([^%\n]{2})([@])([^%]*)",
+            r"(#dv:H*\|T*)\|(i*)i{10}\n",
+            r"(#dv:H*\|T*\|)i{2}\n",
+            r"#t:(?:a1|e4|h8)\n",
+            r"(%%\n#stack:\n[^#%]*)[^%]*?(#dv:[^%\n]*\n)[^%]*",
+            r"#z:[^%\n]*?(\*)[^%\n]{1,3}?([@.])",
+            r"([0-9]??)([0-9]??)\n",
+        ] {
+            agree(p, THREADS);
+        }
+    }
+
+    #[test]
+    fn declines_what_it_cannot_run_exactly() {
+        for p in [r"(?:a?)*b", r"a\b", "^$", r"a*b*c*d*e*f*g"] {
+            assert!(Matcher::new(p).is_none(), "{p:?}");
+        }
+        assert_eq!(Matcher::new(r"(%%\n#x:)").unwrap().prefix(), b"%%\n#x:");
+    }
+
+    #[test]
+    fn gives_up_past_its_budget() {
+        let m = Matcher::new(r"%%[^%]*?#q:").unwrap();
+        let mut budget = 2;
+        let r = m.find_anchored(b"%%\n#a:\n#b:\n#q:", &mut Scratch::default(), &mut budget);
+        assert_eq!(r, Err(GaveUp));
+    }
+}
