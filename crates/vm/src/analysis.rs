@@ -33,8 +33,12 @@ pub enum Reach {
 pub struct Analysis {
     /// Where matches can lie.
     pub reach: Reach,
-    /// A literal every match contains (the longest one found), if any.
+    /// A literal every match contains, if any: the longest found past
+    /// the text a match starts with, else the longest found.
     pub needle: Option<String>,
+    /// The needle is part of the literal text every match starts with
+    /// (so it cannot tell apart two places where a match may start).
+    pub needle_leads: bool,
 }
 
 /// Analyses a pattern (back-references allowed).
@@ -45,6 +49,7 @@ pub fn analyse(pattern: &str) -> Analysis {
         return Analysis {
             reach: Reach::Global,
             needle: None,
+            needle_leads: false,
         };
     };
     let reach = if pattern.starts_with('^') || can_match_percent(&hir) {
@@ -52,25 +57,41 @@ pub fn analyse(pattern: &str) -> Analysis {
     } else {
         reach
     };
-    let mut lits = Vec::new();
-    required_literals(&hir, &mut lits);
+    let mut runs = Vec::new();
+    let mut current = Vec::new();
+    literal_runs(&hir, &mut runs, &mut current);
+    flush(&mut runs, &mut current);
     // Placeholders (a head's `%`, a back-reference) are not text a match
-    // must contain: only the chunks between them are.
-    // Literals after the thread head are preferred: every thread of the
-    // right kind has the head, so it selects nothing.
-    let needle = lits
+    // must contain: only the chunks between them are. A chunk of the
+    // run a match starts with (`leads`) is found anyway where the match
+    // starts; a chunk further on can tell a thread without a match from
+    // one with, so the longest of those (two bytes or more) is preferred.
+    // Otherwise the longest chunk.
+    let chunks: Vec<(bool, String)> = runs
         .into_iter()
-        .filter_map(|b| String::from_utf8(b).ok())
-        .flat_map(|s| {
-            let after_head = !s.contains('\u{1}');
+        .enumerate()
+        .filter_map(|(i, (at_start, b))| String::from_utf8(b).ok().map(|s| (i == 0 && at_start, s)))
+        .flat_map(|(leads, s)| {
             s.split(['\u{1}', '\u{2}'])
-                .map(|c| (after_head, c.to_string()))
+                .map(|c| (leads, c.to_string()))
                 .collect::<Vec<_>>()
         })
         .filter(|(_, c)| !c.is_empty())
-        .max_by_key(|(after_head, c)| (*after_head, c.len()))
-        .map(|(_, c)| c);
-    Analysis { reach, needle }
+        .collect();
+    let further = chunks
+        .iter()
+        .filter(|(leads, c)| !leads && c.len() >= 2)
+        .max_by_key(|(_, c)| c.len());
+    let (needle, needle_leads) =
+        match further.or_else(|| chunks.iter().max_by_key(|(_, c)| c.len())) {
+            Some((leads, c)) => (Some(c.clone()), *leads),
+            None => (None, false),
+        };
+    Analysis {
+        reach,
+        needle,
+        needle_leads,
+    }
 }
 
 /// The pattern with each back-reference replaced by the placeholder
@@ -169,15 +190,54 @@ fn can_match_percent(hir: &Hir) -> bool {
     }
 }
 
-/// Literals every match contains: the literal pieces of the top-level
-/// concatenation, looking through capture groups and mandatory repetitions.
-fn required_literals(hir: &Hir, out: &mut Vec<Vec<u8>>) {
+/// Runs of literal text every match contains, each whole (adjacent
+/// literals joined across capture groups and fixed repetitions of a
+/// literal), in order; each with whether it starts where every match
+/// starts (only the first can).
+fn literal_runs(hir: &Hir, runs: &mut Vec<(bool, Vec<u8>)>, current: &mut Vec<u8>) {
     match hir.kind() {
-        HirKind::Literal(lit) => out.push(lit.0.to_vec()),
-        HirKind::Capture(c) => required_literals(&c.sub, out),
-        HirKind::Repetition(r) if r.min >= 1 => required_literals(&r.sub, out),
-        HirKind::Concat(hs) => hs.iter().for_each(|h| required_literals(h, out)),
-        _ => {}
+        HirKind::Literal(lit) => {
+            if runs.is_empty() && current.is_empty() {
+                runs.push((true, Vec::new()));
+            }
+            current.extend_from_slice(&lit.0);
+        }
+        HirKind::Capture(c) => literal_runs(&c.sub, runs, current),
+        HirKind::Concat(hs) => hs.iter().for_each(|h| literal_runs(h, runs, current)),
+        HirKind::Repetition(r) if r.min >= 1 && Some(r.min) == r.max && r.min <= 64 => {
+            match r.sub.kind() {
+                HirKind::Literal(_) => {
+                    for _ in 0..r.min {
+                        literal_runs(&r.sub, runs, current);
+                    }
+                }
+                _ => {
+                    flush(runs, current);
+                    literal_runs(&r.sub, runs, current);
+                    flush(runs, current);
+                }
+            }
+        }
+        HirKind::Repetition(r) if r.min >= 1 => {
+            flush(runs, current);
+            literal_runs(&r.sub, runs, current);
+            flush(runs, current);
+        }
+        _ => flush(runs, current),
+    }
+}
+
+/// Ends the current run of literal text.
+fn flush(runs: &mut Vec<(bool, Vec<u8>)>, current: &mut Vec<u8>) {
+    if !current.is_empty() {
+        let text = std::mem::take(current);
+        match runs.last_mut() {
+            Some((true, first)) if first.is_empty() => *first = text,
+            _ => runs.push((false, text)),
+        }
+    } else if runs.is_empty() {
+        // Something other than a literal comes first: no run leads.
+        runs.push((false, Vec::new()));
     }
 }
 
@@ -194,6 +254,24 @@ mod tests {
         assert_eq!(analyse(r"%t12\n").reach, Reach::Tagged("t12".into()));
         assert_eq!(analyse(r"c{10}").reach, Reach::AnyPiece);
         assert_eq!(analyse(r"`(i*)\|5;").needle.as_deref(), Some("|5;"));
+    }
+
+    #[test]
+    fn the_needle_joins_literals_and_prefers_one_past_the_start() {
+        let a = analyse(r"(#dv:H*\|T*\|)i{2}\n");
+        assert_eq!(
+            (a.needle.as_deref(), a.needle_leads),
+            (Some("|ii\n"), false)
+        );
+        let a = analyse(r"%%\n#stack:\n([^%]*?#t:([^%\n]*)\n)");
+        assert_eq!((a.needle.as_deref(), a.needle_leads), (Some("#t:"), false));
+        let a = analyse(r"#dv:H{2}\|");
+        assert_eq!(
+            (a.needle.as_deref(), a.needle_leads),
+            (Some("#dv:HH|"), true)
+        );
+        let a = analyse(r"[ab]x(y)z");
+        assert_eq!((a.needle.as_deref(), a.needle_leads), (Some("xyz"), false));
     }
 
     #[test]

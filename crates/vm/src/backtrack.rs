@@ -201,9 +201,22 @@ impl WordList {
         let first = *hay.first()?;
         self.by_first[usize::from(first)]
             .iter()
-            .find(|w| hay.starts_with(w))
+            .find(|w| starts_with(hay, w))
             .map(|w| w.len())
     }
+}
+
+/// `hay.starts_with(lit)`, comparing short literals in line (the
+/// library call costs more than the comparison for the few bytes of a
+/// variable name).
+fn starts_with(hay: &[u8], lit: &[u8]) -> bool {
+    if hay.len() < lit.len() {
+        return false;
+    }
+    if lit.len() > 16 {
+        return &hay[..lit.len()] == lit;
+    }
+    hay.iter().zip(lit).all(|(a, b)| a == b)
 }
 
 /// The branches of an alternation when each is a non-empty literal and
@@ -564,7 +577,7 @@ impl Matcher {
             *budget -= 1;
             let ok = match &self.prog[pc] {
                 Inst::Lit(bytes) => {
-                    let ok = hay[pos..].starts_with(bytes);
+                    let ok = starts_with(&hay[pos..], bytes);
                     pos += bytes.len();
                     pc += 1;
                     ok

@@ -177,6 +177,10 @@ struct Step {
     probes: Vec<usize>,
     /// Where matches can lie, proven from the pattern.
     reach: Reach,
+    /// A literal every match contains past its start, when matches stay
+    /// in one piece: places whose piece lacks it are passed over (see
+    /// [`replace_at_prefixes`]).
+    skip: Option<memchr::memmem::Finder<'static>>,
     /// Index into the executor's kind names.
     kind: usize,
     /// The replacement can start a thread (forks): thread counts change.
@@ -293,13 +297,22 @@ impl Executor {
                         Reach::Global | Reach::AnyPiece => None,
                     },
                     Some(required_prefix(stripped.unwrap_or(&r.pattern))),
-                    analysis.needle,
+                    analysis.needle.clone(),
                 ]
                 .into_iter()
                 .flatten()
                 .filter(|t| !t.is_empty())
                 .map(&mut probe)
                 .collect(),
+                skip: analysis
+                    .needle
+                    .as_deref()
+                    .filter(|n| {
+                        !analysis.needle_leads
+                            && analysis.reach != Reach::Global
+                            && !n.contains('%')
+                    })
+                    .map(|n| state::finder(n.as_bytes())),
                 reach: analysis.reach,
                 kind,
                 creates_threads: r
@@ -469,8 +482,7 @@ impl Executor {
                 stats.changed += 1;
                 stats.peak_state_bytes = stats.peak_state_bytes.max(state.len());
                 if matches!(step.reach, Reach::Global) || step.creates_threads {
-                    stats.peak_threads =
-                        stats.peak_threads.max(state::count_threads(state).total());
+                    stats.peak_threads = stats.peak_threads.max(state::count_all_threads(state));
                 }
                 self.check_size(index, state.len())?;
             }
@@ -540,14 +552,21 @@ impl Executor {
                         literal_replace_all(finder, text, &step.template)
                     }
                     (Some(PlainFast::Anchored { prefix, regex }), literal) => anchored_replace_all(
-                        prefix,
+                        Places {
+                            prefix,
+                            skip: step.skip.as_ref(),
+                        },
                         regex,
                         text,
                         literal.as_deref(),
                         &step.template,
                     ),
                     (Some(PlainFast::Backtrack { prefix, matcher }), _) if ascii => {
-                        backtrack_replace_all(prefix, matcher, text, &step.template)
+                        let places = Places {
+                            prefix,
+                            skip: step.skip.as_ref(),
+                        };
+                        backtrack_replace_all(places, matcher, text, &step.template)
                             .unwrap_or_else(|backtrack::GaveUp| by_regex())
                     }
                     _ => by_regex(),
@@ -555,12 +574,12 @@ impl Executor {
             }
             Compiled::Fancy(re, anchored) => {
                 let anchored = anchored.as_deref().filter(|_| !self.config.naive);
-                fancy_replace_all(re, anchored, text, &step.template).map_err(|e| {
-                    ExecError::Backtrack {
+                fancy_replace_all(re, anchored, step.skip.as_ref(), text, &step.template).map_err(
+                    |e| ExecError::Backtrack {
                         rewrite: index,
                         message: e.to_string(),
-                    }
-                })?
+                    },
+                )?
             }
         };
         Ok(match next {
@@ -687,6 +706,10 @@ const SPLIT_BYTES: usize = 512 << 10;
 /// literal at least this long (shorter ones start too many tries).
 const BACKTRACK_PREFIX: usize = 2;
 
+/// Places a skip needle is tried on before it is dropped, if it passed
+/// over fewer than a quarter of them.
+const SKIP_TRIAL: usize = 32;
+
 /// Steps our own matcher may take in one replace-all, plus 16 per byte of
 /// text, before the `regex` crate takes over.
 const BACKTRACK_BUDGET: usize = 200_000;
@@ -720,17 +743,45 @@ fn expand<'h>(template: &Template, out: &mut String, group: impl Fn(usize) -> Op
 /// buffer and returns the match length, or returns `None`. Exact for
 /// portable patterns: they have no look-around, no word boundary and no
 /// `^` but at the start, so the text before a place cannot change what
-/// matches there. The output is sized once, at the first match.
+/// matches there. With a skip needle (a literal every match contains
+/// past its start, the pattern confined to one piece of the state), a
+/// place is passed over, up to the start of the piece where the needle
+/// next occurs, when its own piece ends before that occurrence. The
+/// output is sized once, at the first match.
 fn replace_at_prefixes<'t, E>(
-    prefix: &memchr::memmem::Finder<'static>,
+    places: Places<'_>,
     text: &'t str,
     mut replace_at: impl FnMut(&'t str, &mut String) -> Result<Option<usize>, E>,
 ) -> Result<Cow<'t, str>, E> {
     let mut out = String::new();
     let mut replacement = String::new();
     let (mut last, mut at) = (0, 0);
-    while let Some(i) = prefix.find(&text.as_bytes()[at..]) {
+    let bytes = text.as_bytes();
+    // The first occurrence of the skip needle at or after the last place.
+    let mut needle: Option<usize> = None;
+    let mut skip = places.skip;
+    // Places checked against the needle, and how many it passed over: a
+    // needle most pieces have is dropped after a while.
+    let (mut checked, mut passed) = (0usize, 0usize);
+    while let Some(i) = places.prefix.find(&bytes[at..]) {
         let start = at + i;
+        if let Some(finder) = skip {
+            if needle.is_none_or(|n| n < start) {
+                match finder.find(&bytes[start..]) {
+                    Some(j) => needle = Some(start + j),
+                    None => break,
+                }
+            }
+            checked += 1;
+            if let Some(head) = needle.and_then(|n| piece_head_between(bytes, start, n)) {
+                passed += 1;
+                at = head;
+                continue;
+            }
+            if checked >= SKIP_TRIAL && passed * 4 < checked {
+                skip = None;
+            }
+        }
         replacement.clear();
         match replace_at(&text[start..], &mut replacement)? {
             Some(len) => {
@@ -754,18 +805,39 @@ fn replace_at_prefixes<'t, E>(
     Ok(Cow::Owned(out))
 }
 
+/// Where [`replace_at_prefixes`] tries a pattern: where `prefix` occurs,
+/// and, given `skip`, only in pieces of the state (the text before the
+/// first thread, or one thread) that contain it from that place on.
+#[derive(Clone, Copy)]
+struct Places<'a> {
+    prefix: &'a memchr::memmem::Finder<'static>,
+    skip: Option<&'a memchr::memmem::Finder<'static>>,
+}
+
+/// The start of the last piece that begins in `start + 1 ..= end` (a `%`
+/// not right after a `%`), if one does: a match starting at `start` that
+/// stays in its piece cannot reach `end` then.
+fn piece_head_between(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
+    let last = start + 1 + memchr::memrchr(b'%', bytes.get(start + 1..=end)?)?;
+    let mut head = last;
+    while head > 0 && bytes[head - 1] == b'%' {
+        head -= 1;
+    }
+    (head > start).then_some(head)
+}
+
 /// A plain pattern whose matches all start with a thread head, run as
 /// `^(?:pattern)` only where the head is: one forward search per place
 /// instead of a forward, a reverse and a capture search over the text.
 fn anchored_replace_all<'t>(
-    prefix: &memchr::memmem::Finder<'static>,
+    places: Places<'_>,
     regex: &regex::Regex,
     text: &'t str,
     literal: Option<&str>,
     template: &Template,
 ) -> Cow<'t, str> {
     let mut locs = regex.capture_locations();
-    let done = replace_at_prefixes(prefix, text, |rest, out| {
+    let done = replace_at_prefixes(places, text, |rest, out| {
         let found = match literal {
             Some(_) => regex.find(rest),
             None => regex.captures_read(&mut locs, rest),
@@ -789,14 +861,14 @@ fn anchored_replace_all<'t>(
 /// ASCII. Gives up, changing nothing, when the search runs past a budget
 /// that grows with the text.
 fn backtrack_replace_all<'t>(
-    prefix: &memchr::memmem::Finder<'static>,
+    places: Places<'_>,
     matcher: &Matcher,
     text: &'t str,
     template: &Template,
 ) -> Result<Cow<'t, str>, backtrack::GaveUp> {
     let mut scratch = Scratch::default();
     let mut budget = BACKTRACK_BUDGET + 16 * text.len();
-    replace_at_prefixes(prefix, text, |rest, out| {
+    replace_at_prefixes(places, text, |rest, out| {
         if !matcher.find_anchored(rest.as_bytes(), &mut scratch, &mut budget)? {
             return Ok(None);
         }
@@ -817,7 +889,11 @@ fn literal_replace_all<'t>(
     template: &Template,
 ) -> Cow<'t, str> {
     let len = finder.needle().len();
-    let done = replace_at_prefixes(finder, text, |rest, out| {
+    let places = Places {
+        prefix: finder,
+        skip: None,
+    };
+    let done = replace_at_prefixes(places, text, |rest, out| {
         expand(template, out, |n| (n == 0).then(|| &rest[..len]));
         Ok::<_, std::convert::Infallible>(Some(len))
     });
@@ -843,11 +919,16 @@ impl regex::Replacer for Expand<'_> {
 fn fancy_replace_all<'t>(
     re: &fancy_regex::Regex,
     anchored: Option<&Anchored>,
+    skip: Option<&memchr::memmem::Finder<'static>>,
     text: &'t str,
     template: &Template,
 ) -> Result<Cow<'t, str>, fancy_regex::Error> {
     if let Some(a) = anchored {
-        return replace_at_prefixes(&a.prefix, text, |rest, out| {
+        let places = Places {
+            prefix: &a.prefix,
+            skip,
+        };
+        return replace_at_prefixes(places, text, |rest, out| {
             let Some(caps) = a.regex.captures(rest)? else {
                 return Ok(None);
             };

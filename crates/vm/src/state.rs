@@ -384,6 +384,15 @@ impl ThreadCounts {
     }
 }
 
+/// The number of threads in `text`: one per `%` that does not follow a
+/// `%`, found by `memchr`.
+pub fn count_all_threads(text: &str) -> usize {
+    let b = text.as_bytes();
+    memchr::memchr_iter(b'%', b)
+        .filter(|&i| i == 0 || b[i - 1] != b'%')
+        .count()
+}
+
 /// Counts threads by their tag lines, without parsing the rest.
 pub fn count_threads(text: &str) -> ThreadCounts {
     let mut counts = ThreadCounts::default();
@@ -424,6 +433,23 @@ mod tests {
                 },
                 Thread::active(),
             ],
+        }
+    }
+
+    #[test]
+    fn counting_all_threads_agrees_with_counting_by_kind() {
+        for text in [
+            "",
+            "screen",
+            "%%\n#stack:\n",
+            "p%%\n%a\n%`\n%%\n%b\n%%",
+            "%x\n%%",
+        ] {
+            assert_eq!(
+                count_all_threads(text),
+                count_threads(text).total(),
+                "{text:?}"
+            );
         }
     }
 
