@@ -187,6 +187,14 @@ struct Step {
     creates_threads: bool,
 }
 
+/// The answers of the probes on one run's states.
+struct Found {
+    /// The state's version: one more after each change.
+    version: u64,
+    /// Per probe: the version it was last asked on, and its answer then.
+    answers: Vec<(u64, bool)>,
+}
+
 /// A compiled program, ready to run any number of times.
 pub struct Executor {
     steps: Vec<Step>,
@@ -447,8 +455,12 @@ impl Executor {
         // Replacements insert template text and pieces of the state only,
         // so an ASCII state stays ASCII under ASCII templates.
         let ascii = self.ascii_templates && state.is_ascii();
-        // What each probe found in the state since it last changed.
-        let mut found: Vec<Option<bool>> = vec![None; self.probes.len()];
+        // What each probe found, and in which version of the state (the
+        // version counts changes, so a change forgets every answer).
+        let mut found = Found {
+            version: 1,
+            answers: vec![(0, false); self.probes.len()],
+        };
         for (index, step) in self.steps.iter().enumerate() {
             let t0 = self.config.profile.then(Instant::now);
             if self.provably_no_op(step, state, &mut found) {
@@ -478,7 +490,7 @@ impl Executor {
             stats.executed += 1;
             if let Some(next) = out {
                 *state = next;
-                found.fill(None);
+                found.version += 1;
                 stats.changed += 1;
                 stats.peak_state_bytes = stats.peak_state_bytes.max(state.len());
                 if matches!(step.reach, Reach::Global) || step.creates_threads {
@@ -523,9 +535,14 @@ impl Executor {
     /// pattern starts with, or a literal every match starts with or
     /// contains is absent. `found` remembers each probe's answer on this
     /// state.
-    fn provably_no_op(&self, step: &Step, state: &str, found: &mut [Option<bool>]) -> bool {
+    fn provably_no_op(&self, step: &Step, state: &str, found: &mut Found) -> bool {
         step.probes.iter().any(|&id| {
-            !*found[id].get_or_insert_with(|| self.probes[id].find(state.as_bytes()).is_some())
+            let (version, present) = &mut found.answers[id];
+            if *version != found.version {
+                *version = found.version;
+                *present = self.probes[id].find(state.as_bytes()).is_some();
+            }
+            !*present
         })
     }
 
@@ -703,7 +720,8 @@ fn group_one_as_whole_match(template: &Template) -> Template {
 const SPLIT_BYTES: usize = 512 << 10;
 
 /// Our own matcher runs a pattern only when every match starts with a
-/// literal at least this long (shorter ones start too many tries).
+/// literal at least this long (one rare byte, `` ` ``, measured no
+/// better).
 const BACKTRACK_PREFIX: usize = 2;
 
 /// Places a skip needle is tried on before it is dropped, if it passed
