@@ -467,7 +467,13 @@ impl Matcher {
         if hir.properties().minimum_len() == Some(0) {
             return None;
         }
-        let slots = 2 * (hir.properties().explicit_captures_len() + 1);
+        // A group the syntax tree dropped (`(a){0}`) still has its number:
+        // leave such patterns to `regex`.
+        let groups = crate::portable::check(pattern).ok()?.groups;
+        if hir.properties().explicit_captures_len() != groups {
+            return None;
+        }
+        let slots = 2 * (groups + 1);
         let mut b = Builder {
             prog: Vec::new(),
             sets: Vec::new(),
