@@ -39,6 +39,10 @@ pub struct Analysis {
     /// The needle is part of the literal text every match starts with
     /// (so it cannot tell apart two places where a match may start).
     pub needle_leads: bool,
+    /// The pattern has an anchor or a look-around (`^`, `$`, `\b`, ...),
+    /// or could not be read: what matches at a place may depend on the
+    /// text before it.
+    pub looks: bool,
 }
 
 /// Analyses a pattern (back-references allowed).
@@ -50,6 +54,7 @@ pub fn analyse(pattern: &str) -> Analysis {
             reach: Reach::Global,
             needle: None,
             needle_leads: false,
+            looks: true,
         };
     };
     let reach = if pattern.starts_with('^') || can_match_percent(&hir) {
@@ -91,6 +96,7 @@ pub fn analyse(pattern: &str) -> Analysis {
         reach,
         needle,
         needle_leads,
+        looks: !hir.properties().look_set().is_empty(),
     }
 }
 
@@ -272,6 +278,8 @@ mod tests {
         );
         let a = analyse(r"[ab]x(y)z");
         assert_eq!((a.needle.as_deref(), a.needle_leads), (Some("xyz"), false));
+        assert!(!a.looks);
+        assert!(analyse(r"^ab").looks);
     }
 
     #[test]

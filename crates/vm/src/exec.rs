@@ -175,6 +175,9 @@ struct Step {
     /// the text it starts with, a literal it contains), as indexes into
     /// the executor's probes: the rewrite is skipped when one is absent.
     probes: Vec<usize>,
+    /// The probe of a text every match starts with, if any: no match
+    /// starts before its first occurrence.
+    lead: Option<usize>,
     /// Where matches can lie, proven from the pattern.
     reach: Reach,
     /// A literal every match contains past its start, when matches stay
@@ -191,8 +194,9 @@ struct Step {
 struct Found {
     /// The state's version: one more after each change.
     version: u64,
-    /// Per probe: the version it was last asked on, and its answer then.
-    answers: Vec<(u64, bool)>,
+    /// Per probe: the version it was last asked on, and its answer then
+    /// (where it first occurs).
+    answers: Vec<(u64, Option<usize>)>,
 }
 
 /// A compiled program, ready to run any number of times.
@@ -293,25 +297,30 @@ impl Executor {
                 Some(_) => group_one_as_whole_match(&r.replacement),
                 None => r.replacement.clone(),
             };
+            // Texts every match starts with: its thread head, and its
+            // literal prefix (the longer).
+            let head = match &analysis.reach {
+                Reach::Active => Some("%%".to_string()),
+                Reach::Marked => Some("%`".to_string()),
+                Reach::Tagged(tag) => Some(format!("%{tag}\n")),
+                Reach::Global | Reach::AnyPiece => None,
+            };
+            let required =
+                Some(required_prefix(stripped.unwrap_or(&r.pattern))).filter(|t| !t.is_empty());
             steps.push(Step {
                 compiled: id,
                 template,
                 literal,
-                probes: [
-                    match &analysis.reach {
-                        Reach::Active => Some("%%".to_string()),
-                        Reach::Marked => Some("%`".to_string()),
-                        Reach::Tagged(tag) => Some(format!("%{tag}\n")),
-                        Reach::Global | Reach::AnyPiece => None,
-                    },
-                    Some(required_prefix(stripped.unwrap_or(&r.pattern))),
-                    analysis.needle.clone(),
-                ]
-                .into_iter()
-                .flatten()
-                .filter(|t| !t.is_empty())
-                .map(&mut probe)
-                .collect(),
+                probes: [&head, &required, &analysis.needle]
+                    .into_iter()
+                    .flatten()
+                    .map(|t| probe(t.clone()))
+                    .collect(),
+                lead: required
+                    .as_ref()
+                    .or(head.as_ref())
+                    .filter(|_| !analysis.looks)
+                    .map(|t| probe(t.clone())),
                 skip: analysis
                     .needle
                     .as_deref()
@@ -406,7 +415,7 @@ impl Executor {
         let (mut stats, mut kinds) = self.new_stats(state);
         for (index, step) in self.steps.iter().enumerate() {
             let t0 = Instant::now();
-            let changed = match self.apply(index, step, state, false)? {
+            let changed = match self.apply(index, step, state, false, 0)? {
                 Some(next) => {
                     *state = next;
                     true
@@ -459,11 +468,11 @@ impl Executor {
         // version counts changes, so a change forgets every answer).
         let mut found = Found {
             version: 1,
-            answers: vec![(0, false); self.probes.len()],
+            answers: vec![(0, None); self.probes.len()],
         };
         for (index, step) in self.steps.iter().enumerate() {
             let t0 = self.config.profile.then(Instant::now);
-            if self.provably_no_op(step, state, &mut found) {
+            let Some(from) = self.first_place(step, state, &mut found) else {
                 stats.skipped += 1;
                 if self.config.profile {
                     stats
@@ -471,14 +480,14 @@ impl Executor {
                         .push(t0.map_or(Duration::ZERO, |t| t.elapsed()));
                 }
                 continue;
-            }
+            };
             let out = if self.config.parallel
                 && step.reach != Reach::Global
                 && state.len() >= self.config.split_bytes
             {
                 self.apply_halves(index, step, state, ascii)?
             } else {
-                self.apply(index, step, state, ascii)?
+                self.apply(index, step, state, ascii, from)?
             };
             kinds[step.kind].executed += 1;
             kinds[step.kind].time += t0.map_or(Duration::ZERO, |t| t.elapsed());
@@ -514,12 +523,12 @@ impl Executor {
         ascii: bool,
     ) -> Result<Option<String>, ExecError> {
         let Some(cut) = middle_thread_start(state) else {
-            return self.apply(index, step, state, ascii);
+            return self.apply(index, step, state, ascii, 0);
         };
         let (a, b) = state.split_at(cut);
         let (ra, rb) = rayon::join(
-            || self.apply(index, step, a, ascii),
-            || self.apply(index, step, b, ascii),
+            || self.apply(index, step, a, ascii, 0),
+            || self.apply(index, step, b, ascii, 0),
         );
         let (ra, rb) = (ra?, rb?);
         if ra.is_none() && rb.is_none() {
@@ -531,59 +540,65 @@ impl Executor {
         Ok(Some(out))
     }
 
-    /// True when the rewrite cannot match: no thread of the kind its
-    /// pattern starts with, or a literal every match starts with or
-    /// contains is absent. `found` remembers each probe's answer on this
-    /// state.
-    fn provably_no_op(&self, step: &Step, state: &str, found: &mut Found) -> bool {
-        step.probes.iter().any(|&id| {
-            let (version, present) = &mut found.answers[id];
+    /// Where the first match can start at the earliest; `None` when the
+    /// rewrite cannot match: no thread of the kind its pattern starts with,
+    /// or a literal every match starts with or contains is absent. `found`
+    /// remembers each probe's answer on this state.
+    fn first_place(&self, step: &Step, state: &str, found: &mut Found) -> Option<usize> {
+        let mut first = |id: usize| {
+            let (version, at) = &mut found.answers[id];
             if *version != found.version {
                 *version = found.version;
-                *present = self.probes[id].find(state.as_bytes()).is_some();
+                *at = self.probes[id].find(state.as_bytes());
             }
-            !*present
-        })
+            *at
+        };
+        for &id in &step.probes {
+            first(id)?;
+        }
+        Some(step.lead.map_or(Some(0), first).unwrap_or(0))
     }
 
     /// One replace-all on `text`; `None` when nothing matched. `ascii`
-    /// says the text is ASCII, which our own matcher needs.
+    /// says the text is ASCII, which our own matcher needs; no match
+    /// starts before `from`.
     fn apply(
         &self,
         index: usize,
         step: &Step,
         text: &str,
         ascii: bool,
+        from: usize,
     ) -> Result<Option<String>, ExecError> {
+        let places = |prefix| Places {
+            prefix,
+            skip: step.skip.as_ref(),
+            from,
+        };
         let next = match &self.compiled[step.compiled] {
             Compiled::Plain(re, fast) => {
-                let by_regex = || match &step.literal {
-                    Some(lit) => re.replace_all(text, regex::NoExpand(lit)),
-                    None => re.replace_all(text, Expand(&step.template)),
+                let by_regex = || {
+                    from_place(text, from, |rest| match &step.literal {
+                        Some(lit) => re.replace_all(rest, regex::NoExpand(lit)),
+                        None => re.replace_all(rest, Expand(&step.template)),
+                    })
                 };
                 match (
                     fast.as_deref().filter(|_| !self.config.naive),
                     &step.literal,
                 ) {
                     (Some(PlainFast::Literal(finder)), _) => {
-                        literal_replace_all(finder, text, &step.template)
+                        literal_replace_all(finder, text, &step.template, from)
                     }
                     (Some(PlainFast::Anchored { prefix, regex }), literal) => anchored_replace_all(
-                        Places {
-                            prefix,
-                            skip: step.skip.as_ref(),
-                        },
+                        places(prefix),
                         regex,
                         text,
                         literal.as_deref(),
                         &step.template,
                     ),
                     (Some(PlainFast::Backtrack { prefix, matcher }), _) if ascii => {
-                        let places = Places {
-                            prefix,
-                            skip: step.skip.as_ref(),
-                        };
-                        backtrack_replace_all(places, matcher, text, &step.template)
+                        backtrack_replace_all(places(prefix), matcher, text, &step.template)
                             .unwrap_or_else(|backtrack::GaveUp| by_regex())
                     }
                     _ => by_regex(),
@@ -591,12 +606,13 @@ impl Executor {
             }
             Compiled::Fancy(re, anchored) => {
                 let anchored = anchored.as_deref().filter(|_| !self.config.naive);
-                fancy_replace_all(re, anchored, step.skip.as_ref(), text, &step.template).map_err(
-                    |e| ExecError::Backtrack {
+                let anchored = anchored.map(|a| (&a.regex, places(&a.prefix)));
+                fancy_replace_all(re, anchored, text, &step.template, from).map_err(|e| {
+                    ExecError::Backtrack {
                         rewrite: index,
                         message: e.to_string(),
-                    },
-                )?
+                    }
+                })?
             }
         };
         Ok(match next {
@@ -631,7 +647,9 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
                     let start = m.prefix();
                     (m, start)
                 })
-                .filter(|(_, start)| start.len() >= BACKTRACK_PREFIX)
+                .filter(|(_, start)| {
+                    start.len() >= BACKTRACK_PREFIX || start.first() == Some(&b'`')
+                })
             {
                 Some(Box::new(PlainFast::Backtrack {
                     prefix: crate::state::finder(&start),
@@ -773,7 +791,7 @@ fn replace_at_prefixes<'t, E>(
 ) -> Result<Cow<'t, str>, E> {
     let mut out = String::new();
     let mut replacement = String::new();
-    let (mut last, mut at) = (0, 0);
+    let (mut last, mut at) = (0, places.from);
     let bytes = text.as_bytes();
     // The first occurrence of the skip needle at or after the last place.
     let mut needle: Option<usize> = None;
@@ -830,6 +848,27 @@ fn replace_at_prefixes<'t, E>(
 struct Places<'a> {
     prefix: &'a memchr::memmem::Finder<'static>,
     skip: Option<&'a memchr::memmem::Finder<'static>>,
+    /// No match starts before this.
+    from: usize,
+}
+
+/// `replace_all` run on the text from `from` on (no match starts before
+/// it), with the text before put back in front. Exact for portable
+/// patterns: nothing before a place changes what matches there.
+fn from_place<'t>(
+    text: &'t str,
+    from: usize,
+    replace_all: impl FnOnce(&'t str) -> Cow<'t, str>,
+) -> Cow<'t, str> {
+    match replace_all(&text[from..]) {
+        Cow::Owned(rest) if from > 0 => {
+            let mut out = String::with_capacity(from + rest.len());
+            out.push_str(&text[..from]);
+            out.push_str(&rest);
+            Cow::Owned(out)
+        }
+        next => next,
+    }
 }
 
 /// The start of the last piece that begins in `start + 1 ..= end` (a `%`
@@ -905,11 +944,13 @@ fn literal_replace_all<'t>(
     finder: &memchr::memmem::Finder<'static>,
     text: &'t str,
     template: &Template,
+    from: usize,
 ) -> Cow<'t, str> {
     let len = finder.needle().len();
     let places = Places {
         prefix: finder,
         skip: None,
+        from,
     };
     let done = replace_at_prefixes(places, text, |rest, out| {
         expand(template, out, |n| (n == 0).then(|| &rest[..len]));
@@ -936,18 +977,14 @@ impl regex::Replacer for Expand<'_> {
 /// places where it occurs are tried (see [`replace_at_prefixes`]).
 fn fancy_replace_all<'t>(
     re: &fancy_regex::Regex,
-    anchored: Option<&Anchored>,
-    skip: Option<&memchr::memmem::Finder<'static>>,
+    anchored: Option<(&fancy_regex::Regex, Places<'_>)>,
     text: &'t str,
     template: &Template,
+    from: usize,
 ) -> Result<Cow<'t, str>, fancy_regex::Error> {
-    if let Some(a) = anchored {
-        let places = Places {
-            prefix: &a.prefix,
-            skip,
-        };
+    if let Some((regex, places)) = anchored {
         return replace_at_prefixes(places, text, |rest, out| {
-            let Some(caps) = a.regex.captures(rest)? else {
+            let Some(caps) = regex.captures(rest)? else {
                 return Ok(None);
             };
             let Some(whole) = caps.get(0) else {
@@ -959,18 +996,22 @@ fn fancy_replace_all<'t>(
     }
     let mut out = String::new();
     let (mut last, mut any) = (0, false);
-    for caps in re.captures_iter(text) {
+    let rest = &text[from..];
+    for caps in re.captures_iter(rest) {
         let caps = caps?;
         let Some(whole) = caps.get(0) else { continue };
-        any = true;
-        out.push_str(&text[last..whole.start()]);
+        if !any {
+            out.push_str(&text[..from]);
+            any = true;
+        }
+        out.push_str(&rest[last..whole.start()]);
         expand(template, &mut out, |n| caps.get(n).map(|m| m.as_str()));
         last = whole.end();
     }
     if !any {
         return Ok(Cow::Borrowed(text));
     }
-    out.push_str(&text[last..]);
+    out.push_str(&rest[last..]);
     Ok(Cow::Owned(out))
 }
 
