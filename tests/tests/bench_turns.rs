@@ -50,6 +50,7 @@ fn fast_paths_and_naive_loop_agree_on_every_bench_turn() {
         assert!(a.contains("You played"), "{fen} {mv}");
         assert!(sa.skipped > 0 && sb.skipped == 0);
         assert_eq!(sa.peak_state_bytes, sb.peak_state_bytes);
+        assert_eq!(sa.peak_threads, sb.peak_threads, "{fen} {mv}");
         turns += 1;
     }
     assert_eq!(turns, 10);

@@ -167,6 +167,30 @@ fn head(pattern: &str) -> (Reach, String) {
     (reach, inner)
 }
 
+/// For each group of `pattern` (0 is the whole match), whether the text
+/// it captures can contain `%`; `None` when the pattern cannot be read.
+pub fn groups_with_percent(pattern: &str) -> Option<Vec<bool>> {
+    fn walk(hir: &Hir, out: &mut Vec<bool>) {
+        match hir.kind() {
+            HirKind::Capture(c) => {
+                let i = c.index as usize;
+                if out.len() <= i {
+                    out.resize(i + 1, false);
+                }
+                out[i] = can_match_percent(&c.sub);
+                walk(&c.sub, out);
+            }
+            HirKind::Repetition(r) => walk(&r.sub, out),
+            HirKind::Concat(hs) | HirKind::Alternation(hs) => hs.iter().for_each(|h| walk(h, out)),
+            _ => {}
+        }
+    }
+    let hir = regex_syntax::Parser::new().parse(&skeleton(pattern)).ok()?;
+    let mut out = vec![can_match_percent(&hir)];
+    walk(&hir, &mut out);
+    Some(out)
+}
+
 /// The text a pattern matches, when it matches exactly one text (no
 /// class, repetition, alternation or group): such a pattern can be found
 /// with a substring search.
@@ -294,6 +318,15 @@ mod tests {
         ] {
             assert_eq!(analyse(p).reach, Reach::Global, "{p}");
         }
+    }
+
+    #[test]
+    fn groups_that_can_hold_a_thread_head() {
+        assert_eq!(
+            groups_with_percent(r"(%%\n)([^%]*)(a|%)"),
+            Some(vec![true, true, false, true])
+        );
+        assert_eq!(groups_with_percent(r"x(y)"), Some(vec![false, false]));
     }
 
     #[test]

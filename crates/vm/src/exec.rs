@@ -186,8 +186,10 @@ struct Step {
     skip: Option<memchr::memmem::Finder<'static>>,
     /// Index into the executor's kind names.
     kind: usize,
-    /// The replacement can start a thread (forks): thread counts change.
-    creates_threads: bool,
+    /// The replacement can add a thread (a fork): it writes two thread
+    /// heads, or one not at its start, or copies a group that can hold one.
+    /// Others leave the count as it was or lower it.
+    adds_threads: bool,
 }
 
 /// The answers of the probes on one run's states.
@@ -330,13 +332,9 @@ impl Executor {
                             && !n.contains('%')
                     })
                     .map(|n| state::finder(n.as_bytes())),
-                reach: analysis.reach,
+                reach: analysis.reach.clone(),
                 kind,
-                creates_threads: r
-                    .replacement
-                    .pieces()
-                    .iter()
-                    .any(|p| matches!(p, Piece::Literal(s) if s.contains('%'))),
+                adds_threads: adds_threads(&r.pattern, &r.replacement, &analysis.reach),
             });
         }
         let ascii_templates = program.rewrites().iter().all(|r| {
@@ -502,7 +500,7 @@ impl Executor {
                 found.version += 1;
                 stats.changed += 1;
                 stats.peak_state_bytes = stats.peak_state_bytes.max(state.len());
-                if matches!(step.reach, Reach::Global) || step.creates_threads {
+                if step.adds_threads {
                     stats.peak_threads = stats.peak_threads.max(state::count_all_threads(state));
                 }
                 self.check_size(index, state.len())?;
@@ -715,6 +713,36 @@ fn whole_match_group(pattern: &str) -> Option<&str> {
     }
     let hir = regex_syntax::Parser::new().parse(inner).ok()?;
     (hir.properties().explicit_captures_len() == 0).then_some(inner)
+}
+
+/// Whether a rewrite can raise the thread count (see [`Step::adds_threads`]):
+/// one head written at the start of the replacement only replaces the head
+/// every match starts with, when the pattern starts with one.
+fn adds_threads(pattern: &str, template: &Template, reach: &Reach) -> bool {
+    let Some(groups) = analysis::groups_with_percent(pattern) else {
+        return true;
+    };
+    let mut heads = 0;
+    for (i, piece) in template.pieces().iter().enumerate() {
+        match piece {
+            Piece::Literal(s) => {
+                let b = s.as_bytes();
+                let starts = (0..b.len())
+                    .filter(|&j| b[j] == b'%' && (j == 0 || b[j - 1] != b'%'))
+                    .collect::<Vec<_>>();
+                if starts.iter().any(|&j| i > 0 || j > 0) {
+                    return true;
+                }
+                heads += starts.len();
+            }
+            Piece::Group(n) => {
+                if groups.get(*n).copied().unwrap_or(true) {
+                    return true;
+                }
+            }
+        }
+    }
+    heads > 1 || (heads == 1 && matches!(reach, Reach::Global | Reach::AnyPiece))
 }
 
 /// The template with group 1 read as the whole match (see
