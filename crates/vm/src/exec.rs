@@ -171,13 +171,6 @@ struct Step {
     template: Template,
     /// The replacement when it has no group reference.
     literal: Option<String>,
-    /// Texts every match needs in the state (a thread head of its kind,
-    /// the text it starts with, a literal it contains), as indexes into
-    /// the executor's probes: the rewrite is skipped when one is absent.
-    probes: Vec<usize>,
-    /// The probe of a text every match starts with, if any: no match
-    /// starts before its first occurrence.
-    lead: Option<usize>,
     /// Where matches can lie, proven from the pattern.
     reach: Reach,
     /// A literal every match contains past its start, when matches stay
@@ -192,6 +185,24 @@ struct Step {
     adds_threads: bool,
 }
 
+/// What a rewrite needs in the state to do anything, kept apart from the
+/// rest of its step so that the loop over skipped rewrites reads a small,
+/// dense array.
+#[derive(Clone, Copy)]
+struct Gate {
+    /// Texts every match needs in the state (a thread head of its kind,
+    /// the text it starts with, a literal it contains), as indexes into
+    /// the executor's probes, `NO_PROBE` for none: the rewrite is skipped
+    /// when one is absent.
+    probes: [usize; 3],
+    /// The probe of a text every match starts with, or `NO_PROBE`: no
+    /// match starts before its first occurrence.
+    lead: usize,
+}
+
+/// An empty slot of a [`Gate`].
+const NO_PROBE: usize = usize::MAX;
+
 /// The answers of the probes on one run's states.
 struct Found {
     /// The state's version: one more after each change.
@@ -204,6 +215,8 @@ struct Found {
 /// A compiled program, ready to run any number of times.
 pub struct Executor {
     steps: Vec<Step>,
+    /// One per step.
+    gates: Vec<Gate>,
     /// The distinct texts of all steps' probes.
     probes: Vec<memchr::memmem::Finder<'static>>,
     /// Every template's text is ASCII.
@@ -258,6 +271,7 @@ impl Executor {
         let mut analyses: HashMap<&str, analysis::Analysis> = HashMap::new();
         let mut kinds = Vec::new();
         let mut steps = Vec::with_capacity(program.len());
+        let mut gates = Vec::with_capacity(program.len());
         let mut probe_ids: HashMap<String, usize> = HashMap::new();
         let mut probes = Vec::new();
         let mut probe = |text: String| {
@@ -309,20 +323,25 @@ impl Executor {
             };
             let required =
                 Some(required_prefix(stripped.unwrap_or(&r.pattern))).filter(|t| !t.is_empty());
-            steps.push(Step {
-                compiled: id,
-                template,
-                literal,
-                probes: [&head, &required, &analysis.needle]
-                    .into_iter()
-                    .flatten()
-                    .map(|t| probe(t.clone()))
-                    .collect(),
+            let mut probes = [NO_PROBE; 3];
+            for (slot, text) in probes
+                .iter_mut()
+                .zip([&head, &required, &analysis.needle].into_iter().flatten())
+            {
+                *slot = probe(text.clone());
+            }
+            gates.push(Gate {
+                probes,
                 lead: required
                     .as_ref()
                     .or(head.as_ref())
                     .filter(|_| !analysis.looks)
-                    .map(|t| probe(t.clone())),
+                    .map_or(NO_PROBE, |t| probe(t.clone())),
+            });
+            steps.push(Step {
+                compiled: id,
+                template,
+                literal,
                 skip: analysis
                     .needle
                     .as_deref()
@@ -344,6 +363,7 @@ impl Executor {
         });
         Ok(Executor {
             steps,
+            gates,
             probes,
             ascii_templates,
             compiled,
@@ -470,7 +490,7 @@ impl Executor {
         };
         for (index, step) in self.steps.iter().enumerate() {
             let t0 = self.config.profile.then(Instant::now);
-            let Some(from) = self.first_place(step, state, &mut found) else {
+            let Some(from) = self.first_place(self.gates[index], state, &mut found) else {
                 stats.skipped += 1;
                 if self.config.profile {
                     stats
@@ -542,7 +562,7 @@ impl Executor {
     /// rewrite cannot match: no thread of the kind its pattern starts with,
     /// or a literal every match starts with or contains is absent. `found`
     /// remembers each probe's answer on this state.
-    fn first_place(&self, step: &Step, state: &str, found: &mut Found) -> Option<usize> {
+    fn first_place(&self, gate: Gate, state: &str, found: &mut Found) -> Option<usize> {
         let mut first = |id: usize| {
             let (version, at) = &mut found.answers[id];
             if *version != found.version {
@@ -551,10 +571,15 @@ impl Executor {
             }
             *at
         };
-        for &id in &step.probes {
-            first(id)?;
+        for id in gate.probes {
+            if id != NO_PROBE {
+                first(id)?;
+            }
         }
-        Some(step.lead.map_or(Some(0), first).unwrap_or(0))
+        Some(match gate.lead {
+            NO_PROBE => 0,
+            id => first(id).unwrap_or(0),
+        })
     }
 
     /// One replace-all on `text`; `None` when nothing matched. `ascii`
