@@ -976,19 +976,37 @@ fn backtrack_replace_all<'t>(
     text: &'t str,
     template: &Template,
 ) -> Result<Cow<'t, str>, backtrack::GaveUp> {
-    let mut scratch = Scratch::default();
+    thread_local! {
+        // Kept between rewrites: the matcher's stack and slots, allocated
+        // once per thread rather than once per rewrite.
+        static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+    }
     let mut budget = BACKTRACK_BUDGET + 16 * text.len();
-    replace_at_prefixes(places, text, |rest, out| {
-        if !matcher.find_anchored(rest.as_bytes(), &mut scratch, &mut budget)? {
-            return Ok(None);
-        }
-        let slots = &scratch.slots;
-        expand(template, out, |n| {
-            let (s, e) = (*slots.get(2 * n)?, *slots.get(2 * n + 1)?);
-            (s != usize::MAX && e != usize::MAX).then(|| &rest[s..e])
-        });
-        Ok(Some(scratch.slots[1]))
+    SCRATCH.with_borrow_mut(|scratch| {
+        replace_at_prefixes(places, text, |rest, out| {
+            backtrack_at(matcher, template, rest, scratch, &mut budget, out)
+        })
     })
+}
+
+/// One try of [`backtrack_replace_all`] at the start of `rest`.
+fn backtrack_at(
+    matcher: &Matcher,
+    template: &Template,
+    rest: &str,
+    scratch: &mut Scratch,
+    budget: &mut usize,
+    out: &mut String,
+) -> Result<Option<usize>, backtrack::GaveUp> {
+    if !matcher.find_anchored(rest.as_bytes(), scratch, budget)? {
+        return Ok(None);
+    }
+    let slots = &scratch.slots;
+    expand(template, out, |n| {
+        let (s, e) = (*slots.get(2 * n)?, *slots.get(2 * n + 1)?);
+        (s != usize::MAX && e != usize::MAX).then(|| &rest[s..e])
+    });
+    Ok(Some(slots[1]))
 }
 
 /// A pattern that is literal text: its occurrences, found by `memmem`, are
