@@ -10,7 +10,8 @@
 //! `[^%\n]{51,58}`) is measured with `memchr` and, when a literal follows,
 //! only the places where that literal can start are tried.
 //!
-//! It must not touch the state, templates or thread markers, and it
+//! It must not touch the state, templates or thread markers (it borrows
+//! only the state's byte frequencies, to tune its substring search), and it
 //! declines (returns `None` from [`Matcher::new`]) anything it does not
 //! handle exactly: look-around other than `^`, back-references, loops whose
 //! body can match the empty string, and programs that would be large. It

@@ -1,8 +1,9 @@
 //! The executor: runs a [`Program`] over a state string.
 //!
 //! It owns compilation (each distinct pattern once, on `regex` or, only for
-//! back-references, `fancy-regex`), the replace-all loop, the state-size cap
-//! and the statistics. Its contract is the plain loop
+//! back-references, `fancy-regex`, and on our own matcher, [`backtrack`],
+//! where that applies), the replace-all loop, the state-size cap and the
+//! statistics. Its contract is the plain loop
 //! `for (p, r) in rewrites { state = re.sub(p, r, state) }`: every fast path
 //! it takes must leave exactly the bytes that loop would leave, and
 //! [`Config::naive`] turns all of them off so tests can compare the two. It
@@ -269,6 +270,7 @@ impl Executor {
         };
         let mut kind_ids: HashMap<String, usize> = HashMap::new();
         let mut analyses: HashMap<&str, analysis::Analysis> = HashMap::new();
+        let mut percent_groups: HashMap<&str, Option<Vec<bool>>> = HashMap::new();
         let mut kinds = Vec::new();
         let mut steps = Vec::with_capacity(program.len());
         let mut gates = Vec::with_capacity(program.len());
@@ -353,7 +355,13 @@ impl Executor {
                     .map(|n| state::finder(n.as_bytes())),
                 reach: analysis.reach.clone(),
                 kind,
-                adds_threads: adds_threads(&r.pattern, &r.replacement, &analysis.reach),
+                adds_threads: adds_threads(
+                    percent_groups
+                        .entry(r.pattern.as_str())
+                        .or_insert_with(|| analysis::groups_with_percent(&r.pattern)),
+                    &r.replacement,
+                    &analysis.reach,
+                ),
             });
         }
         let ascii_templates = program.rewrites().iter().all(|r| {
@@ -743,8 +751,9 @@ fn whole_match_group(pattern: &str) -> Option<&str> {
 /// Whether a rewrite can raise the thread count (see [`Step::adds_threads`]):
 /// one head written at the start of the replacement only replaces the head
 /// every match starts with, when the pattern starts with one.
-fn adds_threads(pattern: &str, template: &Template, reach: &Reach) -> bool {
-    let Some(groups) = analysis::groups_with_percent(pattern) else {
+/// `groups` is [`analysis::groups_with_percent`] of the pattern.
+fn adds_threads(groups: &Option<Vec<bool>>, template: &Template, reach: &Reach) -> bool {
+    let Some(groups) = groups else {
         return true;
     };
     let mut heads = 0;
