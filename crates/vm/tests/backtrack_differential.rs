@@ -675,6 +675,22 @@ fn accepted_pattern() -> impl Strategy<Value = String> {
     })
 }
 
+/// Checks an accepted pattern on haystacks sampled from it (by `seed`) and
+/// on the given random and fragment haystacks.
+fn check_on_hays(
+    pattern: &str,
+    random: String,
+    fragments: String,
+    seed: u64,
+) -> Result<(), TestCaseError> {
+    let mut hays = sampled_hays(pattern, seed);
+    hays.push(random);
+    hays.push(fragments);
+    let checked = check(pattern, &hays).map_err(TestCaseError::fail)?;
+    prop_assert_ne!(checked, Checked::Skipped);
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------
 // Property tests.
 
@@ -689,11 +705,7 @@ proptest! {
         fragments in fragment_hay(),
         seed in any::<u64>(),
     ) {
-        let mut hays = sampled_hays(&pattern, seed);
-        hays.push(random);
-        hays.push(fragments);
-        let checked = check(&pattern, &hays).map_err(TestCaseError::fail)?;
-        prop_assert_ne!(checked, Checked::Skipped);
+        check_on_hays(&pattern, random, fragments, seed)?;
     }
 }
 
@@ -734,11 +746,7 @@ proptest! {
         fragments in fragment_hay(),
         seed in any::<u64>(),
     ) {
-        let mut hays = sampled_hays(&pattern, seed);
-        hays.push(random);
-        hays.push(fragments);
-        let checked = check(&pattern, &hays).map_err(TestCaseError::fail)?;
-        prop_assert_ne!(checked, Checked::Skipped);
+        check_on_hays(&pattern, random, fragments, seed)?;
     }
 }
 
