@@ -62,20 +62,25 @@ pub fn analyse(pattern: &str) -> Analysis {
     } else {
         reach
     };
-    let mut runs = Vec::new();
-    let mut current = Vec::new();
-    literal_runs(&hir, &mut runs, &mut current);
-    flush(&mut runs, &mut current);
+    let mut runs = Runs::default();
+    runs.read(&hir);
+    runs.flush();
     // Placeholders (a head's `%`, a back-reference) are not text a match
     // must contain: only the chunks between them are. A chunk of the
     // run a match starts with (`leads`) is found anyway where the match
     // starts; a chunk further on can tell a thread without a match from
     // one with, so the longest of those (two bytes or more) is preferred.
     // Otherwise the longest chunk.
+    let first_leads = runs.first_leads;
     let chunks: Vec<(bool, String)> = runs
+        .done
         .into_iter()
         .enumerate()
-        .filter_map(|(i, (at_start, b))| String::from_utf8(b).ok().map(|s| (i == 0 && at_start, s)))
+        .filter_map(|(i, b)| {
+            String::from_utf8(b)
+                .ok()
+                .map(|s| (i == 0 && first_leads, s))
+        })
         .flat_map(|(leads, s)| {
             s.split(['\u{1}', '\u{2}'])
                 .map(|c| (leads, c.to_string()))
@@ -222,52 +227,54 @@ fn can_match_percent(hir: &Hir) -> bool {
 
 /// Runs of literal text every match contains, each whole (adjacent
 /// literals joined across capture groups and fixed repetitions of a
-/// literal), in order; each with whether it starts where every match
-/// starts (only the first can).
-fn literal_runs(hir: &Hir, runs: &mut Vec<(bool, Vec<u8>)>, current: &mut Vec<u8>) {
-    match hir.kind() {
-        HirKind::Literal(lit) => {
-            if runs.is_empty() && current.is_empty() {
-                runs.push((true, Vec::new()));
-            }
-            current.extend_from_slice(&lit.0);
-        }
-        HirKind::Capture(c) => literal_runs(&c.sub, runs, current),
-        HirKind::Concat(hs) => hs.iter().for_each(|h| literal_runs(h, runs, current)),
-        HirKind::Repetition(r) if r.min >= 1 && Some(r.min) == r.max && r.min <= 64 => {
-            match r.sub.kind() {
-                HirKind::Literal(_) => {
-                    for _ in 0..r.min {
-                        literal_runs(&r.sub, runs, current);
-                    }
-                }
-                _ => {
-                    flush(runs, current);
-                    literal_runs(&r.sub, runs, current);
-                    flush(runs, current);
-                }
-            }
-        }
-        HirKind::Repetition(r) if r.min >= 1 => {
-            flush(runs, current);
-            literal_runs(&r.sub, runs, current);
-            flush(runs, current);
-        }
-        _ => flush(runs, current),
-    }
+/// literal), in order.
+#[derive(Default)]
+struct Runs {
+    done: Vec<Vec<u8>>,
+    current: Vec<u8>,
+    /// Something of the pattern has been read.
+    started: bool,
+    /// The pattern starts with a literal: the first run is where every
+    /// match starts.
+    first_leads: bool,
 }
 
-/// Ends the current run of literal text.
-fn flush(runs: &mut Vec<(bool, Vec<u8>)>, current: &mut Vec<u8>) {
-    if !current.is_empty() {
-        let text = std::mem::take(current);
-        match runs.last_mut() {
-            Some((true, first)) if first.is_empty() => *first = text,
-            _ => runs.push((false, text)),
+impl Runs {
+    fn read(&mut self, hir: &Hir) {
+        match hir.kind() {
+            HirKind::Literal(lit) => {
+                if !self.started {
+                    self.started = true;
+                    self.first_leads = true;
+                }
+                self.current.extend_from_slice(&lit.0);
+            }
+            HirKind::Capture(c) => self.read(&c.sub),
+            HirKind::Concat(hs) => hs.iter().for_each(|h| self.read(h)),
+            HirKind::Repetition(r)
+                if Some(r.min) == r.max
+                    && (1..=64).contains(&r.min)
+                    && matches!(r.sub.kind(), HirKind::Literal(_)) =>
+            {
+                for _ in 0..r.min {
+                    self.read(&r.sub);
+                }
+            }
+            HirKind::Repetition(r) if r.min >= 1 => {
+                self.flush();
+                self.read(&r.sub);
+                self.flush();
+            }
+            _ => self.flush(),
         }
-    } else if runs.is_empty() {
-        // Something other than a literal comes first: no run leads.
-        runs.push((false, Vec::new()));
+    }
+
+    /// Ends the current run of literal text.
+    fn flush(&mut self) {
+        self.started = true;
+        if !self.current.is_empty() {
+            self.done.push(std::mem::take(&mut self.current));
+        }
     }
 }
 

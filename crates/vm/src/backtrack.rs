@@ -123,6 +123,7 @@ pub struct Matcher {
 }
 
 /// Where to resume after a failure.
+#[derive(Debug, Clone, Copy)]
 enum Frame {
     /// Another branch.
     Resume { pc: usize, pos: usize },
@@ -138,41 +139,9 @@ enum Frame {
 /// Reusable memory for searches with one matcher.
 #[derive(Debug, Default)]
 pub struct Scratch {
-    stack: Vec<FrameRepr>,
+    stack: Vec<Frame>,
     /// Capture slots: start and end of each group, `usize::MAX` when unset.
     pub slots: Vec<usize>,
-}
-
-// The stack holds plain tuples so `Scratch` can derive `Debug` cheaply.
-type FrameRepr = (u8, usize, usize, usize);
-
-fn encode(f: Frame) -> FrameRepr {
-    match f {
-        Frame::Resume { pc, pos } => (0, pc, pos, 0),
-        Frame::Restore { slot, value } => (1, slot, value, 0),
-        Frame::Greedy { pc, lo, cur } => (2, pc, lo, cur),
-        Frame::Lazy { pc, hi, cur } => (3, pc, hi, cur),
-    }
-}
-
-fn decode(r: FrameRepr) -> Frame {
-    match r.0 {
-        0 => Frame::Resume { pc: r.1, pos: r.2 },
-        1 => Frame::Restore {
-            slot: r.1,
-            value: r.2,
-        },
-        2 => Frame::Greedy {
-            pc: r.1,
-            lo: r.2,
-            cur: r.3,
-        },
-        _ => Frame::Lazy {
-            pc: r.1,
-            hi: r.2,
-            cur: r.3,
-        },
-    }
 }
 
 struct Builder {
@@ -601,17 +570,17 @@ impl Matcher {
                 }
                 Inst::Save(slot) => {
                     if choices > 0 {
-                        stack.push(encode(Frame::Restore {
+                        stack.push(Frame::Restore {
                             slot: *slot,
                             value: slots[*slot],
-                        }));
+                        });
                     }
                     slots[*slot] = pos;
                     pc += 1;
                     true
                 }
                 Inst::Split(a, b) => {
-                    stack.push(encode(Frame::Resume { pc: *b, pos }));
+                    stack.push(Frame::Resume { pc: *b, pos });
                     choices += 1;
                     pc = *a;
                     true
@@ -653,14 +622,14 @@ impl Matcher {
                             None => false,
                             Some(p) => {
                                 if greedy && p > lo {
-                                    stack.push(encode(Frame::Greedy { pc, lo, cur: p }));
+                                    stack.push(Frame::Greedy { pc, lo, cur: p });
                                     choices += 1;
                                 } else if !greedy && p < end {
-                                    stack.push(encode(Frame::Lazy {
+                                    stack.push(Frame::Lazy {
                                         pc,
                                         hi: end,
                                         cur: p,
-                                    }));
+                                    });
                                     choices += 1;
                                 }
                                 pc += 1;
@@ -679,7 +648,7 @@ impl Matcher {
                 let Some(f) = stack.pop() else {
                     return Ok(false);
                 };
-                match decode(f) {
+                match f {
                     Frame::Restore { slot, value } => slots[slot] = value,
                     Frame::Resume { pc: p, pos: q } => {
                         choices -= 1;
@@ -691,7 +660,7 @@ impl Matcher {
                         choices -= 1;
                         if let Some(q) = self.greedy_candidate(hay, self.run(p), lo, cur) {
                             if q > lo {
-                                stack.push(encode(Frame::Greedy { pc: p, lo, cur: q }));
+                                stack.push(Frame::Greedy { pc: p, lo, cur: q });
                                 choices += 1;
                             }
                             pc = p + 1;
@@ -703,7 +672,7 @@ impl Matcher {
                         choices -= 1;
                         if let Some(q) = self.lazy_candidate(hay, self.run(p), cur, cur + 1, hi) {
                             if q < hi {
-                                stack.push(encode(Frame::Lazy { pc: p, hi, cur: q }));
+                                stack.push(Frame::Lazy { pc: p, hi, cur: q });
                                 choices += 1;
                             }
                             pc = p + 1;

@@ -761,13 +761,12 @@ fn adds_threads(groups: &Option<Vec<bool>>, template: &Template, reach: &Reach) 
         match piece {
             Piece::Literal(s) => {
                 let b = s.as_bytes();
-                let starts = (0..b.len())
-                    .filter(|&j| b[j] == b'%' && (j == 0 || b[j - 1] != b'%'))
-                    .collect::<Vec<_>>();
-                if starts.iter().any(|&j| i > 0 || j > 0) {
-                    return true;
+                for j in (0..b.len()).filter(|&j| b[j] == b'%' && (j == 0 || b[j - 1] != b'%')) {
+                    if i > 0 || j > 0 {
+                        return true;
+                    }
+                    heads += 1;
                 }
-                heads += starts.len();
             }
             Piece::Group(n) => {
                 if groups.get(*n).copied().unwrap_or(true) {
@@ -853,7 +852,7 @@ fn replace_at_prefixes<'t, E>(
 ) -> Result<Cow<'t, str>, E> {
     let mut out = String::new();
     let mut replacement = String::new();
-    let (mut last, mut at) = (0, places.from);
+    let (mut last, mut at, mut any) = (0, places.from, false);
     let bytes = text.as_bytes();
     // The first occurrence of the skip needle at or after the last place.
     let mut needle: Option<usize> = None;
@@ -883,7 +882,8 @@ fn replace_at_prefixes<'t, E>(
         replacement.clear();
         match replace_at(&text[start..], &mut replacement)? {
             Some(len) => {
-                if out.capacity() == 0 {
+                if !any {
+                    any = true;
                     out.reserve(text.len() + text.len() / 4 + 64);
                 }
                 out.push_str(&text[last..start]);
@@ -896,7 +896,7 @@ fn replace_at_prefixes<'t, E>(
             None => at = start + 1,
         }
     }
-    if out.capacity() == 0 {
+    if !any {
         return Ok(Cow::Borrowed(text));
     }
     out.push_str(&text[last..]);
