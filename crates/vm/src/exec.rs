@@ -529,7 +529,8 @@ impl Executor {
                 stats.changed += 1;
                 stats.peak_state_bytes = stats.peak_state_bytes.max(state.len());
                 if step.adds_threads {
-                    stats.peak_threads = stats.peak_threads.max(state::count_all_threads(state));
+                    stats.peak_threads =
+                        stats.peak_threads.max(state::count_threads(state).total());
                 }
                 self.check_size(index, state.len())?;
             }
