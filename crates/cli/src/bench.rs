@@ -120,13 +120,15 @@ struct Measured {
     python: Option<Vec<f64>>,
 }
 
+/// The middle value; for an even count, the mean of the two middle ones.
 fn median(v: &[f64]) -> f64 {
     let mut s = v.to_vec();
     s.sort_by(f64::total_cmp);
-    if s.is_empty() {
-        return f64::NAN;
+    match s.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => s[n / 2],
+        n => (s[n / 2 - 1] + s[n / 2]) / 2.0,
     }
-    s[s.len() / 2]
 }
 
 fn min_max(v: &[f64]) -> (f64, f64) {
@@ -500,4 +502,16 @@ fn print_json(results: &[Measured], build_ms: f64, program: &regex_vm::Program) 
         "turns": turns,
     });
     println!("{out:#}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn median_of_an_even_count_is_the_mean_of_the_middle_two() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert!(median(&[]).is_nan());
+    }
 }

@@ -8,7 +8,11 @@
 //! machine is what any Perl-style engine is; what makes it fast on the
 //! state grammar is one instruction: a run of one byte class (`[^%]*?`,
 //! `[^%\n]{51,58}`) is measured with `memchr` and, when a literal follows,
-//! only the places where that literal can start are tried.
+//! only the places where that literal can start are tried. A run followed
+//! by a byte outside its class (`[^\n]*\n`, `H*\|`) can only end where it
+//! stops, so it leaves nothing to come back to; a program made only of such
+//! steps is searched in one pass with no stack (most of the program's
+//! patterns are). Saves ride on the instruction after them.
 //!
 //! It must not touch the state, templates or thread markers (it borrows
 //! only the state's byte frequencies, to tune its substring search), and it
@@ -26,6 +30,16 @@ use regex_syntax::hir::{Class, Hir, HirKind, Look};
 /// A search that ran past its step budget (see [`Matcher::find_anchored`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GaveUp;
+
+/// Saves folded into one instruction at most (a group's end and the next
+/// group's start are the common pair).
+const PRE_SAVES: usize = 2;
+
+/// An empty entry of [`Matcher::pre`].
+const NO_SLOT: u32 = u32::MAX;
+
+/// Bytes of a run looked at one by one before `memchr` is asked.
+const SHORT_RUN: usize = 16;
 
 /// Instructions above this count are not worth a backtracker: decline.
 const MAX_PROGRAM: usize = 4_000;
@@ -70,6 +84,9 @@ enum Inst {
     /// `min..=max` bytes of the set, a multiple of `step` long (`step`
     /// is above 1 for a loop over a fixed-width run, `(?:[^%\n]{10})*`),
     /// greedy or lazy. `hint` is what the rest needs where the run ends.
+    /// `whole`: only the longest run can be followed by the rest (what
+    /// follows starts with a byte outside the set), so there is no
+    /// choice to come back to.
     Run {
         set: usize,
         min: usize,
@@ -77,6 +94,7 @@ enum Inst {
         step: usize,
         greedy: bool,
         hint: Hint,
+        whole: bool,
     },
     /// One of the literals of a word list (at most one can match at any
     /// place, so there is nothing to come back to).
@@ -115,6 +133,16 @@ fn common(b: u8) -> bool {
 #[derive(Debug)]
 pub struct Matcher {
     prog: Vec<Inst>,
+    /// Per instruction, the capture slots to record before it runs
+    /// (`NO_SLOT` for none): the `Save` instructions folded into the
+    /// instruction they precede, one dispatch fewer each.
+    pre: Vec<[u32; PRE_SAVES]>,
+    /// No branch: a match runs every instruction, each save included.
+    straight: bool,
+    /// No branch and no run with more than one end to try: nothing to
+    /// come back to, so a search is one pass over the program with no
+    /// stack and no step count (see [`Matcher::find_straight`]).
+    single: bool,
     sets: Vec<ByteSet>,
     stops: Vec<Option<Vec<u8>>>,
     lits: Vec<(u8, memmem::Finder<'static>)>,
@@ -269,6 +297,34 @@ impl Builder {
         rare.or(first.map(|(_, h)| h)).unwrap_or(Hint::None)
     }
 
+    /// The bytes the program after the instruction at `pc` can start
+    /// with, when that is known from a straight stretch of instructions.
+    fn first_after(&self, pc: usize) -> Option<ByteSet> {
+        let mut out = [false; 128];
+        for inst in &self.prog[pc + 1..] {
+            match inst {
+                Inst::Save(_) => {}
+                Inst::Lit(bytes) => {
+                    let first = usize::from(*bytes.first()?);
+                    if first < 128 {
+                        out[first] = true;
+                    }
+                    return Some(ByteSet(out));
+                }
+                Inst::Set(s) => return Some(self.sets[*s].clone()),
+                Inst::Run { set, min, .. } if *min > 0 => return Some(self.sets[*set].clone()),
+                Inst::Words(w) => {
+                    for (first, words) in self.words[*w].by_first.iter().enumerate().take(128) {
+                        out[first] = !words.is_empty();
+                    }
+                    return Some(ByteSet(out));
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
     fn compile(&mut self, hir: &Hir) -> Option<()> {
         match hir.kind() {
             HirKind::Empty => {}
@@ -332,6 +388,7 @@ impl Builder {
                         step: 1,
                         greedy: rep.greedy,
                         hint: Hint::None,
+                        whole: false,
                     })?;
                     return Some(());
                 }
@@ -350,6 +407,7 @@ impl Builder {
                                 step: width,
                                 greedy: rep.greedy,
                                 hint: Hint::None,
+                                whole: false,
                             })?;
                             return Some(());
                         }
@@ -453,16 +511,21 @@ impl Matcher {
         b.compile(&hir)?;
         b.push(Inst::Match)?;
         for pc in 0..b.prog.len() {
-            if let Inst::Run { .. } = b.prog[pc] {
+            if let Inst::Run { set, .. } = b.prog[pc] {
                 let learned = b.hint_after(pc);
-                if let Inst::Run { hint, .. } = &mut b.prog[pc] {
+                let ends_alone = b.first_after(pc).is_some_and(|first| {
+                    (0..128).all(|c| !(first.contains(c) && b.sets[set].contains(c)))
+                });
+                if let Inst::Run { hint, whole, .. } = &mut b.prog[pc] {
                     *hint = learned;
+                    *whole = ends_alone;
                 }
             }
         }
         if choices(&b.prog) > MAX_CHOICES {
             return None;
         }
+        let (prog, pre) = fold_saves(b.prog);
         let stops = b.sets.iter().map(ByteSet::stops).collect();
         let lits = b
             .lits
@@ -470,7 +533,18 @@ impl Matcher {
             .map(|l| (l[0], crate::state::finder(&l[..])))
             .collect();
         Some(Matcher {
-            prog: b.prog,
+            straight: !prog
+                .iter()
+                .any(|i| matches!(i, Inst::Split(..) | Inst::Jmp(_))),
+            single: prog.iter().all(|i| match *i {
+                Inst::Split(..) | Inst::Jmp(_) => false,
+                Inst::Run {
+                    min, max, whole, ..
+                } => whole || min == max,
+                _ => true,
+            }),
+            prog,
+            pre,
             sets: b.sets,
             stops,
             lits,
@@ -503,20 +577,28 @@ impl Matcher {
     fn run_end(&self, set: usize, hay: &[u8], pos: usize, max: usize) -> usize {
         let limit = hay.len().min(pos.saturating_add(max));
         let span = &hay[pos..limit];
+        let members = &self.sets[set];
+        // Most runs in the state are a few bytes long (a name, a digit
+        // string): look at the first bytes in line before a library call.
+        let near = span.len().min(SHORT_RUN);
+        if let Some(i) = span[..near].iter().position(|&b| !members.contains(b)) {
+            return pos + i;
+        }
+        if near == span.len() {
+            return limit;
+        }
+        let rest = &span[near..];
         let found = match self.stops[set].as_deref() {
-            Some(s) if span.len() > 16 => match *s {
+            Some(s) => match *s {
                 [] => None,
-                [a] => memchr::memchr(a, span),
-                [a, b] => memchr::memchr2(a, b, span),
-                [a, b, c] => memchr::memchr3(a, b, c, span),
+                [a] => memchr::memchr(a, rest),
+                [a, b] => memchr::memchr2(a, b, rest),
+                [a, b, c] => memchr::memchr3(a, b, c, rest),
                 _ => unreachable!("at most three stops"),
             },
-            _ => {
-                let set = &self.sets[set];
-                span.iter().position(|&b| !set.contains(b))
-            }
+            None => rest.iter().position(|&b| !members.contains(b)),
         };
-        found.map_or(limit, |i| pos + i)
+        found.map_or(limit, |i| pos + near + i)
     }
 
     /// The match of the pattern anchored at the start of `hay` that the
@@ -536,9 +618,23 @@ impl Matcher {
         budget: &mut usize,
     ) -> Result<bool, GaveUp> {
         debug_assert!(hay.is_ascii());
-        scratch.slots.clear();
-        scratch.slots.resize(self.slots, usize::MAX);
+        if self.straight && scratch.slots.len() == self.slots {
+            // Every save runs on the way to a match: no slot can be left
+            // over from an earlier search.
+        } else {
+            scratch.slots.clear();
+            scratch.slots.resize(self.slots, usize::MAX);
+        }
         scratch.stack.clear();
+        if self.single {
+            // A single-path search is short (one pass over the program):
+            // it is charged its length, and only an empty budget stops it.
+            if *budget == 0 {
+                return Err(GaveUp);
+            }
+            *budget = budget.saturating_sub(self.prog.len());
+            return Ok(self.find_straight(hay, &mut scratch.slots));
+        }
         let slots = &mut scratch.slots;
         let stack = &mut scratch.stack;
         let (mut pc, mut pos) = (0usize, 0usize);
@@ -551,6 +647,19 @@ impl Matcher {
                 return Err(GaveUp);
             }
             *budget -= 1;
+            for &slot in &self.pre[pc] {
+                if slot == NO_SLOT {
+                    break;
+                }
+                let slot = slot as usize;
+                if choices > 0 {
+                    stack.push(Frame::Restore {
+                        slot,
+                        value: slots[slot],
+                    });
+                }
+                slots[slot] = pos;
+            }
             let ok = match &self.prog[pc] {
                 Inst::Lit(bytes) => {
                     let ok = starts_with(&hay[pos..], bytes);
@@ -606,11 +715,17 @@ impl Matcher {
                     step,
                     greedy,
                     hint,
+                    whole,
                 } => {
                     let end = self.run_end(set, hay, pos, max);
                     *budget = budget.saturating_sub((end - pos) / 64);
                     let lo = pos + min;
-                    if end < lo {
+                    if whole {
+                        pc += 1;
+                        let ok = end >= lo && (step == 1 || (end - lo).is_multiple_of(step));
+                        pos = end;
+                        ok
+                    } else if end < lo {
                         false
                     } else {
                         let first = if greedy {
@@ -689,6 +804,68 @@ impl Matcher {
         }
     }
 
+    /// [`Matcher::find_anchored`] for a program with nothing to come back
+    /// to: each instruction either moves on or ends the search. Its work
+    /// is bounded by the program and the runs' lengths, so no budget.
+    fn find_straight(&self, hay: &[u8], slots: &mut [usize]) -> bool {
+        let mut pos = 0usize;
+        slots[0] = 0;
+        for (inst, pre) in self.prog.iter().zip(&self.pre) {
+            for &slot in pre {
+                if slot == NO_SLOT {
+                    break;
+                }
+                slots[slot as usize] = pos;
+            }
+            match *inst {
+                Inst::Lit(ref bytes) => {
+                    if !starts_with(&hay[pos..], bytes) {
+                        return false;
+                    }
+                    pos += bytes.len();
+                }
+                Inst::Set(s) => {
+                    if !hay.get(pos).is_some_and(|&b| self.sets[s].contains(b)) {
+                        return false;
+                    }
+                    pos += 1;
+                }
+                Inst::Save(slot) => slots[slot] = pos,
+                Inst::Start => {
+                    if pos != 0 {
+                        return false;
+                    }
+                }
+                Inst::Words(w) => match self.words[w].matches(&hay[pos..]) {
+                    Some(len) => pos += len,
+                    None => return false,
+                },
+                Inst::Run {
+                    set,
+                    min,
+                    max,
+                    step,
+                    ..
+                } => {
+                    // Whole (only the longest run can be followed) or of
+                    // one length: either way, the end is the run's end.
+                    let end = self.run_end(set, hay, pos, max);
+                    let len = end - pos;
+                    if len < min || (step > 1 && !(len - min).is_multiple_of(step)) {
+                        return false;
+                    }
+                    pos = end;
+                }
+                Inst::Match => {
+                    slots[1] = pos;
+                    return true;
+                }
+                Inst::Split(..) | Inst::Jmp(_) => unreachable!("not in a single-path program"),
+            }
+        }
+        false
+    }
+
     /// The hint and step of the run at `pc`.
     fn run(&self, pc: usize) -> (Hint, usize) {
         match self.prog[pc] {
@@ -708,7 +885,7 @@ impl Matcher {
     ) -> Option<usize> {
         loop {
             let p = self.greedy_hinted(hay, hint, lo, below)?;
-            if (p - lo).is_multiple_of(step) {
+            if step == 1 || (p - lo).is_multiple_of(step) {
                 return Some(p);
             }
             below = p;
@@ -727,7 +904,7 @@ impl Matcher {
     ) -> Option<usize> {
         loop {
             let p = self.lazy_hinted(hay, hint, from, hi)?;
-            if (p - base).is_multiple_of(step) {
+            if step == 1 || (p - base).is_multiple_of(step) {
                 return Some(p);
             }
             from = p + 1;
@@ -798,6 +975,70 @@ impl Matcher {
     }
 }
 
+/// Moves each `Save` into the [`Matcher::pre`] entry of the instruction
+/// after it, when no jump lands on that instruction (a jump there must
+/// not record the save) and the entry has room; jump targets are
+/// renumbered.
+fn fold_saves(prog: Vec<Inst>) -> (Vec<Inst>, Vec<[u32; PRE_SAVES]>) {
+    let mut target = vec![false; prog.len() + 1];
+    for inst in &prog {
+        match *inst {
+            Inst::Split(a, b) => {
+                target[a] = true;
+                target[b] = true;
+            }
+            Inst::Jmp(a) => target[a] = true,
+            _ => {}
+        }
+    }
+    let (mut out, mut pre) = (
+        Vec::with_capacity(prog.len()),
+        Vec::with_capacity(prog.len()),
+    );
+    // Where each old instruction went; folded saves go where the
+    // instruction that took them went.
+    let mut new_index = vec![0usize; prog.len() + 1];
+    let mut pending: Vec<(usize, u32)> = Vec::new();
+    for (pc, inst) in prog.into_iter().enumerate() {
+        let full = pending.len() == PRE_SAVES && matches!(inst, Inst::Save(_));
+        if target[pc] || full {
+            // A jump lands here (the saves before must stay instructions
+            // of their own), or there is no room for one more.
+            for (old, slot) in pending.drain(..) {
+                new_index[old] = out.len();
+                out.push(Inst::Save(slot as usize));
+                pre.push([NO_SLOT; PRE_SAVES]);
+            }
+        }
+        if let Inst::Save(slot) = inst {
+            if let Ok(slot) = u32::try_from(slot) {
+                pending.push((pc, slot));
+                continue;
+            }
+        }
+        let mut entry = [NO_SLOT; PRE_SAVES];
+        for (i, (old, slot)) in pending.drain(..).enumerate() {
+            new_index[old] = out.len();
+            entry[i] = slot;
+        }
+        new_index[pc] = out.len();
+        out.push(inst);
+        pre.push(entry);
+    }
+    new_index[target.len() - 1] = out.len();
+    for inst in &mut out {
+        match inst {
+            Inst::Split(a, b) => {
+                *a = new_index[*a];
+                *b = new_index[*b];
+            }
+            Inst::Jmp(a) => *a = new_index[*a],
+            _ => {}
+        }
+    }
+    (out, pre)
+}
+
 /// How many places a match can have to come back to: each branch point,
 /// and each run of variable length that knows nothing of what follows it
 /// (a last greedy run, followed only by the end, never comes back).
@@ -811,6 +1052,7 @@ fn choices(prog: &[Inst]) -> usize {
                 max,
                 greedy,
                 hint: Hint::None,
+                whole: false,
                 ..
             } if min < max => {
                 let last = prog[pc + 1..]
@@ -874,6 +1116,39 @@ mod tests {
         ] {
             agree(p, THREADS);
         }
+    }
+
+    #[test]
+    fn runs_that_end_alone_and_folded_saves_agree_with_regex() {
+        let hay = "aaab|HH|TTT|ii\nxaab-ab(ab)ba";
+        for p in [
+            // A run followed by a byte outside its class ends in one place.
+            r"(H*)(\|T*)(\|i*)\n",
+            r"(?:a{2})*b",
+            r"(?:a{2})*?b",
+            r"a*?(b)",
+            r"([^|]*)\|",
+            // Saves before a jump target, inside loops and alternations.
+            r"(?:(a)|b)+(\|)",
+            r"((a)*)b",
+            r"(a)(b)(\||-)",
+            r"(?:(a)(b)|(b)(a))",
+            r"(\()(a*)(b*)(\))",
+        ] {
+            agree(p, hay);
+        }
+    }
+
+    #[test]
+    fn a_run_before_a_byte_outside_its_class_keeps_no_choice() {
+        let m = Matcher::new(r"#d:(H*)(\|T*)\n").unwrap();
+        assert!(m
+            .prog
+            .iter()
+            .all(|i| !matches!(i, Inst::Run { whole: false, .. })));
+        assert!(m.straight);
+        // Saves ride on the instructions after them.
+        assert!(!m.prog.iter().any(|i| matches!(i, Inst::Save(_))));
     }
 
     #[test]

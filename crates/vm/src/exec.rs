@@ -833,26 +833,35 @@ fn expand<'h>(template: &Template, out: &mut String, group: impl Fn(usize) -> Op
     }
 }
 
+/// One way of matching at a place and writing the replacement, for
+/// [`replace_at_prefixes`].
+trait AtPlace<'t> {
+    type Error;
+    /// Whether the pattern matches at the start of `rest`, and how long
+    /// the match is; what [`AtPlace::write`] needs is kept.
+    fn try_at(&mut self, rest: &'t str) -> Result<Option<usize>, Self::Error>;
+    /// Appends the replacement of the match just found at `rest`.
+    fn write(&mut self, rest: &'t str, out: &mut String);
+}
+
 /// Replace-all where every match starts with a literal `prefix`: the
 /// leftmost match at or after a position starts at the first occurrence of
 /// the prefix there where the pattern, anchored, matches. So the prefix is
-/// found with `memmem` and `replace_at` tries the pattern only there: given
-/// the text from that place, it either writes the replacement into its
-/// buffer and returns the match length, or returns `None`. Exact for
+/// found with `memmem` and the pattern tried only there. Exact for
 /// portable patterns: they have no look-around, no word boundary and no
 /// `^` but at the start, so the text before a place cannot change what
 /// matches there. With a skip needle (a literal every match contains
 /// past its start, the pattern confined to one piece of the state), a
 /// place is passed over, up to the start of the piece where the needle
 /// next occurs, when its own piece ends before that occurrence. The
-/// output is sized once, at the first match.
-fn replace_at_prefixes<'t, E>(
+/// output is sized once, at the first match, and each replacement is
+/// written straight into it.
+fn replace_at_prefixes<'t, P: AtPlace<'t>>(
     places: Places<'_>,
     text: &'t str,
-    mut replace_at: impl FnMut(&'t str, &mut String) -> Result<Option<usize>, E>,
-) -> Result<Cow<'t, str>, E> {
+    mut place: P,
+) -> Result<Cow<'t, str>, P::Error> {
     let mut out = String::new();
-    let mut replacement = String::new();
     let (mut last, mut at, mut any) = (0, places.from, false);
     let bytes = text.as_bytes();
     // The first occurrence of the skip needle at or after the last place.
@@ -880,15 +889,15 @@ fn replace_at_prefixes<'t, E>(
                 skip = None;
             }
         }
-        replacement.clear();
-        match replace_at(&text[start..], &mut replacement)? {
+        let rest = &text[start..];
+        match place.try_at(rest)? {
             Some(len) => {
                 if !any {
                     any = true;
                     out.reserve(text.len() + text.len() / 4 + 64);
                 }
                 out.push_str(&text[last..start]);
-                out.push_str(&replacement);
+                place.write(rest, &mut out);
                 last = start + len;
                 // Portable patterns cannot match the empty string, but
                 // never loop on one.
@@ -956,21 +965,39 @@ fn anchored_replace_all<'t>(
     literal: Option<&str>,
     template: &Template,
 ) -> Cow<'t, str> {
-    let mut locs = regex.capture_locations();
-    let done = replace_at_prefixes(places, text, |rest, out| {
-        let found = match literal {
-            Some(_) => regex.find(rest),
-            None => regex.captures_read(&mut locs, rest),
-        };
-        Ok::<_, std::convert::Infallible>(found.map(|m| {
-            match literal {
+    struct Anchored<'a> {
+        regex: &'a regex::Regex,
+        locs: regex::CaptureLocations,
+        literal: Option<&'a str>,
+        template: &'a Template,
+    }
+    impl<'t> AtPlace<'t> for Anchored<'_> {
+        type Error = std::convert::Infallible;
+        fn try_at(&mut self, rest: &'t str) -> Result<Option<usize>, Self::Error> {
+            Ok(match self.literal {
+                Some(_) => self.regex.find(rest).map(|m| m.end()),
+                None => self
+                    .regex
+                    .captures_read(&mut self.locs, rest)
+                    .map(|m| m.end()),
+            })
+        }
+        fn write(&mut self, rest: &'t str, out: &mut String) {
+            match self.literal {
                 Some(lit) => out.push_str(lit),
-                None => expand(template, out, |n| locs.get(n).map(|(s, e)| &rest[s..e])),
+                None => expand(self.template, out, |n| {
+                    self.locs.get(n).map(|(s, e)| &rest[s..e])
+                }),
             }
-            m.end()
-        }))
-    });
-    match done {
+        }
+    }
+    let place = Anchored {
+        regex,
+        locs: regex.capture_locations(),
+        literal,
+        template,
+    };
+    match replace_at_prefixes(places, text, place) {
         Ok(cow) => cow,
         Err(never) => match never {},
     }
@@ -991,32 +1018,44 @@ fn backtrack_replace_all<'t>(
         // once per thread rather than once per rewrite.
         static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
     }
-    let mut budget = BACKTRACK_BUDGET + 16 * text.len();
+    let budget = BACKTRACK_BUDGET + 16 * text.len();
     SCRATCH.with_borrow_mut(|scratch| {
-        replace_at_prefixes(places, text, |rest, out| {
-            backtrack_at(matcher, template, rest, scratch, &mut budget, out)
-        })
+        let place = Backtracking {
+            matcher,
+            template,
+            scratch,
+            budget,
+        };
+        replace_at_prefixes(places, text, place)
     })
 }
 
-/// One try of [`backtrack_replace_all`] at the start of `rest`.
-fn backtrack_at(
-    matcher: &Matcher,
-    template: &Template,
-    rest: &str,
-    scratch: &mut Scratch,
-    budget: &mut usize,
-    out: &mut String,
-) -> Result<Option<usize>, backtrack::GaveUp> {
-    if !matcher.find_anchored(rest.as_bytes(), scratch, budget)? {
-        return Ok(None);
+/// Our own matcher at one place (see [`backtrack_replace_all`]).
+struct Backtracking<'a> {
+    matcher: &'a Matcher,
+    template: &'a Template,
+    scratch: &'a mut Scratch,
+    /// Steps left for the whole rewrite.
+    budget: usize,
+}
+
+impl<'t> AtPlace<'t> for Backtracking<'_> {
+    type Error = backtrack::GaveUp;
+
+    fn try_at(&mut self, rest: &'t str) -> Result<Option<usize>, Self::Error> {
+        let found = self
+            .matcher
+            .find_anchored(rest.as_bytes(), self.scratch, &mut self.budget)?;
+        Ok(found.then(|| self.scratch.slots[1]))
     }
-    let slots = &scratch.slots;
-    expand(template, out, |n| {
-        let (s, e) = (*slots.get(2 * n)?, *slots.get(2 * n + 1)?);
-        (s != usize::MAX && e != usize::MAX).then(|| &rest[s..e])
-    });
-    Ok(Some(slots[1]))
+
+    fn write(&mut self, rest: &'t str, out: &mut String) {
+        let slots = &self.scratch.slots;
+        expand(self.template, out, |n| {
+            let (s, e) = (*slots.get(2 * n)?, *slots.get(2 * n + 1)?);
+            (s != usize::MAX && e != usize::MAX).then(|| &rest[s..e])
+        });
+    }
 }
 
 /// A pattern that is literal text: its occurrences, found by `memmem`, are
@@ -1033,11 +1072,20 @@ fn literal_replace_all<'t>(
         skip: None,
         from,
     };
-    let done = replace_at_prefixes(places, text, |rest, out| {
-        expand(template, out, |n| (n == 0).then(|| &rest[..len]));
-        Ok::<_, std::convert::Infallible>(Some(len))
-    });
-    match done {
+    struct Literal<'a> {
+        len: usize,
+        template: &'a Template,
+    }
+    impl<'t> AtPlace<'t> for Literal<'_> {
+        type Error = std::convert::Infallible;
+        fn try_at(&mut self, _: &'t str) -> Result<Option<usize>, Self::Error> {
+            Ok(Some(self.len))
+        }
+        fn write(&mut self, rest: &'t str, out: &mut String) {
+            expand(self.template, out, |n| (n == 0).then(|| &rest[..self.len]));
+        }
+    }
+    match replace_at_prefixes(places, text, Literal { len, template }) {
         Ok(cow) => cow,
         Err(never) => match never {},
     }
@@ -1064,16 +1112,39 @@ fn fancy_replace_all<'t>(
     from: usize,
 ) -> Result<Cow<'t, str>, fancy_regex::Error> {
     if let Some((regex, places)) = anchored {
-        return replace_at_prefixes(places, text, |rest, out| {
-            let Some(caps) = regex.captures(rest)? else {
-                return Ok(None);
-            };
-            let Some(whole) = caps.get(0) else {
-                return Ok(None);
-            };
-            expand(template, out, |n| caps.get(n).map(|m| m.as_str()));
-            Ok(Some(whole.end()))
-        });
+        struct Fancy<'a> {
+            regex: &'a fancy_regex::Regex,
+            template: &'a Template,
+            /// The spans of the groups of the match just found.
+            spans: Vec<Option<(usize, usize)>>,
+        }
+        impl<'t> AtPlace<'t> for Fancy<'_> {
+            type Error = fancy_regex::Error;
+            fn try_at(&mut self, rest: &'t str) -> Result<Option<usize>, Self::Error> {
+                let Some(caps) = self.regex.captures(rest)? else {
+                    return Ok(None);
+                };
+                let Some(whole) = caps.get(0) else {
+                    return Ok(None);
+                };
+                self.spans.clear();
+                self.spans
+                    .extend(caps.iter().map(|g| g.map(|m| (m.start(), m.end()))));
+                Ok(Some(whole.end()))
+            }
+            fn write(&mut self, rest: &'t str, out: &mut String) {
+                let spans = &self.spans;
+                expand(self.template, out, |n| {
+                    spans.get(n).copied().flatten().map(|(s, e)| &rest[s..e])
+                });
+            }
+        }
+        let place = Fancy {
+            regex,
+            template,
+            spans: Vec::new(),
+        };
+        return replace_at_prefixes(places, text, place);
     }
     let mut out = String::new();
     let (mut last, mut any) = (0, false);
