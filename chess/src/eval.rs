@@ -424,7 +424,9 @@ impl ReplyDelta {
         let them = !us;
         let dv = DELTA_VAR;
         let mut out = Vec::new();
-        let any = r"[^\n]*";
+        // A value: any text on the line (values never hold `%`, so the
+        // pattern provably stays inside one thread).
+        let any = r"[^%\n]*";
         // The moved piece on its square: this first lookup also appends
         // `dv` after the parts (every reply matches exactly one rewrite).
         for l in pieces(them).chars() {
@@ -475,7 +477,7 @@ impl ReplyDelta {
             100 - piece_value('P', 0, 4),
         ));
         out.push(ReplyDelta::add(
-            &format!(r"#{PIECE}:[^{pawn}\n]\n#{FROM}:{any}\n#{CAPTURED}:,\n#{PROMOTION}:{any}\n#{TO}:{any}\n"),
+            &format!(r"#{PIECE}:[^%{pawn}\n]\n#{FROM}:{any}\n#{CAPTURED}:,\n#{PROMOTION}:{any}\n#{TO}:{any}\n"),
             100,
         ));
         out.push(ReplyDelta::add(

@@ -145,9 +145,28 @@ pub struct Matcher {
     single: bool,
     sets: Vec<ByteSet>,
     stops: Vec<Option<Vec<u8>>>,
+    /// Per set: it is every ASCII byte but `%` (a run of it is the rest of
+    /// a piece of the state).
+    piece_sets: Vec<bool>,
     lits: Vec<(u8, memmem::Finder<'static>)>,
     words: Vec<WordList>,
     slots: usize,
+}
+
+/// Where the piece around a place ends, once a search has looked: the
+/// first `%` at or after `from` is at `at` (the text's end when none).
+#[derive(Debug, Clone, Copy)]
+struct PieceEnd {
+    from: usize,
+    at: usize,
+}
+
+impl PieceEnd {
+    /// Nothing known yet.
+    const UNKNOWN: PieceEnd = PieceEnd {
+        from: usize::MAX,
+        at: 0,
+    };
 }
 
 /// Where to resume after a failure.
@@ -526,7 +545,8 @@ impl Matcher {
             return None;
         }
         let (prog, pre) = fold_saves(b.prog);
-        let stops = b.sets.iter().map(ByteSet::stops).collect();
+        let stops: Vec<Option<Vec<u8>>> = b.sets.iter().map(ByteSet::stops).collect();
+        let piece_sets = stops.iter().map(|s| s.as_deref() == Some(b"%")).collect();
         let lits = b
             .lits
             .iter()
@@ -547,6 +567,7 @@ impl Matcher {
             pre,
             sets: b.sets,
             stops,
+            piece_sets,
             lits,
             words: b.words,
             slots,
@@ -574,8 +595,24 @@ impl Matcher {
 
     /// The end of the longest run of set `set` in `hay[pos..]`, at most
     /// `max` long.
-    fn run_end(&self, set: usize, hay: &[u8], pos: usize, max: usize) -> usize {
+    fn run_end(
+        &self,
+        set: usize,
+        hay: &[u8],
+        pos: usize,
+        max: usize,
+        piece: &mut PieceEnd,
+    ) -> usize {
         let limit = hay.len().min(pos.saturating_add(max));
+        if self.piece_sets[set] {
+            // `[^%]`: the run ends where the piece does. Patterns often
+            // have two such runs; the first search answers the second.
+            if !(piece.from <= pos && pos <= piece.at) {
+                let at = memchr::memchr(b'%', &hay[pos..]).map_or(hay.len(), |i| pos + i);
+                *piece = PieceEnd { from: pos, at };
+            }
+            return piece.at.min(limit);
+        }
         let span = &hay[pos..limit];
         let members = &self.sets[set];
         // Most runs in the state are a few bytes long (a name, a digit
@@ -641,6 +678,7 @@ impl Matcher {
         // Choice frames on the stack. With none, a failure ends the search,
         // so a capture need not be restored and its old value is not kept.
         let mut choices = 0usize;
+        let mut piece = PieceEnd::UNKNOWN;
         slots[0] = 0;
         loop {
             if *budget == 0 {
@@ -717,39 +755,54 @@ impl Matcher {
                     hint,
                     whole,
                 } => {
-                    let end = self.run_end(set, hay, pos, max);
-                    *budget = budget.saturating_sub((end - pos) / 64);
                     let lo = pos + min;
-                    if whole {
+                    // A short bounded run ends in a small window: when
+                    // nothing there is what the rest needs, fail before
+                    // measuring the run.
+                    if !whole
+                        && max - min <= SHORT_RUN
+                        && !matches!(hint, Hint::None)
+                        && lo <= hay.len()
+                        && self
+                            .greedy_hinted(hay, hint, lo, hay.len().min(pos + max) + 1)
+                            .is_none()
+                    {
                         pc += 1;
-                        let ok = end >= lo && (step == 1 || (end - lo).is_multiple_of(step));
-                        pos = end;
-                        ok
-                    } else if end < lo {
                         false
                     } else {
-                        let first = if greedy {
-                            self.greedy_candidate(hay, (hint, step), lo, end + 1)
+                        let end = self.run_end(set, hay, pos, max, &mut piece);
+                        *budget = budget.saturating_sub((end - pos) / 64);
+                        if whole {
+                            pc += 1;
+                            let ok = end >= lo && (step == 1 || (end - lo).is_multiple_of(step));
+                            pos = end;
+                            ok
+                        } else if end < lo {
+                            false
                         } else {
-                            self.lazy_candidate(hay, (hint, step), lo, lo, end)
-                        };
-                        match first {
-                            None => false,
-                            Some(p) => {
-                                if greedy && p > lo {
-                                    stack.push(Frame::Greedy { pc, lo, cur: p });
-                                    choices += 1;
-                                } else if !greedy && p < end {
-                                    stack.push(Frame::Lazy {
-                                        pc,
-                                        hi: end,
-                                        cur: p,
-                                    });
-                                    choices += 1;
+                            let first = if greedy {
+                                self.greedy_candidate(hay, (hint, step), lo, end + 1)
+                            } else {
+                                self.lazy_candidate(hay, (hint, step), lo, lo, end)
+                            };
+                            match first {
+                                None => false,
+                                Some(p) => {
+                                    if greedy && p > lo {
+                                        stack.push(Frame::Greedy { pc, lo, cur: p });
+                                        choices += 1;
+                                    } else if !greedy && p < end {
+                                        stack.push(Frame::Lazy {
+                                            pc,
+                                            hi: end,
+                                            cur: p,
+                                        });
+                                        choices += 1;
+                                    }
+                                    pc += 1;
+                                    pos = p;
+                                    true
                                 }
-                                pc += 1;
-                                pos = p;
-                                true
                             }
                         }
                     }
@@ -809,6 +862,7 @@ impl Matcher {
     /// is bounded by the program and the runs' lengths, so no budget.
     fn find_straight(&self, hay: &[u8], slots: &mut [usize]) -> bool {
         let mut pos = 0usize;
+        let mut piece = PieceEnd::UNKNOWN;
         slots[0] = 0;
         for (inst, pre) in self.prog.iter().zip(&self.pre) {
             for &slot in pre {
@@ -849,7 +903,7 @@ impl Matcher {
                 } => {
                     // Whole (only the longest run can be followed) or of
                     // one length: either way, the end is the run's end.
-                    let end = self.run_end(set, hay, pos, max);
+                    let end = self.run_end(set, hay, pos, max, &mut piece);
                     let len = end - pos;
                     if len < min || (step > 1 && !(len - min).is_multiple_of(step)) {
                         return false;
@@ -926,11 +980,11 @@ impl Matcher {
             Hint::None => Some(below - 1),
             Hint::Lit(l) => {
                 let (from, w) = window(0)?;
-                memchr::memrchr(self.lits[l].0, w).map(|i| from + i)
+                last_of(self.lits[l].0, w).map(|i| from + i)
             }
             Hint::Byte { offset, byte } => {
                 let (from, w) = window(offset)?;
-                memchr::memrchr(byte, w).map(|i| from + i - offset)
+                last_of(byte, w).map(|i| from + i - offset)
             }
             Hint::Set { offset, set } => {
                 let (from, w) = window(offset)?;
@@ -962,7 +1016,7 @@ impl Matcher {
             }
             Hint::Byte { offset, byte } => {
                 let (start, w) = window(offset, 1)?;
-                memchr::memchr(byte, w).map(|i| start + i - offset)
+                first_of(byte, w).map(|i| start + i - offset)
             }
             Hint::Set { offset, set } => {
                 let (start, w) = window(offset, 1)?;
@@ -1037,6 +1091,25 @@ fn fold_saves(prog: Vec<Inst>) -> (Vec<Inst>, Vec<[u32; PRE_SAVES]>) {
         }
     }
     (out, pre)
+}
+
+/// `memchr`, with short windows (a bounded run's ends) searched in line:
+/// the call costs more than a few compares.
+fn first_of(byte: u8, w: &[u8]) -> Option<usize> {
+    if w.len() <= SHORT_RUN {
+        w.iter().position(|&b| b == byte)
+    } else {
+        memchr::memchr(byte, w)
+    }
+}
+
+/// `memrchr`, with short windows searched in line (see [`first_of`]).
+fn last_of(byte: u8, w: &[u8]) -> Option<usize> {
+    if w.len() <= SHORT_RUN {
+        w.iter().rposition(|&b| b == byte)
+    } else {
+        memchr::memrchr(byte, w)
+    }
 }
 
 /// How many places a match can have to come back to: each branch point,

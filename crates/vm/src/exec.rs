@@ -524,13 +524,12 @@ impl Executor {
             }
             stats.executed += 1;
             if let Some(next) = out {
-                *state = next;
+                recycle(std::mem::replace(state, next));
                 found.version += 1;
                 stats.changed += 1;
                 stats.peak_state_bytes = stats.peak_state_bytes.max(state.len());
                 if step.adds_threads {
-                    stats.peak_threads =
-                        stats.peak_threads.max(state::count_threads(state).total());
+                    stats.peak_threads = stats.peak_threads.max(state::count_heads(state));
                 }
                 self.check_size(index, state.len())?;
             }
@@ -687,7 +686,7 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
                     prefix: crate::state::finder(&start),
                     matcher,
                 }))
-            } else if prefix.starts_with('%') && prefix.len() >= 3 {
+            } else if prefix.starts_with('%') && prefix.len() >= 2 {
                 Some(Box::new(PlainFast::Anchored {
                     prefix: crate::state::finder(prefix.as_bytes()),
                     regex: build(&format!("^(?:{pattern})"))?,
@@ -861,7 +860,7 @@ fn replace_at_prefixes<'t, P: AtPlace<'t>>(
     text: &'t str,
     mut place: P,
 ) -> Result<Cow<'t, str>, P::Error> {
-    let mut out = String::new();
+    let mut out = take_spare();
     let (mut last, mut at, mut any) = (0, places.from, false);
     let bytes = text.as_bytes();
     // The first occurrence of the skip needle at or after the last place.
@@ -907,10 +906,34 @@ fn replace_at_prefixes<'t, P: AtPlace<'t>>(
         }
     }
     if !any {
+        recycle(out);
         return Ok(Cow::Borrowed(text));
     }
     out.push_str(&text[last..]);
     Ok(Cow::Owned(out))
+}
+
+thread_local! {
+    // A buffer to build the next state in: the state a rewrite replaced,
+    // kept for the next one (an allocation and a free per change saved,
+    // which on small states is a fair part of a rewrite).
+    static SPARE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// An empty buffer, with the capacity of the last state recycled.
+fn take_spare() -> String {
+    let mut out = SPARE.with_borrow_mut(std::mem::take);
+    out.clear();
+    out
+}
+
+/// Keeps `buffer` for [`take_spare`] (the larger, if one is kept).
+fn recycle(buffer: String) {
+    SPARE.with_borrow_mut(|spare| {
+        if buffer.capacity() > spare.capacity() {
+            *spare = buffer;
+        }
+    });
 }
 
 /// Where [`replace_at_prefixes`] tries a pattern: where `prefix` occurs,
