@@ -10,12 +10,20 @@ fn fast_paths_and_naive_loop_agree_on_every_bench_turn() {
     let program = &chess::turn_pass().unwrap().program;
     let slow = Executor::new(program, naive()).unwrap();
     let fast = Executor::new(program, Config::default()).unwrap();
-    // The two-halves path, which the default threshold keeps for states
-    // bigger than these turns reach.
+    // The two-halves path from smaller states than by default, and the
+    // one-rewrite-at-a-time loop with no second core.
     let split = Executor::new(
         program,
         Config {
-            split_bytes: 4 << 10,
+            split_bytes: 2 << 10,
+            ..Config::default()
+        },
+    )
+    .unwrap();
+    let single = Executor::new(
+        program,
+        Config {
+            parallel: false,
             ..Config::default()
         },
     )
@@ -35,10 +43,11 @@ fn fast_paths_and_naive_loop_agree_on_every_bench_turn() {
         let pos = chess::codec::parse_fen(fen).unwrap();
         let engine = !shakmaty::Position::turn(&pos);
         let start = chess::screen::start_screen(fen, Some(engine)).unwrap() + mv + "\n";
-        let (mut a, mut b, mut c) = (start.clone(), start.clone(), start);
+        let (mut a, mut b, mut c, mut d) = (start.clone(), start.clone(), start.clone(), start);
         let sa = fast.run(&mut a).unwrap();
         let sb = slow.run(&mut b).unwrap();
-        split.run(&mut c).unwrap();
+        let sc = split.run(&mut c).unwrap();
+        let sd = single.run(&mut d).unwrap();
         assert!(
             a == b,
             "{fen} {mv}: the fast executor differs from the plain loop"
@@ -47,10 +56,21 @@ fn fast_paths_and_naive_loop_agree_on_every_bench_turn() {
             c == b,
             "{fen} {mv}: the two-halves executor differs from the plain loop"
         );
+        assert!(d == b, "{fen} {mv}: the one-core executor differs");
         assert!(a.contains("You played"), "{fen} {mv}");
         assert!(sa.skipped > 0 && sb.skipped == 0);
         assert_eq!(sa.peak_state_bytes, sb.peak_state_bytes);
         assert_eq!(sa.peak_threads, sb.peak_threads, "{fen} {mv}");
+        // Halves count changes and peaks as the whole state would; a
+        // rewrite counts as run when it ran on either half, which it can
+        // only do when it would have run on the whole.
+        for s in [&sa, &sc] {
+            assert_eq!(s.changed, sd.changed, "{fen} {mv}");
+            assert!(s.executed <= sd.executed, "{fen} {mv}");
+            assert_eq!(s.executed + s.skipped, sd.executed + sd.skipped);
+            assert_eq!(s.peak_state_bytes, sb.peak_state_bytes, "{fen} {mv}");
+            assert_eq!(s.peak_threads, sb.peak_threads, "{fen} {mv}");
+        }
         turns += 1;
     }
     assert_eq!(turns, 10);

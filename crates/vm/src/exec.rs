@@ -29,10 +29,10 @@ pub struct Config {
     pub naive: bool,
     /// Backtracking budget per `fancy-regex` search.
     pub backtrack_limit: usize,
-    /// Run thread-confined rewrites on big states as two halves on two
-    /// cores.
+    /// Run stretches of thread-confined rewrites on two halves of the
+    /// state at once, on two cores (see [`Executor::run`]).
     pub parallel: bool,
-    /// What "big" means for [`Config::parallel`], in bytes.
+    /// States shorter than this many bytes are not split.
     pub split_bytes: usize,
     /// Record the wall time of every rewrite in [`Stats::per_rewrite`].
     pub profile: bool,
@@ -204,6 +204,32 @@ struct Gate {
 /// An empty slot of a [`Gate`].
 const NO_PROBE: usize = usize::MAX;
 
+/// What [`Executor::step`] did.
+#[derive(Debug, Default, Clone, Copy)]
+struct Did {
+    /// The gate let the rewrite run.
+    ran: bool,
+    /// It changed the text.
+    changed: bool,
+}
+
+/// One half of the state after a stretch (see [`Executor::run_halves`]).
+struct Half {
+    text: String,
+    /// Per rewrite of the stretch.
+    record: Vec<HalfStep>,
+}
+
+/// What one rewrite did to one half.
+struct HalfStep {
+    ran: bool,
+    changed: bool,
+    /// The half's length after it.
+    len: usize,
+    /// The half's threads after it, for a rewrite that can add threads.
+    heads: usize,
+}
+
 /// The answers of the probes on one run's states.
 struct Found {
     /// The state's version: one more after each change.
@@ -213,9 +239,22 @@ struct Found {
     answers: Vec<(u64, Option<usize>)>,
 }
 
+impl Found {
+    fn new(probes: usize) -> Found {
+        Found {
+            version: 1,
+            answers: vec![(0, None); probes],
+        }
+    }
+}
+
 /// A compiled program, ready to run any number of times.
 pub struct Executor {
     steps: Vec<Step>,
+    /// Per step, the end of the stretch of thread-confined steps it starts
+    /// (the first step after it that is not, or the program's end): such
+    /// a stretch can run on two halves of the state at once.
+    stretch_end: Vec<usize>,
     /// One per step.
     gates: Vec<Gate>,
     /// The distinct texts of all steps' probes.
@@ -274,6 +313,7 @@ impl Executor {
         let mut kinds = Vec::new();
         let mut steps = Vec::with_capacity(program.len());
         let mut gates = Vec::with_capacity(program.len());
+        let mut looks = Vec::with_capacity(program.len());
         let mut probe_ids: HashMap<String, usize> = HashMap::new();
         let mut probes = Vec::new();
         let mut probe = |text: String| {
@@ -310,6 +350,7 @@ impl Executor {
                 .entry(r.pattern.as_str())
                 .or_insert_with(|| analysis::analyse(&r.pattern))
                 .clone();
+            looks.push(analysis.looks);
             let stripped = distinct[id].3;
             let template = match stripped {
                 Some(_) => group_one_as_whole_match(&r.replacement),
@@ -369,7 +410,21 @@ impl Executor {
                 matches!(p, Piece::Literal(s) if s.is_ascii()) || matches!(p, Piece::Group(_))
             })
         });
+        // A step is thread-confined when its matches provably lie inside
+        // one piece and nothing before a place changes what matches there.
+        let mut stretch_end = vec![steps.len(); steps.len()];
+        for i in (0..steps.len()).rev() {
+            let confined = steps[i].reach != Reach::Global && !looks[i];
+            stretch_end[i] = if !confined {
+                i
+            } else if i + 1 < steps.len() {
+                stretch_end[i + 1]
+            } else {
+                steps.len()
+            };
+        }
         Ok(Executor {
+            stretch_end,
             steps,
             gates,
             probes,
@@ -391,6 +446,11 @@ impl Executor {
     }
 
     /// Applies every rewrite once, in order, to `state`.
+    ///
+    /// With [`Config::parallel`], a stretch of rewrites whose matches all
+    /// provably lie inside single threads runs on the two halves of a big
+    /// enough state at once (see [`Executor::run_halves`]); the bytes, the
+    /// changes counted and the peaks are those of the one-at-a-time loop.
     ///
     /// # Errors
     ///
@@ -490,42 +550,42 @@ impl Executor {
         // Replacements insert template text and pieces of the state only,
         // so an ASCII state stays ASCII under ASCII templates.
         let ascii = self.ascii_templates && state.is_ascii();
-        // What each probe found, and in which version of the state (the
-        // version counts changes, so a change forgets every answer).
-        let mut found = Found {
-            version: 1,
-            answers: vec![(0, None); self.probes.len()],
-        };
-        for (index, step) in self.steps.iter().enumerate() {
-            let t0 = self.config.profile.then(Instant::now);
-            let Some(from) = self.first_place(self.gates[index], state, &mut found) else {
-                stats.skipped += 1;
-                if self.config.profile {
-                    stats
-                        .per_rewrite
-                        .push(t0.map_or(Duration::ZERO, |t| t.elapsed()));
-                }
-                continue;
-            };
-            let out = if self.config.parallel
-                && step.reach != Reach::Global
+        let mut found = Found::new(self.probes.len());
+        // No stretch is tried again before this step after one fell back.
+        let mut sequential_until = 0;
+        let mut index = 0;
+        while index < self.steps.len() {
+            if self.config.parallel
+                && !self.config.profile
+                && index >= sequential_until
                 && state.len() >= self.config.split_bytes
+                && self.stretch_end[index] - index >= MIN_STRETCH
             {
-                self.apply_halves(index, step, state, ascii)?
-            } else {
-                self.apply(index, step, state, ascii, from)?
-            };
-            kinds[step.kind].executed += 1;
-            kinds[step.kind].time += t0.map_or(Duration::ZERO, |t| t.elapsed());
-            if self.config.profile {
-                stats
-                    .per_rewrite
-                    .push(t0.map_or(Duration::ZERO, |t| t.elapsed()));
+                let end = self.stretch_end[index];
+                if self.run_halves(index..end, state, ascii, &mut stats, &mut kinds)? {
+                    found.version += 1;
+                    index = end;
+                    continue;
+                }
+                sequential_until = end;
             }
-            stats.executed += 1;
-            if let Some(next) = out {
-                recycle(std::mem::replace(state, next));
-                found.version += 1;
+            let step = &self.steps[index];
+            let t0 = self.config.profile.then(Instant::now);
+            let did = self.step(index, state, ascii, &mut found)?;
+            if self.config.profile {
+                let spent = t0.map_or(Duration::ZERO, |t| t.elapsed());
+                stats.per_rewrite.push(spent);
+                if did.ran {
+                    kinds[step.kind].time += spent;
+                }
+            }
+            if !did.ran {
+                stats.skipped += 1;
+            } else {
+                kinds[step.kind].executed += 1;
+                stats.executed += 1;
+            }
+            if did.changed {
                 stats.changed += 1;
                 stats.peak_state_bytes = stats.peak_state_bytes.max(state.len());
                 if step.adds_threads {
@@ -533,37 +593,137 @@ impl Executor {
                 }
                 self.check_size(index, state.len())?;
             }
+            index += 1;
         }
         Ok(self.finish(stats, kinds, state, start))
     }
 
-    /// A rewrite whose matches provably lie inside single threads (or the
-    /// text before them) gives the same bytes on the two halves of the
-    /// state cut at a thread start as on the whole: the halves run on two
-    /// cores.
-    fn apply_halves(
+    /// One rewrite on `text`, skipped when its gate says it cannot match.
+    fn step(
         &self,
         index: usize,
-        step: &Step,
-        state: &str,
+        text: &mut String,
         ascii: bool,
-    ) -> Result<Option<String>, ExecError> {
-        let Some(cut) = middle_thread_start(state) else {
-            return self.apply(index, step, state, ascii, 0);
+        found: &mut Found,
+    ) -> Result<Did, ExecError> {
+        let Some(from) = self.first_place(self.gates[index], text, found) else {
+            return Ok(Did::default());
         };
-        let (a, b) = state.split_at(cut);
-        let (ra, rb) = rayon::join(
-            || self.apply(index, step, a, ascii, 0),
-            || self.apply(index, step, b, ascii, 0),
+        let changed = match self.apply(index, &self.steps[index], text, ascii, from)? {
+            Some(next) => {
+                recycle(std::mem::replace(text, next));
+                found.version += 1;
+                true
+            }
+            None => false,
+        };
+        Ok(Did { ran: true, changed })
+    }
+
+    /// Runs the stretch `steps` of thread-confined rewrites on the two
+    /// halves of the state, cut at a thread start, on two cores. Exact: a
+    /// rewrite whose matches lie inside single pieces gives the same bytes
+    /// on the halves as on the whole, as long as the second half still
+    /// starts with a thread head, which is checked after each change.
+    /// Changes and peaks are counted as on the whole state (its length and
+    /// threads after a rewrite are the sums of the halves'); a rewrite
+    /// counts as run when it ran on either half. Returns
+    /// `false`, with the state untouched, when the halves could not show
+    /// that (a half lost its head, an engine failed, the state outgrew
+    /// its cap): the caller then runs the stretch one rewrite at a time.
+    fn run_halves(
+        &self,
+        steps: std::ops::Range<usize>,
+        state: &mut String,
+        ascii: bool,
+        stats: &mut Stats,
+        kinds: &mut [KindStats],
+    ) -> Result<bool, ExecError> {
+        let Some(cut) = middle_thread_start(state) else {
+            return Ok(false);
+        };
+        let (a, b) = (state[..cut].to_string(), state[cut..].to_string());
+        let (a, b) = rayon::join(
+            || self.run_half(steps.clone(), a, ascii, false),
+            || self.run_half(steps.clone(), b, ascii, true),
         );
-        let (ra, rb) = (ra?, rb?);
-        if ra.is_none() && rb.is_none() {
-            return Ok(None);
+        let (Some(a), Some(b)) = (a, b) else {
+            return Ok(false);
+        };
+        // The whole state's figures after each rewrite are the sums of
+        // the halves'.
+        let mut peak_bytes = stats.peak_state_bytes;
+        let mut peak_threads = stats.peak_threads;
+        for (k, (x, y)) in a.record.iter().zip(&b.record).enumerate() {
+            let len = x.len + y.len;
+            if len > self.config.max_state_bytes {
+                // Leave the exact error, and the state at that point, to
+                // the one-at-a-time loop.
+                return Ok(false);
+            }
+            let index = steps.start + k;
+            let step = &self.steps[index];
+            if x.ran || y.ran {
+                stats.executed += 1;
+                kinds[step.kind].executed += 1;
+            } else {
+                stats.skipped += 1;
+            }
+            if x.changed || y.changed {
+                stats.changed += 1;
+                peak_bytes = peak_bytes.max(len);
+                if step.adds_threads {
+                    peak_threads = peak_threads.max(x.heads + y.heads);
+                }
+            }
         }
-        let mut out = String::with_capacity(state.len() + 64);
-        out.push_str(ra.as_deref().unwrap_or(a));
-        out.push_str(rb.as_deref().unwrap_or(b));
-        Ok(Some(out))
+        stats.peak_state_bytes = peak_bytes;
+        stats.peak_threads = peak_threads;
+        state.clear();
+        state.push_str(&a.text);
+        state.push_str(&b.text);
+        Ok(true)
+    }
+
+    /// One half of [`Executor::run_halves`]; `None` when it cannot vouch
+    /// for its result (`keeps_head`: the text must stay empty or start
+    /// with a thread head).
+    fn run_half(
+        &self,
+        steps: std::ops::Range<usize>,
+        mut text: String,
+        ascii: bool,
+        keeps_head: bool,
+    ) -> Option<Half> {
+        let mut found = Found::new(self.probes.len());
+        let mut record = Vec::with_capacity(steps.len());
+        // Threads in `text`, counted when a thread-adding rewrite asks
+        // and the text changed since the last count.
+        let mut heads = None;
+        for index in steps {
+            let did = self.step(index, &mut text, ascii, &mut found).ok()?;
+            if did.changed {
+                heads = None;
+                if keeps_head && !text.is_empty() && !text.starts_with('%') {
+                    return None;
+                }
+                if text.len() > self.config.max_state_bytes {
+                    return None;
+                }
+            }
+            let heads = if self.steps[index].adds_threads {
+                *heads.get_or_insert_with(|| state::count_heads(&text))
+            } else {
+                0
+            };
+            record.push(HalfStep {
+                ran: did.ran,
+                changed: did.changed,
+                len: text.len(),
+                heads,
+            });
+        }
+        Some(Half { text, record })
     }
 
     /// Where the first match can start at the earliest; `None` when the
@@ -791,12 +951,14 @@ fn group_one_as_whole_match(template: &Template) -> Template {
         })
 }
 
-/// By default, states at least this long run thread-confined rewrites in
-/// two halves.
-/// (At 64 KiB it paid while turns peaked at 1.4 MB; with turns peaking
-/// under 400 KB, splitting from 64 KiB measured 10% slower than not
-/// splitting, so only big states are split now.)
-const SPLIT_BYTES: usize = 512 << 10;
+/// By default, states at least this long run stretches of thread-confined
+/// rewrites as two halves on two cores (see [`Executor::run_halves`]).
+/// Measured on the bench suite: 4 to 8 KiB best, 48 KiB a fifth slower,
+/// 2 KiB slower again (each half pays every rewrite's fixed costs).
+const SPLIT_BYTES: usize = 8 << 10;
+
+/// Stretches shorter than this many rewrites run one rewrite at a time.
+const MIN_STRETCH: usize = 8;
 
 /// Our own matcher runs a pattern only when every match starts with a
 /// literal at least this long (one rare byte, `` ` ``, measured no
@@ -1352,6 +1514,135 @@ mod tests {
             }
             other => panic!("expected StateTooLarge, got {other:?}"),
         }
+    }
+
+    /// An executor that splits every state of a few bytes or more.
+    fn splitting(program: &Program, max_state_bytes: usize) -> Executor {
+        Executor::new(
+            program,
+            Config {
+                split_bytes: 16,
+                max_state_bytes,
+                ..Config::default()
+            },
+        )
+        .unwrap()
+    }
+
+    /// A state of `n` active threads, each holding `#a:1`.
+    fn threads(n: usize) -> String {
+        "screen\n".to_string() + &"%%\n#stack:\n#a:1\n".repeat(n)
+    }
+
+    /// Runs the whole program of `exec` as one stretch on two halves.
+    fn halves(exec: &Executor, state: &mut String) -> (bool, Stats) {
+        let (mut stats, mut kinds) = exec.new_stats(state);
+        let ascii = state.is_ascii();
+        let ran = exec
+            .run_halves(0..exec.steps.len(), state, ascii, &mut stats, &mut kinds)
+            .unwrap();
+        (ran, stats)
+    }
+
+    #[test]
+    fn halves_give_the_bytes_of_the_whole() {
+        // Forks, edits and deletions, all inside one thread each.
+        let mut rewrites = vec![
+            Rewrite::new(
+                r"%%\n#stack:\n([^%]*)",
+                Template::literal("%%\n#stack:\n")
+                    .group(1)
+                    .text("%%\n#stack:\n")
+                    .group(1),
+            ),
+            Rewrite::new(r"#a:1\n", Template::literal("#a:2\n")),
+        ];
+        for i in 0..MIN_STRETCH {
+            rewrites.push(Rewrite::new(
+                format!("#a:{}\n", i + 2),
+                Template::literal(&format!("#a:{}\n#b:{i}\n", i + 3)),
+            ));
+        }
+        rewrites.push(Rewrite::new(r"%%\n#stack:\n#a:5\n[^%]*", Template::new()));
+        let p = Program::new(rewrites);
+        let exec = splitting(&p, 1 << 20);
+        assert_eq!(exec.stretch_end[0], p.len(), "one stretch");
+        let mut whole = threads(40);
+        let mut split = whole.clone();
+        let sw = Executor::new(
+            &p,
+            Config {
+                naive: true,
+                ..Config::default()
+            },
+        )
+        .unwrap()
+        .run(&mut whole)
+        .unwrap();
+        let (ran, sh) = halves(&exec, &mut split);
+        assert!(ran, "the stretch ran on two halves");
+        assert_eq!(split, whole);
+        assert_eq!(
+            (sh.changed, sh.peak_state_bytes, sh.peak_threads),
+            (sw.changed, sw.peak_state_bytes, sw.peak_threads)
+        );
+    }
+
+    #[test]
+    fn a_half_that_loses_its_head_falls_back_to_the_whole() {
+        // The first rewrite turns every thread head into plain text: the
+        // second half no longer starts a thread, and the next rewrites
+        // pair lines across the cut (13 threads before it, 12 after).
+        let mut rewrites = vec![Rewrite::new(
+            r"%%\n#stack:\n#a:1\n",
+            Template::literal("#a:1\n"),
+        )];
+        for _ in 0..MIN_STRETCH {
+            rewrites.push(Rewrite::new(r"#a:1\n#a:1\n", Template::literal("#a:2\n")));
+        }
+        let p = Program::new(rewrites);
+        let exec = splitting(&p, 1 << 20);
+        let mut split = threads(25);
+        let (ran, _) = halves(&exec, &mut split);
+        assert!(!ran, "the halves could not vouch for the result");
+        assert_eq!(split, threads(25), "and left the state as it was");
+        let mut state = threads(25);
+        exec.run(&mut state).unwrap();
+        assert_eq!(state, run(&p, &threads(25), true));
+    }
+
+    #[test]
+    fn a_stretch_over_the_cap_stops_where_the_whole_would() {
+        let mut rewrites = Vec::new();
+        for _ in 0..MIN_STRETCH {
+            rewrites.push(Rewrite::new(
+                r"%%\n#stack:\n([^%]*)",
+                Template::literal("%%\n#stack:\n")
+                    .group(1)
+                    .text("%%\n#stack:\n")
+                    .group(1),
+            ));
+        }
+        let p = Program::new(rewrites);
+        let cap = 3000;
+        let (mut a, mut b) = (threads(8), threads(8));
+        let whole = Executor::new(
+            &p,
+            Config {
+                parallel: false,
+                max_state_bytes: cap,
+                ..Config::default()
+            },
+        )
+        .unwrap()
+        .run(&mut a);
+        let halves = splitting(&p, cap).run(&mut b);
+        let rewrite = |r: Result<Stats, ExecError>| match r {
+            Err(ExecError::StateTooLarge { rewrite, .. }) => rewrite,
+            other => panic!("expected StateTooLarge, got {other:?}"),
+        };
+        assert_eq!(rewrite(halves), rewrite(whole));
+        assert_eq!(b, a);
     }
 
     #[test]
