@@ -537,7 +537,10 @@ impl Executor {
 
     /// The fast loop: the plain loop, minus the rewrites that provably
     /// change nothing: those whose pattern needs a kind of thread the state
-    /// does not have (see `analysis`), or a literal it does not contain.
+    /// does not have (see `analysis`), or a literal it does not contain;
+    /// and stretches of thread-confined rewrites on big enough states run
+    /// on two halves at once (see [`Executor::run_halves`]). Profiling runs
+    /// every rewrite here, one at a time, so that each has its own time.
     ///
     /// (A version that held the state as one piece per thread and ran each
     /// rewrite only on the pieces it could touch, in parallel, was measured
