@@ -53,7 +53,8 @@ pub struct BenchArgs {
     /// Instead of the table, list the N rewrites that took longest over
     /// the whole suite (fastest of the runs, summed over turns), and the
     /// time per instruction name; with `--python`, CPython's time for the
-    /// same rewrites beside ours.
+    /// same rewrites beside ours. Each rewrite is timed on its own, so
+    /// this runs on one core.
     #[arg(long, value_name = "N")]
     pub profile: Option<usize>,
 }
