@@ -99,6 +99,20 @@ enum Inst {
     /// One of the literals of a word list (at most one can match at any
     /// place, so there is nothing to come back to).
     Words(usize),
+    /// A column of optional one-byte groups of one set, `([0-9]??)` repeated
+    /// `count` times with consecutive group numbers from `group`, followed
+    /// by something that cannot start with a byte of the set. The bytes of
+    /// the set here, `c` of them, must all be taken (fewer leave one
+    /// before what follows; more than `count` cannot be), so there is one
+    /// outcome: lazy groups leave the first `count - c` groups empty (the
+    /// order a backtracker tries), greedy ones the last. Nothing to come
+    /// back to.
+    Spread {
+        set: usize,
+        count: usize,
+        group: usize,
+        greedy: bool,
+    },
     /// Try the first target; on failure, the second.
     Split(usize, usize),
     Jmp(usize),
@@ -344,6 +358,39 @@ impl Builder {
         None
     }
 
+    /// Compiles `subs[i..]` as a [`Inst::Spread`] when it starts with a
+    /// column of two or more optional one-byte groups of one set and one
+    /// greediness, numbered in a row, followed in `subs` by something whose
+    /// first byte is outside the set: returns where the column ends.
+    /// `Some(None)`: no such column here.
+    fn spread(&mut self, subs: &[Hir], i: usize) -> Option<Option<usize>> {
+        let Some((group, set, greedy)) = optional_byte_group(&subs[i]) else {
+            return Some(None);
+        };
+        let mut end = i + 1;
+        while let Some((g, s, gr)) = subs.get(end).and_then(optional_byte_group) {
+            if g != group + (end - i) || s != set || gr != greedy {
+                break;
+            }
+            end += 1;
+        }
+        let disjoint = subs
+            .get(end)
+            .and_then(first_bytes)
+            .is_some_and(|first| (0..128).all(|c| !(first.contains(c) && set.contains(c))));
+        if end - i < 2 || !disjoint {
+            return Some(None);
+        }
+        let set = self.set(set);
+        self.push(Inst::Spread {
+            set,
+            count: end - i,
+            group,
+            greedy,
+        })?;
+        Some(Some(end))
+    }
+
     fn compile(&mut self, hir: &Hir) -> Option<()> {
         match hir.kind() {
             HirKind::Empty => {}
@@ -365,8 +412,14 @@ impl Builder {
                 self.push(Inst::Save(slot + 1))?;
             }
             HirKind::Concat(subs) => {
-                for s in subs {
-                    self.compile(s)?;
+                let mut i = 0;
+                while i < subs.len() {
+                    if let Some(end) = self.spread(subs, i)? {
+                        i = end;
+                        continue;
+                    }
+                    self.compile(&subs[i])?;
+                    i += 1;
                 }
             }
             HirKind::Alternation(subs) => {
@@ -491,6 +544,40 @@ fn byte_set(class: &Class) -> ByteSet {
             .for_each(|r| add(r.start().into(), r.end().into())),
     }
     ByteSet(set)
+}
+
+/// `(x?)` or `(x??)` with `x` one byte of a set: the group's number, the
+/// set, and whether it is greedy.
+fn optional_byte_group(hir: &Hir) -> Option<(usize, ByteSet, bool)> {
+    let HirKind::Capture(cap) = hir.kind() else {
+        return None;
+    };
+    let HirKind::Repetition(rep) = cap.sub.kind() else {
+        return None;
+    };
+    if rep.min != 0 || rep.max != Some(1) {
+        return None;
+    }
+    let set = single_byte(&rep.sub)?;
+    Some((usize::try_from(cap.index).ok()?, set, rep.greedy))
+}
+
+/// The bytes a sub-pattern's matches can start with, for a literal or a
+/// class (seen through a group); `None` for anything else.
+fn first_bytes(hir: &Hir) -> Option<ByteSet> {
+    match hir.kind() {
+        HirKind::Literal(lit) => {
+            let mut set = [false; 128];
+            let first = usize::from(*lit.0.first()?);
+            if first < 128 {
+                set[first] = true;
+            }
+            Some(ByteSet(set))
+        }
+        HirKind::Class(c) => Some(byte_set(c)),
+        HirKind::Capture(cap) => first_bytes(&cap.sub),
+        _ => None,
+    }
 }
 
 /// The set of a one-byte sub-pattern (a class or a one-byte literal).
@@ -742,6 +829,34 @@ impl Matcher {
                     pc += 1;
                     len.is_some()
                 }
+                &Inst::Spread {
+                    set,
+                    count,
+                    group,
+                    greedy,
+                } => {
+                    pc += 1;
+                    match self.spread_taken(set, count, hay, pos) {
+                        None => false,
+                        Some(taken) => {
+                            for (k, start, end) in spread_spans(count, taken, greedy, pos) {
+                                for (slot, value) in
+                                    [(2 * (group + k), start), (2 * (group + k) + 1, end)]
+                                {
+                                    if choices > 0 {
+                                        stack.push(Frame::Restore {
+                                            slot,
+                                            value: slots[slot],
+                                        });
+                                    }
+                                    slots[slot] = value;
+                                }
+                            }
+                            pos += taken;
+                            true
+                        }
+                    }
+                }
                 Inst::Match => {
                     slots[1] = pos;
                     return Ok(true);
@@ -894,6 +1009,21 @@ impl Matcher {
                     Some(len) => pos += len,
                     None => return false,
                 },
+                Inst::Spread {
+                    set,
+                    count,
+                    group,
+                    greedy,
+                } => {
+                    let Some(taken) = self.spread_taken(set, count, hay, pos) else {
+                        return false;
+                    };
+                    for (k, start, end) in spread_spans(count, taken, greedy, pos) {
+                        slots[2 * (group + k)] = start;
+                        slots[2 * (group + k) + 1] = end;
+                    }
+                    pos += taken;
+                }
                 Inst::Run {
                     set,
                     min,
@@ -918,6 +1048,18 @@ impl Matcher {
             }
         }
         false
+    }
+
+    /// How many bytes a [`Inst::Spread`] of `count` groups takes at
+    /// `pos`: every byte of the set there, when there are at most `count`.
+    fn spread_taken(&self, set: usize, count: usize, hay: &[u8], pos: usize) -> Option<usize> {
+        let members = &self.sets[set];
+        let run = hay[pos..]
+            .iter()
+            .take(count + 1)
+            .take_while(|&&b| members.contains(b))
+            .count();
+        (run <= count).then_some(run)
     }
 
     /// The hint and step of the run at `pc`.
@@ -1093,6 +1235,27 @@ fn fold_saves(prog: Vec<Inst>) -> (Vec<Inst>, Vec<[u32; PRE_SAVES]>) {
     (out, pre)
 }
 
+/// The span of each group of a [`Inst::Spread`] of `count` groups at `pos`
+/// that takes `taken` bytes: `(group offset, start, end)`. Lazy groups
+/// leave the first ones empty, greedy groups the last.
+fn spread_spans(
+    count: usize,
+    taken: usize,
+    greedy: bool,
+    pos: usize,
+) -> impl Iterator<Item = (usize, usize, usize)> {
+    let empty_first = if greedy { 0 } else { count - taken };
+    let mut at = pos;
+    (0..count).map(move |k| {
+        let takes = if greedy { k < taken } else { k >= empty_first };
+        let start = at;
+        if takes {
+            at += 1;
+        }
+        (k, start, at)
+    })
+}
+
 /// `memchr`, with short windows (a bounded run's ends) searched in line:
 /// the call costs more than a few compares.
 fn first_of(byte: u8, w: &[u8]) -> Option<usize> {
@@ -1210,6 +1373,33 @@ mod tests {
         ] {
             agree(p, hay);
         }
+    }
+
+    #[test]
+    fn columns_of_optional_digits_agree_with_regex() {
+        let hay = "%%\n#stack:\n4999\n12\n\n7\n123456789\n12345678\nx1\n";
+        for p in [
+            r"%%\n#stack:\n([0-9]??)([0-9]??)([0-9]??)([0-9]??)\n([0-9]??)([0-9]??)([0-9]??)([0-9]??)\n",
+            r"([0-9]??)([0-9]??)([0-9]??)\n",
+            r"([0-9]?)([0-9]?)([0-9]?)\n",
+            r"x([0-9]??)([0-9]??)\n",
+            r"([0-9]??)([0-9]??)([0-9]??)([0-9]??)([0-9]??)([0-9]??)([0-9]??)([0-9]??)\n",
+            // Followed by a byte of the set, or by nothing: not a column.
+            r"([0-9]??)([0-9]??)1",
+            r"\n([0-9]??)([0-9]??)",
+            // Mixed greediness or sets: two columns or none.
+            r"([0-9]??)([0-9]?)([0-9]?)\n",
+            r"([0-9]??)([1-9]??)\n",
+            r"(?:([0-9]??)([0-9]??)|x)\n",
+        ] {
+            agree(p, hay);
+        }
+        let m = Matcher::new(r"%%\n#stack:\n([0-9]??)([0-9]??)([0-9]??)\n").unwrap();
+        assert!(m.single, "one pass, no choice");
+        assert!(m
+            .prog
+            .iter()
+            .any(|i| matches!(i, Inst::Spread { count: 3, .. })));
     }
 
     #[test]
