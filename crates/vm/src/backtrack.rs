@@ -776,14 +776,7 @@ impl Matcher {
                 if slot == NO_SLOT {
                     break;
                 }
-                let slot = slot as usize;
-                if choices > 0 {
-                    stack.push(Frame::Restore {
-                        slot,
-                        value: slots[slot],
-                    });
-                }
-                slots[slot] = pos;
+                set_slot(slots, stack, choices > 0, slot as usize, pos);
             }
             let ok = match &self.prog[pc] {
                 Inst::Lit(bytes) => {
@@ -803,13 +796,7 @@ impl Matcher {
                     pos == 0
                 }
                 Inst::Save(slot) => {
-                    if choices > 0 {
-                        stack.push(Frame::Restore {
-                            slot: *slot,
-                            value: slots[*slot],
-                        });
-                    }
-                    slots[*slot] = pos;
+                    set_slot(slots, stack, choices > 0, *slot, pos);
                     pc += 1;
                     true
                 }
@@ -840,17 +827,8 @@ impl Matcher {
                         None => false,
                         Some(taken) => {
                             for (k, start, end) in spread_spans(count, taken, greedy, pos) {
-                                for (slot, value) in
-                                    [(2 * (group + k), start), (2 * (group + k) + 1, end)]
-                                {
-                                    if choices > 0 {
-                                        stack.push(Frame::Restore {
-                                            slot,
-                                            value: slots[slot],
-                                        });
-                                    }
-                                    slots[slot] = value;
-                                }
+                                set_slot(slots, stack, choices > 0, 2 * (group + k), start);
+                                set_slot(slots, stack, choices > 0, 2 * (group + k) + 1, end);
                             }
                             pos += taken;
                             true
@@ -1169,6 +1147,19 @@ impl Matcher {
             }
         }
     }
+}
+
+/// Records `value` in capture slot `slot`, keeping the old value on the
+/// stack for backtracking when a choice is `open` (with none, a failure
+/// ends the search and nothing needs restoring).
+fn set_slot(slots: &mut [usize], stack: &mut Vec<Frame>, open: bool, slot: usize, value: usize) {
+    if open {
+        stack.push(Frame::Restore {
+            slot,
+            value: slots[slot],
+        });
+    }
+    slots[slot] = value;
 }
 
 /// Moves each `Save` into the [`Matcher::pre`] entry of the instruction

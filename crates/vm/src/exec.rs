@@ -415,12 +415,10 @@ impl Executor {
         let mut stretch_end = vec![steps.len(); steps.len()];
         for i in (0..steps.len()).rev() {
             let confined = steps[i].reach != Reach::Global && !looks[i];
-            stretch_end[i] = if !confined {
-                i
-            } else if i + 1 < steps.len() {
-                stretch_end[i + 1]
-            } else {
-                steps.len()
+            stretch_end[i] = match (confined, stretch_end.get(i + 1)) {
+                (false, _) => i,
+                (true, Some(&end)) => end,
+                (true, None) => steps.len(),
             };
         }
         Ok(Executor {
@@ -582,23 +580,48 @@ impl Executor {
                     kinds[step.kind].time += spent;
                 }
             }
-            if !did.ran {
-                stats.skipped += 1;
-            } else {
-                kinds[step.kind].executed += 1;
-                stats.executed += 1;
-            }
+            self.count(
+                index,
+                did,
+                state.len(),
+                || state::count_heads(state),
+                &mut stats,
+                &mut kinds,
+            );
             if did.changed {
-                stats.changed += 1;
-                stats.peak_state_bytes = stats.peak_state_bytes.max(state.len());
-                if step.adds_threads {
-                    stats.peak_threads = stats.peak_threads.max(state::count_heads(state));
-                }
                 self.check_size(index, state.len())?;
             }
             index += 1;
         }
         Ok(self.finish(stats, kinds, state, start))
+    }
+
+    /// Counts what rewrite `index` did to the state: run or skipped, and,
+    /// when it changed it, the state's length and (for a rewrite that can
+    /// add threads) its thread count, asked of `threads` only then.
+    fn count(
+        &self,
+        index: usize,
+        did: Did,
+        len: usize,
+        threads: impl FnOnce() -> usize,
+        stats: &mut Stats,
+        kinds: &mut [KindStats],
+    ) {
+        let step = &self.steps[index];
+        if did.ran {
+            stats.executed += 1;
+            kinds[step.kind].executed += 1;
+        } else {
+            stats.skipped += 1;
+        }
+        if did.changed {
+            stats.changed += 1;
+            stats.peak_state_bytes = stats.peak_state_bytes.max(len);
+            if step.adds_threads {
+                stats.peak_threads = stats.peak_threads.max(threads());
+            }
+        }
     }
 
     /// One rewrite on `text`, skipped when its gate says it cannot match.
@@ -654,34 +677,29 @@ impl Executor {
             return Ok(false);
         };
         // The whole state's figures after each rewrite are the sums of
-        // the halves'.
-        let mut peak_bytes = stats.peak_state_bytes;
-        let mut peak_threads = stats.peak_threads;
-        for (k, (x, y)) in a.record.iter().zip(&b.record).enumerate() {
-            let len = x.len + y.len;
-            if len > self.config.max_state_bytes {
-                // Leave the exact error, and the state at that point, to
-                // the one-at-a-time loop.
-                return Ok(false);
-            }
-            let index = steps.start + k;
-            let step = &self.steps[index];
-            if x.ran || y.ran {
-                stats.executed += 1;
-                kinds[step.kind].executed += 1;
-            } else {
-                stats.skipped += 1;
-            }
-            if x.changed || y.changed {
-                stats.changed += 1;
-                peak_bytes = peak_bytes.max(len);
-                if step.adds_threads {
-                    peak_threads = peak_threads.max(x.heads + y.heads);
-                }
-            }
+        // the halves'. Over the cap, the one-at-a-time loop reports the
+        // exact error and the state at that point.
+        let steps_done = a.record.iter().zip(&b.record);
+        if steps_done
+            .clone()
+            .any(|(x, y)| x.len + y.len > self.config.max_state_bytes)
+        {
+            return Ok(false);
         }
-        stats.peak_state_bytes = peak_bytes;
-        stats.peak_threads = peak_threads;
+        for (k, (x, y)) in steps_done.enumerate() {
+            let did = Did {
+                ran: x.ran || y.ran,
+                changed: x.changed || y.changed,
+            };
+            self.count(
+                steps.start + k,
+                did,
+                x.len + y.len,
+                || x.heads + y.heads,
+                stats,
+                kinds,
+            );
+        }
         state.clear();
         state.push_str(&a.text);
         state.push_str(&b.text);
@@ -702,11 +720,11 @@ impl Executor {
         let mut record = Vec::with_capacity(steps.len());
         // Threads in `text`, counted when a thread-adding rewrite asks
         // and the text changed since the last count.
-        let mut heads = None;
+        let mut counted = None;
         for index in steps {
             let did = self.step(index, &mut text, ascii, &mut found).ok()?;
             if did.changed {
-                heads = None;
+                counted = None;
                 if keeps_head && !text.is_empty() && !text.starts_with('%') {
                     return None;
                 }
@@ -715,7 +733,7 @@ impl Executor {
                 }
             }
             let heads = if self.steps[index].adds_threads {
-                *heads.get_or_insert_with(|| state::count_heads(&text))
+                *counted.get_or_insert_with(|| state::count_heads(&text))
             } else {
                 0
             };
