@@ -4,14 +4,19 @@
 //! terminal, `moves` lists the legal moves the regex program computes for a
 //! position, `perft` counts leaf nodes with it, `reply` prints the engine's
 //! choice, `dump` writes the turn program to a file, `fuzz` compares the
-//! program with shakmaty on random games, `uci` speaks the UCI protocol.
+//! program with shakmaty on random games, `uci` speaks the UCI protocol,
+//! `listing` shows a program instruction by instruction and `trace` runs
+//! one turn phase by phase.
 //! The binary owns argument parsing, terminal I/O and printing; all chess
 //! is computed by the regex programs of `regex-chess-program`.
 
 mod bench;
 mod fuzz;
+mod listing;
 mod play;
 mod record;
+mod report;
+mod trace;
 mod uci;
 
 use std::process::ExitCode;
@@ -75,6 +80,10 @@ enum Command {
     Uci,
     /// Time full turns of the turn program (and, with --python, CPython's).
     Bench(bench::BenchArgs),
+    /// List a program: its instructions, their rewrites, a summary per kind.
+    Listing(listing::ListingArgs),
+    /// Run one turn phase by phase: rewrites run, state size, threads, time.
+    Trace(trace::TraceArgs),
 }
 
 fn main() -> ExitCode {
@@ -165,6 +174,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Fuzz(args) => return fuzz::run(args),
         Command::Uci => uci::run()?,
         Command::Bench(args) => bench::run(args)?,
+        Command::Listing(args) => listing::run(args)?,
+        Command::Trace(args) => trace::run(args)?,
     }
     Ok(ExitCode::SUCCESS)
 }
