@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::Chess;
+use shakmaty::{Chess, Position};
 
 const FILES: &str = "  a b c d e f g h";
 
@@ -109,9 +109,10 @@ fn answer(mut stream: TcpStream, dir: &Path) {
     let _ = stream.write_all(&body);
 }
 
-/// The terminal's last screen after `lines`, as `play --ascii` shows it
-/// (the timing line left out: the page shows times elsewhere).
-fn terminal_screen(args: &[&str], lines: &[&str]) -> String {
+/// The terminal's screens for `lines` (the first, then one after each
+/// line), as `play --ascii` shows them (the timing line left out: the page
+/// shows times elsewhere).
+fn terminal_screens(args: &[&str], lines: &[&str]) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
         .arg("play")
         .arg("--ascii")
@@ -131,19 +132,34 @@ fn terminal_screen(args: &[&str], lines: &[&str]) -> String {
     let out = child.wait_with_output().expect("regex-chess play ends");
     assert!(out.status.success(), "play {args:?} failed");
     let text = String::from_utf8(out.stdout).expect("UTF-8 output");
-    let all: Vec<&str> = text.split('\n').collect();
-    let start = (0..all.len().saturating_sub(1))
-        .rev()
-        .find(|&i| all[i] == FILES && all[i + 1].starts_with("8 "))
-        .expect("a screen in the output");
-    let mut screen: Vec<&str> = all[start..]
-        .iter()
-        .copied()
+    let all: Vec<&str> = text
+        .split('\n')
         .filter(|l| !(l.starts_with("(engine reply: ") && l.ends_with(" ms)")))
         .collect();
-    // At the end of its input the terminal ends the prompt's line.
-    assert_eq!(screen.pop(), Some(""), "{text}");
-    screen.join("\n")
+    let starts: Vec<usize> = (0..all.len().saturating_sub(1))
+        .filter(|&i| all[i] == FILES && all[i + 1].starts_with("8 "))
+        .collect();
+    assert_eq!(starts.len(), lines.len() + 1, "{text}");
+    starts
+        .iter()
+        .map(|&start| {
+            // A screen ends with its last line: the prompt (the person's
+            // line is echoed after it) or `Game over.`.
+            let last = all[start..]
+                .iter()
+                .position(|l| l.starts_with("Your move: ") || *l == "Game over.")
+                .expect("a last line")
+                + start;
+            let mut screen = all[start..last].join("\n");
+            screen.push('\n');
+            screen.push_str(if all[last] == "Game over." {
+                "Game over."
+            } else {
+                "Your move: "
+            });
+            screen
+        })
+        .collect()
 }
 
 /// The pieces on a screen's board by square.
@@ -167,22 +183,50 @@ fn message_of(screen: &str) -> &str {
     lines[lines.len() - 2]
 }
 
-/// The SAN of the moves a series of screens reports, by shakmaty.
-fn sans(screens: &[&str]) -> Vec<String> {
-    let mut pos = Chess::default();
-    let mut out = Vec::new();
+/// The movetext of the game a series of screens reports (each new
+/// last-moves line read once), written by shakmaty from `fen`.
+fn movetext(fen: &str, screens: &[String]) -> String {
+    let setup: shakmaty::fen::Fen = fen.parse().expect("a FEN");
+    let mut pos: Chess = setup
+        .into_position(shakmaty::CastlingMode::Standard)
+        .expect("a legal position");
+    let mut number = pos.fullmoves().get();
+    let mut words = Vec::new();
+    let mut last_info = None;
     for screen in screens {
         let info = screen.split('\n').nth(12).expect("a last-moves line");
-        for word in info.split(' ') {
-            let uci = word.trim_end_matches('.');
-            let Ok(parsed) = uci.parse::<UciMove>() else {
+        if last_info == Some(info) {
+            continue;
+        }
+        last_info = Some(info);
+        let words_of_info: Vec<&str> = info.split(' ').collect();
+        for pair in words_of_info.windows(2) {
+            if pair[0] != "played" {
+                continue;
+            }
+            let Ok(uci) = pair[1].trim_end_matches('.').parse::<UciMove>() else {
                 continue;
             };
-            let m = parsed.to_move(&pos).expect("a legal move on the screen");
-            out.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
+            let m = uci.to_move(&pos).expect("a legal move on the screen");
+            let white = pos.turn() == shakmaty::Color::White;
+            if white {
+                words.push(format!("{number}."));
+            } else if words.is_empty() {
+                words.push(format!("{number}..."));
+            }
+            words.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
+            if !white {
+                number += 1;
+            }
         }
     }
-    out
+    words.push(pos.outcome().as_str().to_string());
+    words.join(" ")
+}
+
+/// The movetext line of a PGN file.
+fn movetext_of(pgn: &str) -> &str {
+    pgn.trim_end().rsplit('\n').next().unwrap_or("")
 }
 
 fn str_of<'a>(v: &'a serde_json::Value, key: &str) -> &'a str {
@@ -215,25 +259,41 @@ fn browser_page_plays_like_the_terminal() {
     assert!(status.success());
     let base = serve(site.path().to_path_buf());
 
+    let start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let mate = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    let promotion = "8/P5k1/8/8/8/8/7P/4K3 w - - 0 1";
+    let url_fen = |f: &str| f.replace(' ', "%20");
+    // (query, start FEN, the terminal's screens for the same game)
     let replays = [
         (
             "?moves=e2e4,g1f3".to_string(),
-            terminal_screen(&[], &["e2e4", "g1f3"]),
+            start_fen,
+            terminal_screens(&[], &["e2e4", "g1f3"]),
         ),
         (
-            format!("?fen={}&moves=f1c4", fen.replace(' ', "%20")),
-            terminal_screen(&["--fen", fen], &["f1c4"]),
+            format!("?fen={}&moves=f1c4", url_fen(fen)),
+            fen,
+            terminal_screens(&["--fen", fen], &["f1c4"]),
         ),
         (
             "?engine=white&moves=e7e5".to_string(),
-            terminal_screen(&["--engine-color", "white"], &["e7e5"]),
+            start_fen,
+            terminal_screens(&["--engine-color", "white"], &["e7e5"]),
+        ),
+        (
+            "?engine=none&moves=e2e4,e7e5,g1f3".to_string(),
+            start_fen,
+            terminal_screens(&["--engine-color", "none"], &["e2e4", "e7e5", "g1f3"]),
+        ),
+        (
+            format!("?fen={}&moves=a1a8", url_fen(mate)),
+            mate,
+            terminal_screens(&["--fen", mate], &["a1a8"]),
         ),
     ];
-    let start = terminal_screen(&[], &[]);
-    let clicked = terminal_screen(&[], &["e2e4"]);
-    let bad = terminal_screen(&[], &["e2e4", "e2e5"]);
-    let san = terminal_screen(&[], &["e2e4", "e2e5", "g1f3"]);
+    let session = terminal_screens(&[], &["e2e4", "e2e5", "Nf3"]);
+    let promoted = terminal_screens(&["--fen", promotion], &["a7a8n"]);
 
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web");
     let screenshot = out_dir.join("web.png");
@@ -243,7 +303,13 @@ fn browser_page_plays_like_the_terminal() {
         "chromium": chromium,
         "base": base,
         "screenshot": screenshot,
-        "replays": replays.iter().map(|(q, _)| q).collect::<Vec<_>>(),
+        "replays": replays.iter().map(|(q, _, _)| q).collect::<Vec<_>>(),
+        "promotion": {
+            "query": format!("?fen={}", url_fen(promotion)),
+            "from": "a7",
+            "to": "a8",
+            "role": "n",
+        },
     });
     let plan_file = site.path().join("plan.json");
     std::fs::write(&plan_file, plan.to_string()).expect("writing the plan");
@@ -260,18 +326,39 @@ fn browser_page_plays_like_the_terminal() {
     let seen: serde_json::Value = serde_json::from_slice(&run.stdout).expect("the driver's JSON");
     assert_eq!(seen["errors"], serde_json::json!([]), "errors in the page");
 
-    // Replays from the URL: the terminal's screen, byte for byte.
-    for ((query, expected), got) in replays.iter().zip(seen["replays"].as_array().unwrap()) {
+    // Replays from the URL: the terminal's screen byte for byte, its board,
+    // and the game as PGN.
+    let got = seen["replays"].as_array().expect("the replays");
+    assert_eq!(got.len(), replays.len());
+    for ((query, start, screens), got) in replays.iter().zip(got) {
+        let expected = screens.last().expect("a screen");
         assert_eq!(str_of(got, "screen"), expected, "replay {query}");
         assert_eq!(board_seen(got), board_of(expected), "board of {query}");
+        let pgn = str_of(got, "pgn");
+        assert_eq!(
+            movetext_of(pgn),
+            movetext(start, screens),
+            "PGN of {query}:\n{pgn}"
+        );
+        assert_eq!(
+            pgn.contains(&format!("[FEN \"{start}\"]")),
+            *start != start_fen,
+            "{pgn}"
+        );
     }
+    let mated = &replays[4].2[1];
+    assert!(mated.ends_with("Game over."), "{mated}");
+    assert!(movetext(mate, &replays[4].2).ends_with("1-0"));
 
     // The start, then e2 and e4 clicked: the engine's reply is on the
     // screen and the board, with the time and the rewrites of the pass.
+    let [start, clicked, bad, san] = &session[..] else {
+        panic!("four screens expected");
+    };
     assert_eq!(str_of(&seen["start"], "screen"), start);
     assert_eq!(str_of(&seen["clicked"], "screen"), clicked);
     assert!(clicked.contains("The engine played "), "{clicked}");
-    assert_eq!(board_seen(&seen["clicked"]), board_of(&clicked));
+    assert_eq!(board_seen(&seen["clicked"]), board_of(clicked));
     let stats = str_of(&seen["clicked"], "stats");
     assert!(
         stats.starts_with("Engine reply: ")
@@ -283,27 +370,30 @@ fn browser_page_plays_like_the_terminal() {
 
     // A bad move: the program's own reason, the same position.
     assert_eq!(str_of(&seen["bad"], "screen"), bad);
-    assert_eq!(str_of(&seen["bad"], "message"), message_of(&bad));
-    assert!(message_of(&bad).contains("e2e5"), "{bad}");
+    assert_eq!(str_of(&seen["bad"], "message"), message_of(bad));
+    assert!(message_of(bad).contains("e2e5"), "{bad}");
     assert_eq!(board_seen(&seen["bad"]), board_seen(&seen["clicked"]));
+    assert_eq!(str_of(&seen["bad"], "url"), "/?moves=e2e4");
 
-    // SAN typed as at the terminal.
+    // SAN typed as at the terminal; the PGN so far.
     assert_eq!(str_of(&seen["san"], "screen"), san);
-    let moves = sans(&[&clicked, &san]).join(" ");
-    let pgn = str_of(&seen, "pgn");
+    assert_eq!(str_of(&seen["san"], "url"), "/?moves=e2e4,g1f3");
+    let pgn = str_of(&seen["san"], "pgn");
     assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
-    let movetext = pgn.trim_end().rsplit('\n').next().unwrap_or("");
-    let numbered: Vec<String> = moves
-        .split(' ')
-        .collect::<Vec<_>>()
-        .chunks(2)
-        .enumerate()
-        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
-        .collect();
-    assert_eq!(movetext, format!("{} *", numbered.join(" ")), "{pgn}");
+    assert_eq!(movetext_of(pgn), movetext(start_fen, &session), "{pgn}");
 
     // Undo: back to the screen before the SAN move.
     assert_eq!(str_of(&seen["undone"], "screen"), bad);
+    assert_eq!(str_of(&seen["undone"], "url"), "/?moves=e2e4");
+
+    // A pawn dragged to the last rank, a knight chosen.
+    let expected = promoted.last().expect("a screen");
+    assert_eq!(str_of(&seen["promoted"], "screen"), expected);
+    assert!(expected.contains("You played a7a8n."), "{expected}");
+    assert_eq!(
+        movetext_of(str_of(&seen["promoted"], "pgn")),
+        movetext(promotion, &promoted)
+    );
 
     assert!(
         screenshot.is_file(),

@@ -3,7 +3,8 @@
 // compares that with the terminal's screens. It judges nothing itself.
 //
 // usage: node web_driver.cjs PLAN.json
-// PLAN: {driverDir, chromium, base, screenshot, replays: [query...]}
+// PLAN: {driverDir, chromium, base, screenshot, replays: [query...],
+//        promotion: {query, from, to, role}}
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -30,21 +31,29 @@ async function settled(page, before) {
 
 const passes = (page) => page.evaluate(() => Number(document.body.dataset.passes));
 
-/** What the page shows. */
+/** What the page shows, and the PGN file it offers. */
 function look(page) {
-  return page.evaluate(() => {
+  return page.evaluate(async () => {
     const board = {};
     for (const p of document.querySelectorAll("#board .square .piece")) {
       board[p.closest(".square").dataset.square] = p.dataset.piece;
     }
+    const pgn = await (await fetch(document.getElementById("pgn").href)).text();
     return {
       screen: document.getElementById("screen").textContent,
       message: document.getElementById("message").textContent,
       stats: document.getElementById("stats").textContent,
       board,
+      pgn,
       url: location.pathname + location.search,
     };
   });
+}
+
+/** The centre of a square on the screen. */
+async function centre(page, square) {
+  const box = await (await page.$(`[data-square="${square}"]`)).boundingBox();
+  return [box.x + box.width / 2, box.y + box.height / 2];
 }
 
 async function main() {
@@ -92,10 +101,6 @@ async function main() {
     await page.keyboard.press("Enter");
     await settled(page, n);
     out.san = await look(page);
-    out.pgn = await page.evaluate(async () => {
-      const response = await fetch(document.getElementById("pgn").href);
-      return response.text();
-    });
 
     fs.mkdirSync(path.dirname(plan.screenshot), { recursive: true });
     await page.screenshot({ path: plan.screenshot });
@@ -103,6 +108,21 @@ async function main() {
     // 5. Undo takes back the last move and the engine's reply.
     await page.click("#undo");
     out.undone = await look(page);
+
+    // 6. A promotion by dragging the pawn, the piece picked in the chooser.
+    const promo = plan.promotion;
+    await loaded(page, plan.base + promo.query);
+    n = await passes(page);
+    const [x0, y0] = await centre(page, promo.from);
+    const [x1, y1] = await centre(page, promo.to);
+    await page.mouse.move(x0, y0);
+    await page.mouse.down();
+    await page.mouse.move(x1, y1, { steps: 8 });
+    await page.mouse.up();
+    await page.waitForSelector("#promotion:not([hidden])");
+    await page.click(`#promotion button[data-role="${promo.role}"]`);
+    await settled(page, n);
+    out.promoted = await look(page);
   } finally {
     await browser.close();
   }

@@ -493,9 +493,7 @@ function draw() {
         span.className = `piece ${white ? "white" : "black"}`;
         span.dataset.piece = piece;
         span.textContent = `${GLYPHS[piece.toUpperCase()]}\uFE0E`;
-        const mine = !over && side === (white ? "w" : "b") && movable(side);
-        span.draggable = mine;
-        if (mine) span.classList.add("movable");
+        if (!over && side === (white ? "w" : "b") && movable(side)) span.classList.add("movable");
         sq.append(span);
       }
       squares.push(sq);
@@ -575,33 +573,67 @@ function onSquare(name) {
   draw();
 }
 
+// Dragging with pointer events (mouse, pen and touch alike): the piece
+// follows the pointer and the move is the square it is let go over. A
+// press without movement is left to the click handler.
+let dragged = false;
+
+function setUpDragging() {
+  let drag = null;
+  const board = $("board");
+  board.addEventListener("pointerdown", (event) => {
+    dragged = false;
+    const piece = event.target.closest(".piece.movable");
+    if (!piece || game.busy || event.button !== 0) return;
+    drag = { from: piece.closest(".square").dataset.square, piece, x: event.clientX, y: event.clientY, moving: false };
+  });
+  window.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (!drag.moving && Math.hypot(dx, dy) < 5) return;
+    drag.moving = true;
+    drag.piece.classList.add("dragging");
+    drag.piece.style.transform = `translate(${dx}px, ${dy}px)`;
+  });
+  window.addEventListener("pointerup", (event) => {
+    if (!drag) return;
+    const { from, piece, moving } = drag;
+    drag = null;
+    if (!moving) return;
+    dragged = true;
+    piece.classList.remove("dragging");
+    piece.style.transform = "";
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    const sq = under && under.closest("#board .square");
+    if (sq && sq.dataset.square !== from) tryMove(from, sq.dataset.square);
+    else draw();
+  });
+}
+
 function setUpInput() {
   $("board").addEventListener("click", (event) => {
+    if (dragged) {
+      dragged = false;
+      return;
+    }
     const sq = event.target.closest(".square");
     if (sq) onSquare(sq.dataset.square);
   });
-  $("board").addEventListener("dragstart", (event) => {
-    const sq = event.target.closest(".square");
-    if (!sq || game.busy) return;
-    selected = sq.dataset.square;
-    event.dataTransfer.setData("text/plain", selected);
-    event.dataTransfer.effectAllowed = "move";
-  });
-  $("board").addEventListener("dragover", (event) => event.preventDefault());
-  $("board").addEventListener("drop", (event) => {
-    event.preventDefault();
-    const sq = event.target.closest(".square");
-    const from = event.dataTransfer.getData("text/plain");
-    if (sq && from && from !== sq.dataset.square) tryMove(from, sq.dataset.square);
-  });
+  setUpDragging();
   $("move-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const line = $("move").value;
     $("move").value = "";
     play(line);
   });
-  $("engine").addEventListener("change", () => newGame(game.startFen, $("engine").value));
-  $("new").addEventListener("click", () => newGame(game.startFen, game.engine));
+  $("engine").addEventListener("change", () => {
+    if (game.busy) $("engine").value = game.engine;
+    else newGame(game.startFen, $("engine").value);
+  });
+  $("new").addEventListener("click", () => {
+    if (!game.busy) newGame(game.startFen, game.engine);
+  });
   $("flip").addEventListener("click", () => {
     game.orientation = game.orientation === "w" ? "b" : "w";
     draw();
