@@ -263,6 +263,7 @@ fn browser_page_plays_like_the_terminal() {
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
     let mate = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
     let promotion = "8/P5k1/8/8/8/8/7P/4K3 w - - 0 1";
+    let en_passant = "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3";
     let url_fen = |f: &str| f.replace(' ', "%20");
     // (query, start FEN, the terminal's screens for the same game)
     let replays = [
@@ -291,6 +292,11 @@ fn browser_page_plays_like_the_terminal() {
             mate,
             terminal_screens(&["--fen", mate], &["a1a8"]),
         ),
+        (
+            format!("?fen={}&moves=e5d6", url_fen(en_passant)),
+            en_passant,
+            terminal_screens(&["--fen", en_passant], &["e5d6"]),
+        ),
     ];
     let session = terminal_screens(&[], &["e2e4", "e2e5", "Nf3"]);
     let promoted = terminal_screens(&["--fen", promotion], &["a7a8n"]);
@@ -304,6 +310,7 @@ fn browser_page_plays_like_the_terminal() {
         "base": base,
         "screenshot": screenshot,
         "replays": replays.iter().map(|(q, _, _)| q).collect::<Vec<_>>(),
+        "badFen": "?fen=8/8/8/8%20w%20-%20-%200%201",
         "promotion": {
             "query": format!("?fen={}", url_fen(promotion)),
             "from": "a7",
@@ -346,9 +353,15 @@ fn browser_page_plays_like_the_terminal() {
             "{pgn}"
         );
     }
+    assert!(replays[5].2[0].contains("En passant: d6."));
     let mated = &replays[4].2[1];
     assert!(mated.ends_with("Game over."), "{mated}");
     assert!(movetext(mate, &replays[4].2).ends_with("1-0"));
+
+    // A bad FEN in the URL: said so, no game.
+    let message = str_of(&seen["badFen"], "message");
+    assert!(message.starts_with("bad FEN: "), "{message}");
+    assert_eq!(str_of(&seen["badFen"], "screen"), "");
 
     // The start, then e2 and e4 clicked: the engine's reply is on the
     // screen and the board, with the time and the rewrites of the pass.
@@ -367,6 +380,7 @@ fn browser_page_plays_like_the_terminal() {
         "{stats}"
     );
     assert_eq!(str_of(&seen["clicked"], "url"), "/?moves=e2e4");
+    println!("after e2e4 clicked: {stats}");
 
     // A bad move: the program's own reason, the same position.
     assert_eq!(str_of(&seen["bad"], "screen"), bad);

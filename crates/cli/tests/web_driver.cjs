@@ -4,7 +4,7 @@
 //
 // usage: node web_driver.cjs PLAN.json
 // PLAN: {driverDir, chromium, base, screenshot, replays: [query...],
-//        promotion: {query, from, to, role}}
+//        badFen: query, promotion: {query, from, to, role}}
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -78,6 +78,10 @@ async function main() {
       await loaded(page, plan.base + query);
       out.replays.push(await look(page));
     }
+
+    // A FEN the page cannot start from.
+    await loaded(page, plan.base + plan.badFen);
+    out.badFen = await look(page);
 
     // 2. A move by clicking two squares, then the engine's reply.
     await loaded(page, plan.base);
