@@ -5,8 +5,8 @@
 //! position, `perft` counts leaf nodes with it, `reply` prints the engine's
 //! choice, `dump` writes the turn program to a file, `fuzz` compares the
 //! program with shakmaty on random games, `uci` speaks the UCI protocol,
-//! `listing` shows a program instruction by instruction and `trace` runs
-//! one turn phase by phase.
+//! `listing` shows a program instruction by instruction, `trace` runs
+//! one turn phase by phase and `web` writes the game as a static web site.
 //! The binary owns argument parsing, terminal I/O and printing; all chess
 //! is computed by the regex programs of `regex-chess-program`.
 
@@ -18,6 +18,7 @@ mod record;
 mod report;
 mod trace;
 mod uci;
+mod web;
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -84,6 +85,8 @@ enum Command {
     Listing(listing::ListingArgs),
     /// Run one turn phase by phase: rewrites run, state size, threads, time.
     Trace(trace::TraceArgs),
+    /// Write the game as a static web site into DIR (the regex program runs in the browser).
+    Web(web::WebArgs),
 }
 
 fn main() -> ExitCode {
@@ -176,6 +179,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Bench(args) => bench::run(args)?,
         Command::Listing(args) => listing::run(args)?,
         Command::Trace(args) => trace::run(args)?,
+        Command::Web(args) => web::run(args)?,
     }
     Ok(ExitCode::SUCCESS)
 }

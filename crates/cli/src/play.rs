@@ -44,7 +44,7 @@ pub struct PlayArgs {
     pub pgn: Option<std::path::PathBuf>,
 }
 
-const HELP: &str = "\
+pub(crate) const HELP: &str = "\
 Type a move as its from and to squares: e2e4, g1f3, e1g1 (castling),
 or in algebraic notation: e4, Nf3, exd5, O-O, e8=Q.
 Promotions add the piece: e7e8q, e7e8r, e7e8b, e7e8n (e7e8 alone is a queen).

@@ -1,0 +1,418 @@
+//! The page of `regex-chess web` in a real browser: headless Chromium,
+//! driven by `puppeteer-core` (installed by `.ci/run` into `.ci/node`),
+//! against a static server on a loopback port. What the page shows is
+//! compared with the terminal's screens for the same lines, computed now by
+//! `regex-chess play --ascii` fed by a pipe (nothing is written down here).
+//! Without Chromium, node or the driver the test says SKIPPED, and fails
+//! under `CI=true`.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Position};
+
+const FILES: &str = "  a b c d e f g h";
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn on_path(program: &str) -> Option<PathBuf> {
+    let paths = std::env::var_os("PATH")?;
+    std::env::split_paths(&paths)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+}
+
+/// Chromium, node and the driver's folder, or why not.
+fn tools() -> Result<(PathBuf, PathBuf, PathBuf), String> {
+    let chromium = match std::env::var_os("CHROMIUM") {
+        Some(p) => Some(PathBuf::from(p)).filter(|p| p.is_file()),
+        None => on_path("chromium")
+            .or_else(|| Some(PathBuf::from("/usr/bin/chromium")).filter(|p| p.is_file())),
+    }
+    .ok_or("no chromium (apt-get install chromium, or set CHROMIUM to its path)")?;
+    let node = on_path("node").ok_or("no node on PATH (apt-get install nodejs)")?;
+    let driver = workspace().join(".ci/node");
+    if !driver
+        .join("node_modules/puppeteer-core/package.json")
+        .is_file()
+    {
+        return Err(format!(
+            "no puppeteer-core in {} (npm install there, as .ci/run does)",
+            driver.display()
+        ));
+    }
+    Ok((chromium, node, driver))
+}
+
+/// Serves the files of `dir` on 127.0.0.1 (a free port) until the process
+/// ends; returns the base URL.
+fn serve(dir: PathBuf) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let port = listener.local_addr().expect("the port").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let dir = dir.clone();
+            std::thread::spawn(move || answer(stream, &dir));
+        }
+    });
+    format!("http://127.0.0.1:{port}/")
+}
+
+fn answer(mut stream: TcpStream, dir: &Path) {
+    let mut reader = BufReader::new(&stream);
+    let mut request = String::new();
+    if reader.read_line(&mut request).is_err() {
+        return;
+    }
+    loop {
+        let mut header = String::new();
+        match reader.read_line(&mut header) {
+            Ok(0) | Err(_) => break,
+            Ok(_) if header == "\r\n" || header == "\n" => break,
+            Ok(_) => {}
+        }
+    }
+    let target = request.split(' ').nth(1).unwrap_or("/");
+    let path = target.split('?').next().unwrap_or("/");
+    let name = if path == "/" {
+        "index.html"
+    } else {
+        path.trim_start_matches('/')
+    };
+    let file = (!name.contains("..") && !name.contains('/'))
+        .then(|| std::fs::read(dir.join(name)).ok())
+        .flatten();
+    let (status, kind, body) = match file {
+        Some(body) => {
+            let kind = match name.rsplit('.').next() {
+                Some("html") => "text/html; charset=utf-8",
+                Some("js") => "text/javascript; charset=utf-8",
+                Some("css") => "text/css; charset=utf-8",
+                _ => "application/octet-stream",
+            };
+            ("200 OK", kind, body)
+        }
+        None => ("404 Not Found", "text/plain", b"not found".to_vec()),
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(&body);
+}
+
+/// The terminal's screens for `lines` (the first, then one after each
+/// line), as `play --ascii` shows them (the timing line left out: the page
+/// shows times elsewhere).
+fn terminal_screens(args: &[&str], lines: &[&str]) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .arg("play")
+        .arg("--ascii")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("regex-chess play runs");
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("writing the moves");
+    let out = child.wait_with_output().expect("regex-chess play ends");
+    assert!(out.status.success(), "play {args:?} failed");
+    let text = String::from_utf8(out.stdout).expect("UTF-8 output");
+    let all: Vec<&str> = text
+        .split('\n')
+        .filter(|l| !(l.starts_with("(engine reply: ") && l.ends_with(" ms)")))
+        .collect();
+    let starts: Vec<usize> = (0..all.len().saturating_sub(1))
+        .filter(|&i| all[i] == FILES && all[i + 1].starts_with("8 "))
+        .collect();
+    assert_eq!(starts.len(), lines.len() + 1, "{text}");
+    starts
+        .iter()
+        .map(|&start| {
+            // A screen ends with its last line: the prompt (the person's
+            // line is echoed after it) or `Game over.`.
+            let last = all[start..]
+                .iter()
+                .position(|l| l.starts_with("Your move: ") || *l == "Game over.")
+                .expect("a last line")
+                + start;
+            let mut screen = all[start..last].join("\n");
+            screen.push('\n');
+            screen.push_str(if all[last] == "Game over." {
+                "Game over."
+            } else {
+                "Your move: "
+            });
+            screen
+        })
+        .collect()
+}
+
+/// The pieces on a screen's board by square.
+fn board_of(screen: &str) -> BTreeMap<String, String> {
+    let mut board = BTreeMap::new();
+    for line in screen.split('\n').skip(1).take(8) {
+        let cells: Vec<&str> = line.split(' ').collect();
+        for (f, cell) in cells[1..9].iter().enumerate() {
+            if *cell != "." {
+                let file = char::from(b'a' + f as u8);
+                board.insert(format!("{file}{}", cells[0]), cell.to_string());
+            }
+        }
+    }
+    board
+}
+
+/// The message line of a screen (the line above the prompt).
+fn message_of(screen: &str) -> &str {
+    let lines: Vec<&str> = screen.split('\n').collect();
+    lines[lines.len() - 2]
+}
+
+/// The movetext of the game a series of screens reports (each new
+/// last-moves line read once), written by shakmaty from `fen`.
+fn movetext(fen: &str, screens: &[String]) -> String {
+    let setup: shakmaty::fen::Fen = fen.parse().expect("a FEN");
+    let mut pos: Chess = setup
+        .into_position(shakmaty::CastlingMode::Standard)
+        .expect("a legal position");
+    let mut number = pos.fullmoves().get();
+    let mut words = Vec::new();
+    let mut last_info = None;
+    for screen in screens {
+        let info = screen.split('\n').nth(12).expect("a last-moves line");
+        if last_info == Some(info) {
+            continue;
+        }
+        last_info = Some(info);
+        let words_of_info: Vec<&str> = info.split(' ').collect();
+        for pair in words_of_info.windows(2) {
+            if pair[0] != "played" {
+                continue;
+            }
+            let Ok(uci) = pair[1].trim_end_matches('.').parse::<UciMove>() else {
+                continue;
+            };
+            let m = uci.to_move(&pos).expect("a legal move on the screen");
+            let white = pos.turn() == shakmaty::Color::White;
+            if white {
+                words.push(format!("{number}."));
+            } else if words.is_empty() {
+                words.push(format!("{number}..."));
+            }
+            words.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
+            if !white {
+                number += 1;
+            }
+        }
+    }
+    words.push(pos.outcome().as_str().to_string());
+    words.join(" ")
+}
+
+/// The movetext line of a PGN file.
+fn movetext_of(pgn: &str) -> &str {
+    pgn.trim_end().rsplit('\n').next().unwrap_or("")
+}
+
+fn str_of<'a>(v: &'a serde_json::Value, key: &str) -> &'a str {
+    v[key].as_str().unwrap_or_else(|| panic!("no {key} in {v}"))
+}
+
+fn board_seen(v: &serde_json::Value) -> BTreeMap<String, String> {
+    serde_json::from_value(v["board"].clone()).expect("a board")
+}
+
+#[test]
+fn browser_page_plays_like_the_terminal() {
+    let (chromium, node, driver) = match tools() {
+        Ok(t) => t,
+        Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
+            panic!("the browser test needs its tools under CI: {why}")
+        }
+        Err(why) => {
+            println!("SKIPPED browser_page_plays_like_the_terminal: {why}");
+            return;
+        }
+    };
+    let site = tempfile::tempdir().expect("a temp dir");
+    let status = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .arg("web")
+        .arg(site.path())
+        .stdout(Stdio::null())
+        .status()
+        .expect("regex-chess web runs");
+    assert!(status.success());
+    let base = serve(site.path().to_path_buf());
+
+    let start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let mate = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    let promotion = "8/P5k1/8/8/8/8/7P/4K3 w - - 0 1";
+    let en_passant = "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3";
+    let url_fen = |f: &str| f.replace(' ', "%20");
+    // (query, start FEN, the terminal's screens for the same game)
+    let replays = [
+        (
+            "?moves=e2e4,g1f3".to_string(),
+            start_fen,
+            terminal_screens(&[], &["e2e4", "g1f3"]),
+        ),
+        (
+            format!("?fen={}&moves=f1c4", url_fen(fen)),
+            fen,
+            terminal_screens(&["--fen", fen], &["f1c4"]),
+        ),
+        (
+            "?engine=white&moves=e7e5".to_string(),
+            start_fen,
+            terminal_screens(&["--engine-color", "white"], &["e7e5"]),
+        ),
+        (
+            "?engine=none&moves=e2e4,e7e5,g1f3".to_string(),
+            start_fen,
+            terminal_screens(&["--engine-color", "none"], &["e2e4", "e7e5", "g1f3"]),
+        ),
+        (
+            format!("?fen={}&moves=a1a8", url_fen(mate)),
+            mate,
+            terminal_screens(&["--fen", mate], &["a1a8"]),
+        ),
+        (
+            format!("?fen={}&moves=e5d6", url_fen(en_passant)),
+            en_passant,
+            terminal_screens(&["--fen", en_passant], &["e5d6"]),
+        ),
+    ];
+    let session = terminal_screens(&[], &["e2e4", "e2e5", "Nf3"]);
+    let promoted = terminal_screens(&["--fen", promotion], &["a7a8n"]);
+
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web");
+    let screenshot = out_dir.join("web.png");
+    let _ = std::fs::remove_file(&screenshot);
+    let plan = serde_json::json!({
+        "driverDir": driver,
+        "chromium": chromium,
+        "base": base,
+        "screenshot": screenshot,
+        "replays": replays.iter().map(|(q, _, _)| q).collect::<Vec<_>>(),
+        "badFen": "?fen=8/8/8/8%20w%20-%20-%200%201",
+        "promotion": {
+            "query": format!("?fen={}", url_fen(promotion)),
+            "from": "a7",
+            "to": "a8",
+            "role": "n",
+        },
+    });
+    let plan_file = site.path().join("plan.json");
+    std::fs::write(&plan_file, plan.to_string()).expect("writing the plan");
+    let run = Command::new(node)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_driver.cjs"))
+        .arg(&plan_file)
+        .output()
+        .expect("node runs");
+    assert!(
+        run.status.success(),
+        "the browser driver failed:\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let seen: serde_json::Value = serde_json::from_slice(&run.stdout).expect("the driver's JSON");
+    assert_eq!(seen["errors"], serde_json::json!([]), "errors in the page");
+
+    // Replays from the URL: the terminal's screen byte for byte, its board,
+    // and the game as PGN.
+    let got = seen["replays"].as_array().expect("the replays");
+    assert_eq!(got.len(), replays.len());
+    for ((query, start, screens), got) in replays.iter().zip(got) {
+        let expected = screens.last().expect("a screen");
+        assert_eq!(str_of(got, "screen"), expected, "replay {query}");
+        assert_eq!(board_seen(got), board_of(expected), "board of {query}");
+        let pgn = str_of(got, "pgn");
+        assert_eq!(
+            movetext_of(pgn),
+            movetext(start, screens),
+            "PGN of {query}:\n{pgn}"
+        );
+        assert_eq!(
+            pgn.contains(&format!("[FEN \"{start}\"]")),
+            *start != start_fen,
+            "{pgn}"
+        );
+    }
+    assert!(replays[5].2[0].contains("En passant: d6."));
+    let mated = &replays[4].2[1];
+    assert!(mated.ends_with("Game over."), "{mated}");
+    assert!(movetext(mate, &replays[4].2).ends_with("1-0"));
+
+    // A bad FEN in the URL: said so, no game.
+    let message = str_of(&seen["badFen"], "message");
+    assert!(message.starts_with("bad FEN: "), "{message}");
+    assert_eq!(str_of(&seen["badFen"], "screen"), "");
+
+    // The start, then e2 and e4 clicked: the engine's reply is on the
+    // screen and the board, with the time and the rewrites of the pass.
+    let [start, clicked, bad, san] = &session[..] else {
+        panic!("four screens expected");
+    };
+    assert_eq!(str_of(&seen["start"], "screen"), start);
+    assert_eq!(str_of(&seen["clicked"], "screen"), clicked);
+    assert!(clicked.contains("The engine played "), "{clicked}");
+    assert_eq!(board_seen(&seen["clicked"]), board_of(clicked));
+    let stats = str_of(&seen["clicked"], "stats");
+    assert!(
+        stats.starts_with("Engine reply: ")
+            && stats.contains(" ms, ")
+            && stats.contains(" rewrites ran"),
+        "{stats}"
+    );
+    assert_eq!(str_of(&seen["clicked"], "url"), "/?moves=e2e4");
+    println!("after e2e4 clicked: {stats}");
+
+    // A bad move: the program's own reason, the same position.
+    assert_eq!(str_of(&seen["bad"], "screen"), bad);
+    assert_eq!(str_of(&seen["bad"], "message"), message_of(bad));
+    assert!(message_of(bad).contains("e2e5"), "{bad}");
+    assert_eq!(board_seen(&seen["bad"]), board_seen(&seen["clicked"]));
+    assert_eq!(str_of(&seen["bad"], "url"), "/?moves=e2e4");
+
+    // SAN typed as at the terminal; the PGN so far.
+    assert_eq!(str_of(&seen["san"], "screen"), san);
+    assert_eq!(str_of(&seen["san"], "url"), "/?moves=e2e4,g1f3");
+    let pgn = str_of(&seen["san"], "pgn");
+    assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
+    assert_eq!(movetext_of(pgn), movetext(start_fen, &session), "{pgn}");
+
+    // Undo: back to the screen before the SAN move.
+    assert_eq!(str_of(&seen["undone"], "screen"), bad);
+    assert_eq!(str_of(&seen["undone"], "url"), "/?moves=e2e4");
+
+    // A pawn dragged to the last rank, a knight chosen.
+    let expected = promoted.last().expect("a screen");
+    assert_eq!(str_of(&seen["promoted"], "screen"), expected);
+    assert!(expected.contains("You played a7a8n."), "{expected}");
+    assert_eq!(
+        movetext_of(str_of(&seen["promoted"], "pgn")),
+        movetext(promotion, &promoted)
+    );
+
+    assert!(
+        screenshot.is_file(),
+        "no screenshot at {}",
+        screenshot.display()
+    );
+    println!("screenshot: {}", screenshot.display());
+}

@@ -1,0 +1,139 @@
+// Drives the page of `regex-chess web` in headless Chromium for
+// tests/web.rs and prints what it saw as one JSON object; the Rust test
+// compares that with the terminal's screens. It judges nothing itself.
+//
+// usage: node web_driver.cjs PLAN.json
+// PLAN: {driverDir, chromium, base, screenshot, replays: [query...],
+//        badFen: query, promotion: {query, from, to, role}}
+"use strict";
+const fs = require("fs");
+const path = require("path");
+const { createRequire } = require("module");
+
+const plan = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const puppeteer = createRequire(path.join(plan.driverDir, "package.json"))("puppeteer-core");
+
+const TIMEOUT = 120000;
+
+async function loaded(page, url) {
+  await page.goto(url, { waitUntil: "load" });
+  await page.waitForFunction(() => document.body.dataset.loaded === "true", { timeout: TIMEOUT });
+}
+
+/** Waits for the pass started after `before` passes to be drawn. */
+async function settled(page, before) {
+  await page.waitForFunction(
+    (n) => Number(document.body.dataset.passes) > n && document.body.dataset.status === "ready",
+    { timeout: TIMEOUT },
+    before,
+  );
+}
+
+const passes = (page) => page.evaluate(() => Number(document.body.dataset.passes));
+
+/** What the page shows, and the PGN file it offers. */
+function look(page) {
+  return page.evaluate(async () => {
+    const board = {};
+    for (const p of document.querySelectorAll("#board .square .piece")) {
+      board[p.closest(".square").dataset.square] = p.dataset.piece;
+    }
+    const pgn = await (await fetch(document.getElementById("pgn").href)).text();
+    return {
+      screen: document.getElementById("screen").textContent,
+      message: document.getElementById("message").textContent,
+      stats: document.getElementById("stats").textContent,
+      board,
+      pgn,
+      url: location.pathname + location.search,
+    };
+  });
+}
+
+/** The centre of a square on the screen. */
+async function centre(page, square) {
+  const box = await (await page.$(`[data-square="${square}"]`)).boundingBox();
+  return [box.x + box.width / 2, box.y + box.height / 2];
+}
+
+async function main() {
+  const errors = [];
+  const browser = await puppeteer.launch({
+    executablePath: plan.chromium,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
+  const out = { replays: [], errors };
+  try {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(TIMEOUT);
+    await page.setViewport({ width: 1100, height: 660 });
+    page.on("pageerror", (e) => errors.push(`page error: ${e.message}`));
+    page.on("console", (m) => {
+      if (m.type() === "error") errors.push(`console: ${m.text()}`);
+    });
+
+    // 1. Games replayed from the URL.
+    for (const query of plan.replays) {
+      await loaded(page, plan.base + query);
+      out.replays.push(await look(page));
+    }
+
+    // A FEN the page cannot start from.
+    await loaded(page, plan.base + plan.badFen);
+    out.badFen = await look(page);
+
+    // 2. A move by clicking two squares, then the engine's reply.
+    await loaded(page, plan.base);
+    out.start = await look(page);
+    let n = await passes(page);
+    await page.click('[data-square="e2"]');
+    await page.click('[data-square="e4"]');
+    await settled(page, n);
+    out.clicked = await look(page);
+
+    // 3. A bad move typed in the text field.
+    n = await passes(page);
+    await page.type("#move", "e2e5");
+    await page.keyboard.press("Enter");
+    await settled(page, n);
+    out.bad = await look(page);
+
+    // 4. A SAN move typed in the text field.
+    n = await passes(page);
+    await page.type("#move", "Nf3");
+    await page.keyboard.press("Enter");
+    await settled(page, n);
+    out.san = await look(page);
+
+    fs.mkdirSync(path.dirname(plan.screenshot), { recursive: true });
+    await page.screenshot({ path: plan.screenshot });
+
+    // 5. Undo takes back the last move and the engine's reply.
+    await page.click("#undo");
+    out.undone = await look(page);
+
+    // 6. A promotion by dragging the pawn, the piece picked in the chooser.
+    const promo = plan.promotion;
+    await loaded(page, plan.base + promo.query);
+    n = await passes(page);
+    const [x0, y0] = await centre(page, promo.from);
+    const [x1, y1] = await centre(page, promo.to);
+    await page.mouse.move(x0, y0);
+    await page.mouse.down();
+    await page.mouse.move(x1, y1, { steps: 8 });
+    await page.mouse.up();
+    await page.waitForSelector("#promotion:not([hidden])");
+    await page.click(`#promotion button[data-role="${promo.role}"]`);
+    await settled(page, n);
+    out.promoted = await look(page);
+  } finally {
+    await browser.close();
+  }
+  process.stdout.write(JSON.stringify(out));
+}
+
+main().catch((e) => {
+  console.error(e && e.stack ? e.stack : String(e));
+  process.exit(1);
+});

@@ -1,0 +1,670 @@
+// The page of regex-chess: shows the screens the regex turn program
+// produces and hands it the person's lines.
+//
+// The game is the text in <pre id="screen">, exactly as the terminal shows
+// it with --ascii. A move appends the person's line and a newline to it and
+// the worker runs the turn program once over the result, as the README's
+// Python loop does; what comes back is the next screen. The board, the
+// message, the moves for the PGN file and the link are read off that text.
+// Nothing here decides whether a move is legal or which move the engine
+// plays: the only list of legal moves is the one the regex move program
+// computes (used to read SAN and to mark where a piece can go).
+import { screen as SCREEN } from "./screen.js";
+
+const FILES = "abcdefgh";
+const $ = (id) => document.getElementById(id);
+
+// ---------------------------------------------------------------------------
+// The worker
+
+const worker = new Worker("worker.js", { type: "module" });
+const pending = new Map();
+let nextId = 1;
+let programs = null;
+const workerReady = new Promise((resolve, reject) => {
+  worker.addEventListener("message", (event) => {
+    const data = event.data;
+    if (data.ready) {
+      programs = data;
+      resolve();
+      return;
+    }
+    const job = pending.get(data.id);
+    if (!job) return;
+    pending.delete(data.id);
+    if (data.error) job.reject(new Error(data.error));
+    else job.resolve(data);
+  });
+  worker.addEventListener("error", (event) => {
+    reject(new Error(event.message || "the worker could not start"));
+  });
+});
+
+/** One pass of `program` ("turn" or "moves") over `text`. */
+function runPass(program, text) {
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    worker.postMessage({ id, program, text });
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Reading a screen. Only what a person reads on it: the board rows, who is
+// to move, the last line, the line above it. Other lines may change wording.
+
+const ROW = /^([1-8]) ([.PNBRQKpnbrqk](?: [.PNBRQKpnbrqk]){7}) \1$/;
+const STATUS = /^(White|Black) to move\b/;
+
+/** The pieces by square (`{e1: "K", ...}`), or null if there is no board. */
+function readBoard(text) {
+  const board = {};
+  let rows = 0;
+  for (const line of text.split("\n")) {
+    const m = ROW.exec(line);
+    if (!m) continue;
+    rows += 1;
+    m[2].split(" ").forEach((c, f) => {
+      if (c !== ".") board[FILES[f] + m[1]] = c;
+    });
+  }
+  return rows === 8 ? board : null;
+}
+
+/** "w" or "b", or null. */
+function readSide(text) {
+  for (const line of text.split("\n")) {
+    const m = STATUS.exec(line);
+    if (m) return m[1] === "White" ? "w" : "b";
+  }
+  return null;
+}
+
+const lastLine = (text) => text.slice(text.lastIndexOf("\n") + 1);
+const isOver = (text) => lastLine(text).startsWith(SCREEN.gameOver);
+const awaitsMove = (text) => lastLine(text) === SCREEN.prompt;
+
+/** The line above the last one: the program's message. */
+function readMessage(text) {
+  const lines = text.split("\n");
+  return lines.length >= 2 ? lines[lines.length - 2] : "";
+}
+
+/** The board rows and the status line: what a refused line leaves alone. */
+function positionOf(text) {
+  return text
+    .split("\n")
+    .filter((l) => ROW.test(l) || STATUS.test(l))
+    .join("\n");
+}
+
+/** The moves a screen reports, in order: [{who, uci, san}]. */
+function readPlayed(text) {
+  const out = [];
+  const re = /(You|The engine) played ([a-h][1-8][a-h][1-8][qrbn]?)(?: \(([^)\s]+)\))?/g;
+  for (const line of text.split("\n")) {
+    if (ROW.test(line)) continue;
+    for (const m of line.matchAll(re)) {
+      out.push({ who: m[1] === "You" ? "person" : "engine", uci: m[2], san: m[3] || null });
+    }
+  }
+  return out;
+}
+
+/** The legal moves (coordinates) of the position on a screen, from the regex move program. */
+async function legalMovesOf(text) {
+  if (!awaitsMove(text)) return [];
+  const result = await runPass("moves", text);
+  const re = new RegExp(`#${SCREEN.moveVar}:([a-h][1-8][a-h][1-8][qrbn]?)\\n`, "g");
+  return [...result.state.matchAll(re)].map((m) => m[1]);
+}
+
+// ---------------------------------------------------------------------------
+// Moves as SAN, written from the board and the program's legal moves.
+
+const fileIndex = (sq) => FILES.indexOf(sq[0]);
+
+/** The SAN of legal move `uci` (no check sign), or null. */
+function sanOf(uci, board, legal) {
+  const from = uci.slice(0, 2);
+  const to = uci.slice(2, 4);
+  const promotion = uci[4];
+  const piece = board[from];
+  if (!piece) return null;
+  const role = piece.toUpperCase();
+  if (role === "K" && Math.abs(fileIndex(from) - fileIndex(to)) === 2) {
+    return fileIndex(to) > fileIndex(from) ? "O-O" : "O-O-O";
+  }
+  const capture = Boolean(board[to]) || (role === "P" && from[0] !== to[0]);
+  if (role === "P") {
+    return (capture ? `${from[0]}x` : "") + to + (promotion ? `=${promotion.toUpperCase()}` : "");
+  }
+  const rivals = legal
+    .filter((u) => u.slice(2, 4) === to && u.slice(0, 2) !== from && board[u.slice(0, 2)] === piece)
+    .map((u) => u.slice(0, 2));
+  let which = "";
+  if (rivals.length > 0) {
+    if (!rivals.some((s) => s[0] === from[0])) which = from[0];
+    else if (!rivals.some((s) => s[1] === from[1])) which = from[1];
+    else which = from;
+  }
+  return role + which + (capture ? "x" : "") + to;
+}
+
+/**
+ * The line to send, as the terminal sends it: coordinates stay, a SAN line
+ * naming one of the program's legal moves becomes its coordinates, anything
+ * else is sent as typed for the program to answer.
+ */
+function normalize(line, board, legal) {
+  const t = line.trim();
+  if (/^[a-z][0-9][a-z][0-9][a-z]?$/.test(t)) return line;
+  if (!board) return line;
+  const wanted = t.replace(/[+#!?]+$/, "").replace(/0/g, "O");
+  for (const uci of legal) {
+    const san = sanOf(uci, board, legal);
+    if (san && (san === wanted || san.replace("=", "") === wanted)) return uci;
+  }
+  return line;
+}
+
+// ---------------------------------------------------------------------------
+// Start screens. The standard position's come from the program
+// (screen.js); another FEN is written into that template the way the
+// terminal writes its start screen for --fen.
+
+function fenError(message) {
+  return new Error(`bad FEN: ${message}`);
+}
+
+/** The start screen for `fen` with the engine playing `engine`. */
+function startScreen(fen, engine) {
+  const template = SCREEN.standardStart[engine];
+  if (fen === SCREEN.startFen) return template;
+  const fields = fen.trim().split(/\s+/);
+  if (fields.length !== 6) throw fenError("expected 6 fields");
+  const [placement, side, castling, ep, half, full] = fields;
+  const ranks = placement.split("/");
+  if (ranks.length !== 8) throw fenError("expected 8 ranks");
+  const board = {};
+  const rows = ranks.map((text, i) => {
+    const rank = 8 - i;
+    const cells = [];
+    for (const c of text) {
+      if (/[1-8]/.test(c)) cells.push(...".".repeat(Number(c)));
+      else if (/[PNBRQKpnbrqk]/.test(c)) {
+        board[FILES[cells.length] + rank] = c;
+        cells.push(c);
+      } else throw fenError(`unexpected ${JSON.stringify(c)} in rank ${rank}`);
+    }
+    if (cells.length !== 8) throw fenError(`rank ${rank} has ${cells.length} squares`);
+    return `${rank} ${cells.join(" ")} ${rank}`;
+  });
+  const pieces = Object.entries(board);
+  for (const k of ["K", "k"]) {
+    if (pieces.filter(([, p]) => p === k).length !== 1) throw fenError("each side needs one king");
+  }
+  if (pieces.some(([sq, p]) => /[Pp]/.test(p) && /[18]/.test(sq[1]))) {
+    throw fenError("a pawn on the first or last rank");
+  }
+  if (side !== "w" && side !== "b") throw fenError("the side to move is w or b");
+  if (!/^(-|K?Q?k?q?)$/.test(castling) || castling === "") throw fenError("castling is - or KQkq");
+  const homes = { K: ["e1", "K", "h1", "R"], Q: ["e1", "K", "a1", "R"], k: ["e8", "k", "h8", "r"], q: ["e8", "k", "a8", "r"] };
+  for (const right of castling.replace("-", "")) {
+    const [ks, king, rs, rook] = homes[right];
+    if (board[ks] !== king || board[rs] !== rook) throw fenError(`castling right ${right} without king and rook at home`);
+  }
+  if (ep !== "-") {
+    const rank = side === "w" ? "6" : "3";
+    const pawnRank = side === "w" ? "5" : "4";
+    const fromRank = side === "w" ? "7" : "2";
+    const pawn = side === "w" ? "p" : "P";
+    if (!/^[a-h][36]$/.test(ep) || ep[1] !== rank || board[ep] || board[ep[0] + fromRank] || board[ep[0] + pawnRank] !== pawn) {
+      throw fenError(`no double pawn step to ${ep}`);
+    }
+  }
+  if (!/^\d+$/.test(half) || !/^\d+$/.test(full)) throw fenError("the clocks are numbers");
+  const lines = template.split("\n");
+  const first = lines.findIndex((l) => l.startsWith("8 "));
+  const status = lines.findIndex((l) => STATUS.test(l));
+  if (first < 0 || status < 0) throw new Error("the start screen template has no board");
+  rows.forEach((row, i) => {
+    lines[first + i] = row;
+  });
+  lines[status] = lines[status]
+    .replace(STATUS, side === "w" ? "White to move" : "Black to move")
+    .replace(/Castling: [^.]*\./, `Castling: ${castling}.`)
+    .replace(/En passant: [^.]*\./, `En passant: ${ep}.`)
+    .replace(/Halfmove clock: \d+\./, `Halfmove clock: ${Number(half)}.`)
+    .replace(/Move: \d+\./, `Move: ${Math.max(1, Number(full))}.`);
+  return lines.join("\n");
+}
+
+// ---------------------------------------------------------------------------
+// The game
+
+const game = {
+  startFen: SCREEN.startFen,
+  engine: "black", // "white", "black" or "none"
+  screen: "",
+  legal: [],
+  plies: [], // [{uci, san}] of every move played, in order
+  sent: [], // the person's moves as the program echoed them (for the link)
+  undo: [], // snapshots before each of the person's moves
+  orientation: "w",
+  busy: false,
+  passes: 0,
+};
+
+const GLYPHS = { K: "\u265A", Q: "\u265B", R: "\u265C", B: "\u265D", N: "\u265E", P: "\u265F" };
+
+function setStatus(status) {
+  document.body.dataset.status = status;
+}
+
+function showMessage(text) {
+  $("message").textContent = text;
+}
+
+function personSide() {
+  if (game.engine === "white") return "b";
+  return "w";
+}
+
+/** Runs the turn program once over `text` and shows what comes back. */
+async function turn(text) {
+  const result = await runPass("turn", text);
+  game.passes += 1;
+  document.body.dataset.passes = String(game.passes);
+  game.screen = result.state;
+  game.legal = await legalMovesOf(game.screen);
+  return result;
+}
+
+/** The time and the rewrites of a pass; `replied`: the engine moved in it. */
+function showStats(result, replied) {
+  $("stats").textContent =
+    `${replied ? "Engine reply" : "Turn"}: ${Math.round(result.ms)} ms, ` +
+    `${result.applied} rewrites ran (${result.changed} changed the text).`;
+}
+
+/**
+ * Notes the moves a new screen reports (`board` and `legal`: the position
+ * before); null when the position did not change, else whether the engine moved.
+ */
+function notePlies(before, after, board, legal) {
+  if (before !== null && positionOf(before) === positionOf(after)) return null;
+  const played = readPlayed(after);
+  for (const p of played) {
+    let san = p.san;
+    if (!san && p.who === "person" && board) san = sanOf(p.uci, board, legal);
+    game.plies.push({ uci: p.uci, san: san || p.uci });
+    if (p.who === "person") game.sent.push(p.uci);
+  }
+  if (isOver(after) && /Checkmate/.test(after) && game.plies.length > 0) {
+    const last = game.plies[game.plies.length - 1];
+    if (!last.san.endsWith("#")) last.san = last.san.replace(/\+$/, "") + "#";
+  }
+  return played.some((p) => p.who === "engine");
+}
+
+async function newGame(fen, engine) {
+  game.busy = true;
+  setStatus("thinking");
+  game.engine = engine;
+  game.startFen = fen;
+  game.plies = [];
+  game.sent = [];
+  game.undo = [];
+  game.orientation = personSide();
+  selected = null;
+  $("engine").value = engine;
+  try {
+    // As the terminal: the standard game against a black engine starts from
+    // the empty text, which the program boots; any other from its screen.
+    const start = fen === SCREEN.startFen && engine === "black" ? "" : startScreen(fen, engine);
+    const result = await turn(start);
+    showStats(result, notePlies(null, game.screen, null, []));
+    showMessage(readMessage(game.screen));
+  } catch (error) {
+    game.screen = "";
+    showMessage(String(error.message || error));
+  }
+  game.busy = false;
+  draw();
+  setStatus("ready");
+}
+
+/** Sends one line, as typed or from the board. Returns whether a move was played. */
+async function play(line) {
+  if (game.busy) return false;
+  const t = line.trim();
+  if (t === "help") {
+    showMessage(SCREEN.help);
+    return false;
+  }
+  if (t === "quit") {
+    showMessage("Nothing to quit here: New game starts again.");
+    return false;
+  }
+  if (!awaitsMove(game.screen)) {
+    showMessage("The game is over. New game starts another.");
+    return false;
+  }
+  game.busy = true;
+  setStatus("thinking");
+  const before = game.screen;
+  const board = readBoard(before);
+  const legal = game.legal;
+  const snapshot = { screen: before, legal, plies: game.plies.length, sent: game.sent.length };
+  let played = false;
+  try {
+    const result = await turn(before + normalize(line, board, legal) + "\n");
+    const replied = notePlies(before, game.screen, board, legal);
+    played = replied !== null;
+    showStats(result, replied === true);
+    if (played) game.undo.push(snapshot);
+    showMessage(readMessage(game.screen));
+  } catch (error) {
+    game.screen = before;
+    game.legal = legal;
+    showMessage(`The regex machine stopped: ${error.message || error}`);
+  }
+  selected = null;
+  game.busy = false;
+  draw();
+  setStatus("ready");
+  return played;
+}
+
+function undo() {
+  if (game.busy) return;
+  const snapshot = game.undo.pop();
+  if (!snapshot) return;
+  game.screen = snapshot.screen;
+  game.legal = snapshot.legal;
+  game.plies.length = snapshot.plies;
+  game.sent.length = snapshot.sent;
+  selected = null;
+  showMessage("");
+  draw();
+}
+
+// ---------------------------------------------------------------------------
+// PGN and the link
+
+function pgnDate() {
+  const d = new Date();
+  const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}.${two(d.getMonth() + 1)}.${two(d.getDate())}`;
+}
+
+function result() {
+  if (!isOver(game.screen)) return "*";
+  const text = game.screen;
+  const winner = (side) => (side === "w" ? "1-0" : "0-1");
+  if (/white wins/i.test(text)) return "1-0";
+  if (/black wins/i.test(text)) return "0-1";
+  if (/you win/i.test(text)) return winner(personSide());
+  if (/engine wins/i.test(text)) return winner(personSide() === "w" ? "b" : "w");
+  if (/draw/i.test(text)) return "1/2-1/2";
+  return "*";
+}
+
+function pgn() {
+  const name = (side) => {
+    if (game.engine === "none") return side === "w" ? "Player 1" : "Player 2";
+    return (game.engine === "white") === (side === "w") ? "regex-chess" : "You";
+  };
+  const res = result();
+  const tags = [
+    ["Event", "regex-chess game"],
+    ["Site", "browser"],
+    ["Date", pgnDate()],
+    ["Round", "-"],
+    ["White", name("w")],
+    ["Black", name("b")],
+    ["Result", res],
+  ];
+  if (game.startFen !== SCREEN.startFen) tags.push(["SetUp", "1"], ["FEN", game.startFen]);
+  const fields = game.startFen.split(/\s+/);
+  let number = Math.max(1, Number(fields[5]) || 1);
+  let white = fields[1] !== "b";
+  const moves = [];
+  game.plies.forEach((p, i) => {
+    if (white) moves.push(`${number}.`);
+    else if (i === 0) moves.push(`${number}...`);
+    moves.push(p.san);
+    if (!white) number += 1;
+    white = !white;
+  });
+  moves.push(res);
+  const head = tags.map(([k, v]) => `[${k} "${v}"]`).join("\n");
+  return `${head}\n\n${moves.join(" ")}\n`;
+}
+
+let pgnUrl = null;
+
+function shareUrl() {
+  const params = [];
+  if (game.startFen !== SCREEN.startFen) params.push(`fen=${encodeURIComponent(game.startFen)}`);
+  if (game.engine !== "black") params.push(`engine=${game.engine}`);
+  if (game.sent.length > 0) params.push(`moves=${game.sent.join(",")}`);
+  return `${location.pathname}${params.length > 0 ? `?${params.join("&")}` : ""}`;
+}
+
+// ---------------------------------------------------------------------------
+// Drawing
+
+let selected = null;
+
+function lastMoveSquares() {
+  const last = game.plies[game.plies.length - 1];
+  return last ? [last.uci.slice(0, 2), last.uci.slice(2, 4)] : [];
+}
+
+function draw() {
+  $("screen").textContent = game.screen;
+  const board = readBoard(game.screen) || {};
+  const side = readSide(game.screen);
+  const over = isOver(game.screen);
+  const files = game.orientation === "w" ? [...FILES] : [...FILES].reverse();
+  const ranks = game.orientation === "w" ? [8, 7, 6, 5, 4, 3, 2, 1] : [1, 2, 3, 4, 5, 6, 7, 8];
+  const targets = new Set(
+    selected ? game.legal.filter((u) => u.startsWith(selected)).map((u) => u.slice(2, 4)) : [],
+  );
+  const last = new Set(lastMoveSquares());
+  const squares = [];
+  ranks.forEach((rank, r) => {
+    files.forEach((file, f) => {
+      const name = file + rank;
+      const sq = document.createElement("div");
+      sq.className = `square ${(FILES.indexOf(file) + rank) % 2 === 0 ? "light" : "dark"}`;
+      sq.dataset.square = name;
+      if (name === selected) sq.classList.add("selected");
+      if (targets.has(name)) sq.classList.add("target");
+      if (last.has(name)) sq.classList.add("last");
+      if (f === 0) sq.append(label("rank", String(rank)));
+      if (r === 7) sq.append(label("file", file));
+      const piece = board[name];
+      if (piece) {
+        const white = piece === piece.toUpperCase();
+        const span = document.createElement("span");
+        span.className = `piece ${white ? "white" : "black"}`;
+        span.dataset.piece = piece;
+        span.textContent = `${GLYPHS[piece.toUpperCase()]}\uFE0E`;
+        if (!over && side === (white ? "w" : "b") && movable(side)) span.classList.add("movable");
+        sq.append(span);
+      }
+      squares.push(sq);
+    });
+  });
+  $("board").replaceChildren(...squares);
+  $("turn").textContent = over
+    ? "Game over."
+    : side
+      ? `${side === "w" ? "White" : "Black"} to move${movable(side) ? " (you)" : ""}.`
+      : "";
+  $("undo").disabled = game.undo.length === 0;
+  if (pgnUrl) URL.revokeObjectURL(pgnUrl);
+  pgnUrl = URL.createObjectURL(new Blob([pgn()], { type: "application/x-chess-pgn" }));
+  $("pgn").href = pgnUrl;
+  const url = shareUrl();
+  $("share").href = url;
+  history.replaceState(null, "", url);
+}
+
+function label(kind, text) {
+  const span = document.createElement("span");
+  span.className = `coord ${kind}`;
+  span.textContent = text;
+  return span;
+}
+
+/** Whether the person moves for `side` now. */
+function movable(side) {
+  return awaitsMove(game.screen) && (game.engine === "none" || side === personSide());
+}
+
+// ---------------------------------------------------------------------------
+// Input: clicks, drags, the promotion chooser, the text field
+
+function choosePromotion(color) {
+  const box = $("promotion");
+  box.hidden = false;
+  for (const button of box.querySelectorAll("button")) {
+    const role = button.dataset.role;
+    button.textContent = `${GLYPHS[role.toUpperCase()]}\uFE0E`;
+    button.className = `piece ${color === "w" ? "white" : "black"}`;
+  }
+  return new Promise((resolve) => {
+    box.onclick = (event) => {
+      const button = event.target.closest("button");
+      if (!button) return;
+      box.hidden = true;
+      resolve(button.dataset.role);
+    };
+  });
+}
+
+async function tryMove(from, to) {
+  const board = readBoard(game.screen) || {};
+  const piece = board[from];
+  let line = from + to;
+  const lastRank = piece === "P" ? "8" : piece === "p" ? "1" : null;
+  const promoting = game.legal.some((u) => u.startsWith(line) && u.length === 5) ||
+    (game.legal.length === 0 && lastRank && to[1] === lastRank);
+  if (promoting) line += await choosePromotion(piece === "P" ? "w" : "b");
+  selected = null;
+  await play(line);
+}
+
+function onSquare(name) {
+  if (game.busy) return;
+  const board = readBoard(game.screen) || {};
+  const side = readSide(game.screen);
+  const piece = board[name];
+  const own = piece && movable(side) && (piece === piece.toUpperCase()) === (side === "w");
+  if (selected && name !== selected && !own) {
+    tryMove(selected, name);
+    return;
+  }
+  selected = own && name !== selected ? name : null;
+  draw();
+}
+
+// Dragging with pointer events (mouse, pen and touch alike): the piece
+// follows the pointer and the move is the square it is let go over. A
+// press without movement is left to the click handler.
+let dragged = false;
+
+function setUpDragging() {
+  let drag = null;
+  const board = $("board");
+  board.addEventListener("pointerdown", (event) => {
+    dragged = false;
+    const piece = event.target.closest(".piece.movable");
+    if (!piece || game.busy || event.button !== 0) return;
+    drag = { from: piece.closest(".square").dataset.square, piece, x: event.clientX, y: event.clientY, moving: false };
+  });
+  window.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (!drag.moving && Math.hypot(dx, dy) < 5) return;
+    drag.moving = true;
+    drag.piece.classList.add("dragging");
+    drag.piece.style.transform = `translate(${dx}px, ${dy}px)`;
+  });
+  window.addEventListener("pointerup", (event) => {
+    if (!drag) return;
+    const { from, piece, moving } = drag;
+    drag = null;
+    if (!moving) return;
+    dragged = true;
+    piece.classList.remove("dragging");
+    piece.style.transform = "";
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    const sq = under && under.closest("#board .square");
+    if (sq && sq.dataset.square !== from) tryMove(from, sq.dataset.square);
+    else draw();
+  });
+}
+
+function setUpInput() {
+  $("board").addEventListener("click", (event) => {
+    if (dragged) {
+      dragged = false;
+      return;
+    }
+    const sq = event.target.closest(".square");
+    if (sq) onSquare(sq.dataset.square);
+  });
+  setUpDragging();
+  $("move-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const line = $("move").value;
+    $("move").value = "";
+    play(line);
+  });
+  $("engine").addEventListener("change", () => {
+    if (game.busy) $("engine").value = game.engine;
+    else newGame(game.startFen, $("engine").value);
+  });
+  $("new").addEventListener("click", () => {
+    if (!game.busy) newGame(game.startFen, game.engine);
+  });
+  $("flip").addEventListener("click", () => {
+    game.orientation = game.orientation === "w" ? "b" : "w";
+    draw();
+  });
+  $("undo").addEventListener("click", undo);
+}
+
+// ---------------------------------------------------------------------------
+// Start: the game of the URL (?fen=FEN&engine=white|black|none&moves=e2e4,g1f3)
+
+async function main() {
+  setStatus("loading");
+  setUpInput();
+  try {
+    await workerReady;
+  } catch (error) {
+    showMessage(String(error.message || error));
+    setStatus("error");
+    return;
+  }
+  $("count").textContent = String(programs.turn);
+  const params = new URLSearchParams(location.search);
+  const engine = ["white", "black", "none"].includes(params.get("engine")) ? params.get("engine") : "black";
+  const fen = (params.get("fen") || SCREEN.startFen).trim();
+  await newGame(fen, engine);
+  const moves = (params.get("moves") || "").split(",").filter((m) => m.trim() !== "");
+  for (const move of moves) {
+    if (!(await play(move))) break;
+  }
+  // The page's own state of the URL's game is complete (tests wait for it).
+  document.body.dataset.loaded = "true";
+}
+
+main();
