@@ -4,10 +4,12 @@
 //! terminal, `moves` lists the legal moves the regex program computes for a
 //! position, `perft` counts leaf nodes with it, `reply` prints the engine's
 //! choice, `dump` writes the turn program to a file, `fuzz` compares the
-//! program with shakmaty on random games, `uci` speaks the UCI protocol.
+//! program with shakmaty on random games, `uci` speaks the UCI protocol,
+//! `match` plays a UCI engine to measure strength.
 //! The binary owns argument parsing, terminal I/O and printing; all chess
 //! is computed by the regex programs of `regex-chess-program`.
 
+mod arena;
 mod bench;
 mod fuzz;
 mod play;
@@ -75,6 +77,8 @@ enum Command {
     Uci,
     /// Time full turns of the turn program (and, with --python, CPython's).
     Bench(bench::BenchArgs),
+    /// Play a match against a UCI engine and report the score and Elo.
+    Match(arena::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -165,6 +169,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Fuzz(args) => return fuzz::run(args),
         Command::Uci => uci::run()?,
         Command::Bench(args) => bench::run(args)?,
+        Command::Match(args) => arena::run(args)?,
     }
     Ok(ExitCode::SUCCESS)
 }
