@@ -398,7 +398,8 @@ pub fn elo(wins: u32, draws: u32, losses: u32) -> Option<Elo> {
         f64::INFINITY
     };
     Some(Elo {
-        diff: of(s),
+        // Adding zero turns the -0 of an even score into 0.
+        diff: of(s) + 0.0,
         margin,
     })
 }
@@ -849,6 +850,7 @@ mod tests {
     fn elo_of_known_scores() {
         let even = elo(5, 0, 5).unwrap();
         assert!(even.diff.abs() < 1e-9);
+        assert_eq!(even.to_string(), "0 ± 252 (95%)");
         // 75%: -400 log10(1/3) = 190.85.
         let e = elo(3, 0, 1).unwrap();
         assert!((e.diff - 190.849).abs() < 0.01, "{e:?}");

@@ -37,6 +37,7 @@ pub struct Opponent {
     stdin: ChildStdin,
     lines: Receiver<Result<String, String>>,
     stderr_tail: Arc<Mutex<Vec<u8>>>,
+    stderr_reader: thread::JoinHandle<()>,
     /// The name the engine gave in `id name`, or its command.
     pub name: String,
 }
@@ -93,7 +94,7 @@ impl Opponent {
         });
         let stderr_tail = Arc::new(Mutex::new(Vec::new()));
         let tail = Arc::clone(&stderr_tail);
-        thread::spawn(move || {
+        let stderr_reader = thread::spawn(move || {
             let mut stderr = stderr;
             let mut chunk = [0u8; 4096];
             while let Ok(n @ 1..) = stderr.read(&mut chunk) {
@@ -109,6 +110,7 @@ impl Opponent {
             stdin,
             lines,
             stderr_tail,
+            stderr_reader,
             name: command.to_string(),
         };
         opponent.handshake(options)?;
@@ -241,6 +243,12 @@ impl Opponent {
         let mut message = format!("the opponent {} {what}", quote(&self.name));
         if let Some(status) = status {
             message.push_str(&format!("; it exited ({status})"));
+            // Its stderr is closed now: let the reader take the last bytes.
+            let start = Instant::now();
+            while !self.stderr_reader.is_finished() && start.elapsed() < Duration::from_millis(300)
+            {
+                thread::sleep(Duration::from_millis(5));
+            }
         }
         let tail = self
             .stderr_tail
