@@ -6,10 +6,12 @@
 //! choice, `dump` writes the turn program to a file, `fuzz` compares the
 //! program with shakmaty on random games, `uci` speaks the UCI protocol,
 //! `listing` shows a program instruction by instruction, `trace` runs
-//! one turn phase by phase and `web` writes the game as a static web site.
+//! one turn phase by phase, `web` writes the game as a static web site and
+//! `match` plays a UCI engine to measure strength.
 //! The binary owns argument parsing, terminal I/O and printing; all chess
 //! is computed by the regex programs of `regex-chess-program`.
 
+mod arena;
 mod bench;
 mod fuzz;
 mod listing;
@@ -87,6 +89,8 @@ enum Command {
     Trace(trace::TraceArgs),
     /// Write the game as a static web site into DIR (the regex program runs in the browser).
     Web(web::WebArgs),
+    /// Play a match against a UCI engine and report the score and Elo.
+    Match(arena::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -180,6 +184,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Listing(args) => listing::run(args)?,
         Command::Trace(args) => trace::run(args)?,
         Command::Web(args) => web::run(args)?,
+        Command::Match(args) => arena::run(args)?,
     }
     Ok(ExitCode::SUCCESS)
 }

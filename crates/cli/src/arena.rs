@@ -1,0 +1,911 @@
+//! `regex-chess match`: our engine against any UCI engine, to measure
+//! strength.
+//!
+//! This module owns the match: the openings (a built-in handful of short
+//! well-known lines, or a file), the alternation of colours, the game loop,
+//! the adjudication of every position with shakmaty (checkmate, stalemate,
+//! insufficient material, fivefold and threefold repetition from a count
+//! kept here, the fifty-move rule, a ply cap), the count of mates-in-one our
+//! engine allowed when it had a move that avoided them, the PGN and the
+//! summary (W/D/L, score, Elo difference and margin). It never decides a
+//! move: ours comes from the regex program (`engine_move`), the opponent's
+//! from its process (`opponent`), and both are checked for legality here.
+
+mod opponent;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+
+use anyhow::{anyhow, bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use shakmaty::fen::{Epd, Fen};
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
+
+use opponent::Opponent;
+
+/// The search depths our engine offers today.
+const DEPTHS: &[u32] = &[2];
+
+/// Arguments of `match`.
+#[derive(clap::Args, Debug)]
+pub struct MatchArgs {
+    /// The opponent: a UCI engine's command (program and arguments, split
+    /// at whitespace), e.g. `/usr/games/stockfish`.
+    #[arg(long, value_name = "CMD")]
+    pub opponent: String,
+    /// A UCI option for the opponent, sent as `setoption`; repeatable.
+    #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_option)]
+    pub options: Vec<(String, String)>,
+    /// Games to play; colours alternate, each opening is played from both
+    /// sides.
+    #[arg(long, default_value_t = 10)]
+    pub games: u32,
+    /// The opponent's time per move, in milliseconds (`go movetime`).
+    #[arg(long, default_value_t = 100)]
+    pub movetime: u64,
+    /// Our engine's search depth in plies (today only 2 exists).
+    #[arg(long, default_value_t = 2)]
+    pub depth: u32,
+    /// Openings, one a line: UCI moves from the start position, or a FEN
+    /// (blank lines and lines starting with `#` are skipped).
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Write every game as PGN to this file (each game as it ends).
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Adjudicate a game as a draw after this many plies.
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: u32,
+}
+
+/// Text of an argument or input in an error: at most 100 characters,
+/// control characters escaped, in backquotes.
+pub(crate) fn quote(text: &str) -> String {
+    let mut shown: String = text
+        .chars()
+        .take(100)
+        .flat_map(char::escape_debug)
+        .collect();
+    if text.chars().nth(100).is_some() {
+        shown.push('…');
+    }
+    format!("`{shown}`")
+}
+
+fn parse_option(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.trim().to_string()))
+        }
+        _ => Err(format!("{} is not NAME=VALUE", quote(text))),
+    }
+}
+
+/// Our engine's move (UCI) in `fen`, `None` when it has none.
+///
+/// # Errors
+///
+/// A depth the engine does not offer, or a failure of the regex program.
+fn engine_move(fen: &str, depth: u32) -> Result<Option<String>> {
+    match depth {
+        2 => Ok(chess::reply(fen)
+            .with_context(|| format!("our engine on {}", quote(fen)))?
+            .0
+            .map(|(uci, _)| uci)),
+        _ => bail!(
+            "--depth {depth}: our engine offers only depth {}",
+            DEPTHS
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Where a game starts: a position and moves played from it.
+#[derive(Clone, Debug)]
+pub struct Opening {
+    /// A name for the PGN `Opening` tag.
+    pub name: String,
+    /// The start position, `None` for the standard one.
+    pub fen: Option<String>,
+    /// The opening's moves (UCI), played before either engine moves.
+    pub moves: Vec<String>,
+}
+
+/// A few short well-known lines, as UCI moves from the start position.
+const BUILT_IN: &[(&str, &str)] = &[
+    ("Ruy Lopez", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"),
+    (
+        "Sicilian Defence",
+        "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6",
+    ),
+    ("Queen's Gambit Declined", "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6"),
+    ("French Defence", "e2e4 e7e6 d2d4 d7d5 b1c3 g8f6"),
+    ("Caro-Kann Defence", "e2e4 c7c6 d2d4 d7d5 b1c3 d5e4 c3e4"),
+    (
+        "King's Indian Defence",
+        "d2d4 g8f6 c2c4 g7g6 b1c3 f8g7 e2e4 d7d6",
+    ),
+    ("Italian Game", "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5"),
+    ("English Opening", "c2c4 e7e5 b1c3 g8f6 g2g3"),
+];
+
+/// The built-in openings.
+pub fn built_in_openings() -> Vec<Opening> {
+    BUILT_IN
+        .iter()
+        .map(|(name, moves)| Opening {
+            name: (*name).to_string(),
+            fen: None,
+            moves: moves.split_whitespace().map(str::to_string).collect(),
+        })
+        .collect()
+}
+
+/// The longest line read from an openings file, and the most openings.
+const MAX_OPENING_LINE: u64 = 4096;
+const MAX_OPENINGS: usize = 10_000;
+
+/// Reads openings: one a line, UCI moves from the start or a FEN; each is
+/// checked by playing it.
+fn read_openings(path: &PathBuf) -> Result<Vec<Opening>> {
+    let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let mut reader = BufReader::new(file);
+    let mut openings = Vec::new();
+    for number in 1.. {
+        let mut buf = Vec::new();
+        let n = reader
+            .by_ref()
+            .take(MAX_OPENING_LINE)
+            .read_until(b'\n', &mut buf)
+            .with_context(|| format!("reading {}", path.display()))?;
+        if n == 0 {
+            break;
+        }
+        let at = || format!("{} line {number}", path.display());
+        if !buf.ends_with(b"\n") && n as u64 == MAX_OPENING_LINE {
+            bail!("{}: longer than {MAX_OPENING_LINE} bytes", at());
+        }
+        let line = String::from_utf8_lossy(&buf);
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if openings.len() == MAX_OPENINGS {
+            bail!("{}: more than {MAX_OPENINGS} openings", at());
+        }
+        let opening = if line.contains('/') {
+            Opening {
+                name: at(),
+                fen: Some(line.to_string()),
+                moves: Vec::new(),
+            }
+        } else {
+            Opening {
+                name: at(),
+                fen: None,
+                moves: line.split_whitespace().map(str::to_string).collect(),
+            }
+        };
+        opening_position(&opening).with_context(|| format!("{}: {}", at(), quote(line)))?;
+        openings.push(opening);
+    }
+    if openings.is_empty() {
+        bail!("{} holds no opening", path.display());
+    }
+    Ok(openings)
+}
+
+/// The position after an opening, with its moves checked.
+fn opening_position(opening: &Opening) -> Result<Chess> {
+    let mut pos = start_position(opening.fen.as_deref())?;
+    for text in &opening.moves {
+        let m = legal_move(&pos, text).ok_or_else(|| anyhow!("illegal move {}", quote(text)))?;
+        pos.play_unchecked(m);
+    }
+    if pos.is_game_over() {
+        bail!("the opening leaves no game to play");
+    }
+    Ok(pos)
+}
+
+fn start_position(fen: Option<&str>) -> Result<Chess> {
+    match fen {
+        None => Ok(Chess::default()),
+        Some(fen) => {
+            let parsed: Fen = fen.parse().map_err(|e| anyhow!("not a FEN: {e}"))?;
+            parsed
+                .into_position(CastlingMode::Standard)
+                .map_err(|e| anyhow!("an illegal position: {e}"))
+        }
+    }
+}
+
+/// The legal move `text` (UCI) names in `pos`, if any.
+fn legal_move(pos: &Chess, text: &str) -> Option<Move> {
+    text.parse::<UciMove>().ok()?.to_move(pos).ok()
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The side to move is checkmated; the other side wins.
+    Checkmate {
+        winner: Color,
+    },
+    Stalemate,
+    InsufficientMaterial,
+    FivefoldRepetition,
+    ThreefoldRepetition,
+    FiftyMoveRule,
+    /// The game reached the ply cap: adjudicated a draw.
+    PlyCap,
+}
+
+impl Ending {
+    /// The PGN result.
+    pub fn result(self) -> &'static str {
+        match self {
+            Ending::Checkmate {
+                winner: Color::White,
+            } => "1-0",
+            Ending::Checkmate {
+                winner: Color::Black,
+            } => "0-1",
+            _ => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Ending::Checkmate { .. } => "checkmate",
+            Ending::Stalemate => "stalemate",
+            Ending::InsufficientMaterial => "insufficient material",
+            Ending::FivefoldRepetition => "fivefold repetition",
+            Ending::ThreefoldRepetition => "threefold repetition",
+            Ending::FiftyMoveRule => "fifty-move rule",
+            Ending::PlyCap => "ply cap",
+        })
+    }
+}
+
+/// How often each position occurred in a game: board, side to move,
+/// castling rights and a capturable en passant square, as the repetition
+/// rule counts them.
+#[derive(Default)]
+struct Repetitions(HashMap<String, u32>);
+
+impl Repetitions {
+    /// Counts `pos` once more and returns how often it has occurred.
+    fn add(&mut self, pos: &Chess) -> u32 {
+        let key = Epd::from_position(pos, EnPassantMode::Legal).to_string();
+        let count = self.0.entry(key).or_insert(0);
+        *count += 1;
+        *count
+    }
+}
+
+/// The verdict on `pos`, which has occurred `occurrences` times, after
+/// `plies` plies of the game: `None` while the game goes on. Mate and
+/// stalemate come first (they end the game whatever the clocks say).
+pub fn adjudicate(pos: &Chess, occurrences: u32, plies: u32, max_plies: u32) -> Option<Ending> {
+    if pos.is_checkmate() {
+        return Some(Ending::Checkmate {
+            winner: !pos.turn(),
+        });
+    }
+    if pos.is_stalemate() {
+        return Some(Ending::Stalemate);
+    }
+    if pos.is_insufficient_material() {
+        return Some(Ending::InsufficientMaterial);
+    }
+    if occurrences >= 5 {
+        return Some(Ending::FivefoldRepetition);
+    }
+    if occurrences >= 3 {
+        return Some(Ending::ThreefoldRepetition);
+    }
+    if pos.halfmoves() >= 100 {
+        return Some(Ending::FiftyMoveRule);
+    }
+    (plies >= max_plies).then_some(Ending::PlyCap)
+}
+
+/// A move of the side to move in `pos` that checkmates, if there is one.
+fn mate_in_one(pos: &Chess) -> Option<Move> {
+    pos.legal_moves().into_iter().find(|m| {
+        let mut after = pos.clone();
+        after.play_unchecked(*m);
+        after.is_checkmate()
+    })
+}
+
+/// A mate-in-one allowed by a move that had an alternative.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllowedMate {
+    /// The opponent's mating reply (SAN).
+    pub mate: String,
+    /// A move of ours that would have left no mate-in-one (SAN).
+    pub avoidable_by: String,
+}
+
+/// Whether playing `played` in `pos` allowed a mate-in-one that another
+/// legal move avoided. A move that allows mate when every move does is not
+/// counted: it was no blunder.
+pub fn allowed_mate(pos: &Chess, played: &Move) -> Option<AllowedMate> {
+    let after = |m: &Move| {
+        let mut p = pos.clone();
+        p.play_unchecked(*m);
+        p
+    };
+    let answer = after(played);
+    let mate = mate_in_one(&answer)?;
+    let avoid = pos
+        .legal_moves()
+        .into_iter()
+        .find(|m| mate_in_one(&after(m)).is_none())?;
+    Some(AllowedMate {
+        mate: SanPlus::from_move(answer, mate).to_string(),
+        avoidable_by: SanPlus::from_move(pos.clone(), avoid).to_string(),
+    })
+}
+
+/// An Elo difference and the half-width of its 95% interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Elo {
+    /// `-400 log10(1/s - 1)` for the score fraction `s`; infinite at 0 or 1.
+    pub diff: f64,
+    /// Half the distance between the Elo of `s ± 1.96 σ/√n`, where `σ` is
+    /// the standard deviation of the per-game points; infinite when a bound
+    /// reaches 0 or 1.
+    pub margin: f64,
+}
+
+/// The logistic Elo difference of a score, and its 95% margin from the
+/// per-game standard deviation.
+pub fn elo(wins: u32, draws: u32, losses: u32) -> Option<Elo> {
+    let n = f64::from(wins + draws + losses);
+    if n == 0.0 {
+        return None;
+    }
+    let (w, d, l) = (f64::from(wins), f64::from(draws), f64::from(losses));
+    let s = (w + 0.5 * d) / n;
+    let variance = (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)) / n;
+    let half = 1.96 * variance.sqrt() / n.sqrt();
+    let of = |s: f64| {
+        if s <= 0.0 {
+            f64::NEG_INFINITY
+        } else if s >= 1.0 {
+            f64::INFINITY
+        } else {
+            -400.0 * (1.0 / s - 1.0).log10()
+        }
+    };
+    let (lo, hi) = (of(s - half), of(s + half));
+    let margin = if lo.is_finite() && hi.is_finite() {
+        (hi - lo) / 2.0
+    } else {
+        f64::INFINITY
+    };
+    Some(Elo {
+        // Adding zero turns the -0 of an even score into 0.
+        diff: of(s) + 0.0,
+        margin,
+    })
+}
+
+impl fmt::Display for Elo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let number = |x: f64| {
+            if x.is_finite() {
+                format!("{x:.0}")
+            } else {
+                "inf".to_string()
+            }
+        };
+        let sign = if self.diff > 0.0 { "+" } else { "" };
+        let diff = if self.diff.is_infinite() {
+            format!("{}inf", if self.diff > 0.0 { "+" } else { "-" })
+        } else {
+            format!("{sign}{}", number(self.diff))
+        };
+        write!(f, "{diff} ± {} (95%)", number(self.margin))
+    }
+}
+
+/// One game, as it is played.
+struct Game {
+    round: u32,
+    ours: Color,
+    opening: Opening,
+    /// SAN of every move, with the mates-in-one our move allowed.
+    moves: Vec<(String, Option<AllowedMate>)>,
+    ending: Option<Ending>,
+    /// Why the game stopped early, when it did.
+    abandoned: Option<String>,
+}
+
+/// What the match has so far.
+#[derive(Default)]
+struct Tally {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    endings: Vec<(String, u32)>,
+    allowed: Vec<(u32, String, String, AllowedMate)>,
+}
+
+impl Tally {
+    fn add(&mut self, game: &Game, ending: Ending) {
+        match ending {
+            Ending::Checkmate { winner } if winner == game.ours => self.wins += 1,
+            Ending::Checkmate { .. } => self.losses += 1,
+            _ => self.draws += 1,
+        }
+        let name = ending.to_string();
+        match self.endings.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, count)) => *count += 1,
+            None => self.endings.push((name, 1)),
+        }
+    }
+
+    fn summary(&self, engine: &str, opponent: &str) -> String {
+        let n = self.wins + self.draws + self.losses;
+        let points = f64::from(self.wins) + 0.5 * f64::from(self.draws);
+        let mut out = format!("games: {n} ({engine} vs {opponent})\n");
+        out.push_str(&format!(
+            "W/D/L: {}/{}/{} (for {engine})\n",
+            self.wins, self.draws, self.losses
+        ));
+        if n > 0 {
+            out.push_str(&format!(
+                "score: {points}/{n} ({:.1}%)\n",
+                100.0 * points / f64::from(n)
+            ));
+        }
+        if let Some(e) = elo(self.wins, self.draws, self.losses) {
+            out.push_str(&format!("elo: {e}\n"));
+        }
+        let endings: Vec<String> = self
+            .endings
+            .iter()
+            .map(|(name, count)| format!("{name} {count}"))
+            .collect();
+        out.push_str(&format!("endings: {}\n", endings.join(", ")));
+        out.push_str(&format!("allowed mates-in-one: {}\n", self.allowed.len()));
+        for (round, fen, played, a) in self.allowed.iter().take(10) {
+            out.push_str(&format!(
+                "  game {round}: {fen}: {played} allowed {}, {} avoided it\n",
+                a.mate, a.avoidable_by
+            ));
+        }
+        out
+    }
+}
+
+/// Runs the match.
+///
+/// # Errors
+///
+/// Bad arguments or openings, an opponent that cannot be started, crashes
+/// or plays an illegal move (the error names the game; the PGN keeps every
+/// game so far), a failure of our engine.
+pub fn run(args: MatchArgs) -> Result<()> {
+    if !DEPTHS.contains(&args.depth) {
+        engine_move(crate::START_FEN, args.depth)?;
+    }
+    if args.games == 0 {
+        bail!("--games 0: nothing to play");
+    }
+    let openings = match &args.openings {
+        Some(path) => read_openings(path)?,
+        None => built_in_openings(),
+    };
+    let mut pgn = match &args.pgn {
+        Some(path) => {
+            Some(File::create(path).with_context(|| format!("creating {}", path.display()))?)
+        }
+        None => None,
+    };
+    chess::reply_pass().context("building the reply program")?;
+    let mut opponent = Opponent::start(&args.opponent, &args.options)?;
+    let engine = format!("regex-chess (depth {})", args.depth);
+    let bar = ProgressBar::new(u64::from(args.games));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed} < {eta}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let date = crate::record::today();
+    let mut tally = Tally::default();
+    for round in 1..=args.games {
+        let index = (round - 1) as usize;
+        let mut game = Game {
+            round,
+            ours: if index.is_multiple_of(2) {
+                Color::White
+            } else {
+                Color::Black
+            },
+            opening: openings[(index / 2) % openings.len()].clone(),
+            moves: Vec::new(),
+            ending: None,
+            abandoned: None,
+        };
+        let played = play(&mut game, &mut opponent, &args, &mut tally);
+        if let Err(e) = &played {
+            game.abandoned = Some(format!("{e:#}"));
+        }
+        if let Some(file) = pgn.as_mut() {
+            let text = game_pgn(&game, &engine, &opponent.name, &date);
+            file.write_all(text.as_bytes())
+                .and_then(|()| file.flush())
+                .context("writing the PGN")?;
+        }
+        if let Err(e) = played {
+            bar.finish_and_clear();
+            print!("{}", tally.summary(&engine, &opponent.name));
+            return Err(e.context(format!(
+                "game {round} ({engine} {}, opening {})",
+                if game.ours == Color::White {
+                    "white"
+                } else {
+                    "black"
+                },
+                game.opening.name
+            )));
+        }
+        if let Some(ending) = game.ending {
+            tally.add(&game, ending);
+        }
+        bar.set_message(format!(
+            "+{} ={} -{}  mates allowed {}",
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            tally.allowed.len()
+        ));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    print!("{}", tally.summary(&engine, &opponent.name));
+    Ok(())
+}
+
+/// Plays one game to its end, recording it in `game`.
+fn play(
+    game: &mut Game,
+    opponent: &mut Opponent,
+    args: &MatchArgs,
+    tally: &mut Tally,
+) -> Result<()> {
+    opponent.new_game()?;
+    let mut pos = start_position(game.opening.fen.as_deref())?;
+    let mut repetitions = Repetitions::default();
+    let mut occurrences = repetitions.add(&pos);
+    let mut uci_moves: Vec<String> = Vec::new();
+    let mut book = game.opening.moves.clone().into_iter();
+    loop {
+        let plies = uci_moves.len() as u32;
+        if let Some(ending) = adjudicate(&pos, occurrences, plies, args.max_plies) {
+            game.ending = Some(ending);
+            return Ok(());
+        }
+        let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+        let (text, ours) = if let Some(m) = book.next() {
+            (m, false)
+        } else if pos.turn() == game.ours {
+            let m = engine_move(&fen, args.depth)?;
+            (
+                m.ok_or_else(|| anyhow!("our engine found no move in {}", quote(&fen)))?,
+                true,
+            )
+        } else {
+            let m = opponent.best_move(game.opening.fen.as_deref(), &uci_moves, args.movetime)?;
+            (m, false)
+        };
+        let Some(m) = legal_move(&pos, &text) else {
+            let who = if ours { "our engine" } else { "the opponent" };
+            bail!(
+                "{who} played the illegal move {} in {}",
+                quote(&text),
+                quote(&fen)
+            );
+        };
+        let allowed = if ours { allowed_mate(&pos, &m) } else { None };
+        if let Some(a) = &allowed {
+            tally.allowed.push((
+                game.round,
+                fen.clone(),
+                SanPlus::from_move(pos.clone(), m).to_string(),
+                a.clone(),
+            ));
+        }
+        uci_moves.push(m.to_uci(CastlingMode::Standard).to_string());
+        let san = SanPlus::from_move_and_play_unchecked(&mut pos, m);
+        game.moves.push((san.to_string(), allowed));
+        occurrences = repetitions.add(&pos);
+    }
+}
+
+/// A game as PGN: the seven-tag roster, the start position when it is not
+/// the standard one, the opening, how it ended, and the moves wrapped at 79
+/// columns with comments on allowed mates and on the ending.
+fn game_pgn(game: &Game, engine: &str, opponent: &str, date: &str) -> String {
+    let clean = |s: &str| s.replace(['"', '\\'], "'").replace(['\r', '\n'], " ");
+    let (white, black) = if game.ours == Color::White {
+        (engine, opponent)
+    } else {
+        (opponent, engine)
+    };
+    let result = game.ending.map_or("*", Ending::result);
+    let mut out = String::new();
+    let mut tag = |k: &str, v: &str| out.push_str(&format!("[{k} \"{}\"]\n", clean(v)));
+    tag("Event", "regex-chess match");
+    tag("Site", "?");
+    tag("Date", date);
+    tag("Round", &game.round.to_string());
+    tag("White", white);
+    tag("Black", black);
+    tag("Result", result);
+    if let Some(fen) = &game.opening.fen {
+        tag("SetUp", "1");
+        tag("FEN", fen);
+    }
+    tag("Opening", &game.opening.name);
+    tag(
+        "Termination",
+        match (game.ending, &game.abandoned) {
+            (Some(Ending::PlyCap), _) => "adjudication",
+            (Some(_), _) => "normal",
+            (None, _) => "abandoned",
+        },
+    );
+    tag("PlyCount", &game.moves.len().to_string());
+    out.push('\n');
+    let start = start_position(game.opening.fen.as_deref()).ok();
+    let mut number = start.as_ref().map_or(1, |p| p.fullmoves().get());
+    let mut white_to_move = start.as_ref().is_none_or(|p| p.turn() == Color::White);
+    let mut tokens: Vec<String> = Vec::new();
+    for (i, (san, allowed)) in game.moves.iter().enumerate() {
+        if white_to_move {
+            tokens.push(format!("{number}."));
+        } else if i == 0 || game.moves[i - 1].1.is_some() {
+            // Black's move after the start or after a comment: PGN numbers it.
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(san.clone());
+        if let Some(a) = allowed {
+            tokens.push(format!(
+                "{{allows mate in one: {}; {} avoided it}}",
+                a.mate, a.avoidable_by
+            ));
+        }
+        if !white_to_move {
+            number += 1;
+        }
+        white_to_move = !white_to_move;
+    }
+    match (&game.ending, &game.abandoned) {
+        (Some(ending), _) => tokens.push(format!("{{{ending}}}")),
+        (None, Some(why)) => {
+            let why: String = why.chars().take(300).collect();
+            tokens.push(format!("{{abandoned: {}}}", why.replace(['{', '}'], "'")));
+        }
+        (None, None) => {}
+    }
+    tokens.push(result.to_string());
+    let mut line = String::new();
+    for token in tokens {
+        if !line.is_empty() && line.len() + 1 + token.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&token);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Chess {
+        start_position(Some(fen)).unwrap()
+    }
+
+    fn uci(p: &Chess, text: &str) -> Move {
+        legal_move(p, text).unwrap()
+    }
+
+    #[test]
+    fn adjudication_finds_mate_and_stalemate() {
+        // Fool's mate: white is mated, black wins.
+        let mated = pos("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+        let ending = adjudicate(&mated, 1, 4, 400);
+        assert_eq!(
+            ending,
+            Some(Ending::Checkmate {
+                winner: Color::Black
+            })
+        );
+        assert_eq!(ending.map(Ending::result), Some("0-1"));
+        // Mate beats the fifty-move rule and the ply cap.
+        let late = pos("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 120 70");
+        assert_eq!(
+            adjudicate(&late, 3, 500, 400).map(Ending::result),
+            Some("0-1")
+        );
+        let stalemate = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+        assert_eq!(adjudicate(&stalemate, 1, 10, 400), Some(Ending::Stalemate));
+        assert_eq!(Ending::Stalemate.result(), "1/2-1/2");
+        let playing = pos(crate::START_FEN);
+        assert_eq!(adjudicate(&playing, 1, 0, 400), None);
+    }
+
+    #[test]
+    fn adjudication_applies_each_draw_rule() {
+        let kbk = pos("8/8/4k3/8/8/3BK3/8/8 w - - 0 1");
+        assert_eq!(
+            adjudicate(&kbk, 1, 0, 400),
+            Some(Ending::InsufficientMaterial)
+        );
+        // A rook is enough material: no draw by material.
+        let krk = pos("8/8/4k3/8/8/3RK3/8/8 w - - 0 1");
+        assert_eq!(adjudicate(&krk, 1, 0, 400), None);
+        assert_eq!(adjudicate(&krk, 2, 0, 400), None);
+        assert_eq!(
+            adjudicate(&krk, 3, 0, 400),
+            Some(Ending::ThreefoldRepetition)
+        );
+        assert_eq!(
+            adjudicate(&krk, 5, 0, 400),
+            Some(Ending::FivefoldRepetition)
+        );
+        let fifty = pos("8/8/4k3/8/8/3RK3/8/8 w - - 100 80");
+        assert_eq!(adjudicate(&fifty, 1, 0, 400), Some(Ending::FiftyMoveRule));
+        let ninety_nine = pos("8/8/4k3/8/8/3RK3/8/8 w - - 99 80");
+        assert_eq!(adjudicate(&ninety_nine, 1, 0, 400), None);
+        assert_eq!(adjudicate(&krk, 1, 400, 400), Some(Ending::PlyCap));
+        assert_eq!(adjudicate(&krk, 1, 399, 400), None);
+    }
+
+    #[test]
+    fn repetitions_are_counted_by_position_not_by_clock() {
+        // Knights out and back twice: the start position occurs three times.
+        let mut p = Chess::default();
+        let mut reps = Repetitions::default();
+        let mut counts = vec![reps.add(&p)];
+        for _ in 0..2 {
+            for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+                let mv = uci(&p, m);
+                p.play_unchecked(mv);
+                counts.push(reps.add(&p));
+            }
+        }
+        assert_eq!(counts, [1, 1, 1, 1, 2, 2, 2, 2, 3]);
+        assert_eq!(
+            adjudicate(&p, *counts.last().unwrap(), 8, 400),
+            Some(Ending::ThreefoldRepetition)
+        );
+        // Lost castling rights make a different position.
+        let mut p = pos("r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1");
+        let mut reps = Repetitions::default();
+        assert_eq!(reps.add(&p), 1);
+        for m in ["h1h2", "a8a7", "h2h1", "a7a8"] {
+            let mv = uci(&p, m);
+            p.play_unchecked(mv);
+        }
+        assert_eq!(reps.add(&p), 1);
+    }
+
+    #[test]
+    fn an_avoidable_mate_in_one_is_counted() {
+        // From the issue: g2g3 allows Bxg3#, and other moves avoid it.
+        let p = pos("rnbq1rk1/1p3ppp/p3p3/2p1NP1n/P1Np3b/8/1PPPP1P1/R1BQKB1R w KQ - 0 11");
+        let allowed = allowed_mate(&p, &uci(&p, "g2g3")).expect("counted");
+        assert_eq!(allowed.mate, "Bxg3#");
+        assert!(!allowed.avoidable_by.is_empty());
+        // Another move there allows nothing.
+        assert_eq!(allowed_mate(&p, &uci(&p, "h1h4")), None);
+        // The issue's second example: e4d5 allows Qh2#.
+        let p = pos("r3kb2/2pb2p1/p1p5/P2p3r/1P2Ppnq/2N5/1BP1PPB1/R2Q1RK1 w q - 0 16");
+        let allowed = allowed_mate(&p, &uci(&p, "e4d5")).expect("counted");
+        assert_eq!(allowed.mate, "Qh2#");
+    }
+
+    #[test]
+    fn an_unavoidable_mate_in_one_is_not_counted() {
+        // White: king a1 and a pawn h2; black: king c2, queen h7. Ka2, h3
+        // and h4 are the only moves, and after each one Qa7 mates.
+        let p = pos("8/7q/8/8/8/8/2k4P/K7 w - - 0 1");
+        let moves = p.legal_moves();
+        assert!(!moves.is_empty());
+        for m in &moves {
+            let mut after = p.clone();
+            after.play_unchecked(*m);
+            assert!(mate_in_one(&after).is_some(), "{m:?} avoids mate");
+        }
+        for m in &moves {
+            assert_eq!(allowed_mate(&p, m), None);
+        }
+    }
+
+    #[test]
+    fn elo_of_known_scores() {
+        let even = elo(5, 0, 5).unwrap();
+        assert!(even.diff.abs() < 1e-9);
+        assert_eq!(even.to_string(), "0 ± 252 (95%)");
+        // 75%: -400 log10(1/3) = 190.85.
+        let e = elo(3, 0, 1).unwrap();
+        assert!((e.diff - 190.849).abs() < 0.01, "{e:?}");
+        // 6/2/2: s = 0.7, sigma = 0.4, s ± 1.96 * 0.4 / sqrt(10) =
+        // 0.452077 .. 0.947923, Elo -33.40 .. 504.04 (computed apart).
+        let e = elo(6, 2, 2).unwrap();
+        assert!((e.diff - 147.19).abs() < 0.01, "{e:?}");
+        assert!((e.margin - 268.72).abs() < 0.05, "{e:?}");
+        assert_eq!(e.to_string(), "+147 ± 269 (95%)");
+        // All losses: no finite estimate.
+        let zero = elo(0, 0, 20).unwrap();
+        assert_eq!(zero.diff, f64::NEG_INFINITY);
+        assert_eq!(zero.to_string(), "-inf ± inf (95%)");
+        assert_eq!(elo(0, 0, 0), None);
+    }
+
+    #[test]
+    fn built_in_openings_are_legal() {
+        for opening in built_in_openings() {
+            assert!(opening_position(&opening).is_ok(), "{}", opening.name);
+        }
+    }
+
+    #[test]
+    fn errors_quote_at_most_100_characters() {
+        let long = "x".repeat(500);
+        let q = quote(&long);
+        assert_eq!(q.chars().filter(|&c| c == 'x').count(), 100);
+        assert!(q.ends_with("…`"));
+        assert_eq!(quote("a\nb"), "`a\\nb`");
+        let e = parse_option(&long).unwrap_err();
+        assert!(e.len() < 200, "{e}");
+        assert_eq!(
+            parse_option("Skill Level=0"),
+            Ok(("Skill Level".to_string(), "0".to_string()))
+        );
+    }
+
+    #[test]
+    fn pgn_of_a_game_from_a_fen() {
+        let game = Game {
+            round: 3,
+            ours: Color::Black,
+            opening: Opening {
+                name: "test".into(),
+                fen: Some("4k3/8/8/8/8/8/8/4K2R b K - 0 7".into()),
+                moves: Vec::new(),
+            },
+            moves: vec![("Kd7".into(), None)],
+            ending: Some(Ending::PlyCap),
+            abandoned: None,
+        };
+        let text = game_pgn(&game, "us", "them", "2026.11.30");
+        assert!(text.contains("[Round \"3\"]\n[White \"them\"]\n[Black \"us\"]\n[Result \"1/2-1/2\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R b K - 0 7\"]"), "{text}");
+        assert!(text.contains("[Termination \"adjudication\"]"), "{text}");
+        assert!(text.ends_with("\n7... Kd7 {ply cap} 1/2-1/2\n\n"), "{text}");
+    }
+}

@@ -1,0 +1,359 @@
+//! `regex-chess match` through the binary: a two-game smoke match against
+//! Stockfish whose PGN is read back with shakmaty and checked against the
+//! summary, and the errors a user can meet (bad command, a crashing or
+//! cheating opponent, a missing option, a bad openings file, a depth that
+//! does not exist).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::{CastlingMode, Chess, Color, Position};
+
+const ENGINE: &str = env!("CARGO_BIN_EXE_regex-chess");
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(ENGINE)
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A `stockfish` binary: on the PATH, or where Debian's package puts it.
+fn stockfish() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain([PathBuf::from("/usr/games")])
+        .map(|dir| dir.join("stockfish"))
+        .find(|candidate| candidate.is_file())
+}
+
+/// One game read back from the PGN.
+struct Game {
+    tags: HashMap<String, String>,
+    /// Comments in the movetext.
+    comments: Vec<String>,
+    /// The position after the last move.
+    end: Chess,
+    plies: usize,
+    result: String,
+}
+
+/// Reads a PGN as `match` writes it, playing every SAN move with shakmaty
+/// (panicking on an illegal one).
+fn read_pgn(text: &str) -> Vec<Game> {
+    let mut games = Vec::new();
+    let mut lines = text.lines().peekable();
+    while lines.peek().is_some() {
+        let mut tags = HashMap::new();
+        while let Some(line) = lines.next_if(|l| l.starts_with('[')) {
+            let inner = line.trim_start_matches('[').trim_end_matches(']');
+            let (key, value) = inner.split_once(' ').expect("a tag has a value");
+            tags.insert(key.to_string(), value.trim_matches('"').to_string());
+        }
+        let mut movetext = String::new();
+        for line in lines.by_ref() {
+            if line.is_empty() && !movetext.is_empty() {
+                break;
+            }
+            movetext.push_str(line);
+            movetext.push(' ');
+        }
+        while lines.next_if(|l| l.is_empty()).is_some() {}
+        if tags.is_empty() {
+            continue;
+        }
+        let mut pos: Chess = match tags.get("FEN") {
+            Some(fen) => fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap(),
+            None => Chess::default(),
+        };
+        let mut comments = Vec::new();
+        let mut rest = movetext.as_str();
+        let mut plies = 0;
+        let mut result = String::new();
+        loop {
+            rest = rest.trim_start();
+            if rest.is_empty() {
+                break;
+            }
+            if let Some(after) = rest.strip_prefix('{') {
+                let (comment, tail) = after.split_once('}').expect("a closed comment");
+                comments.push(comment.to_string());
+                rest = tail;
+                continue;
+            }
+            let (token, tail) = rest.split_once(' ').unwrap_or((rest, ""));
+            rest = tail;
+            if ["1-0", "0-1", "1/2-1/2", "*"].contains(&token) {
+                result = token.to_string();
+            } else if token.ends_with('.') {
+                assert!(
+                    token.trim_end_matches('.').parse::<u32>().is_ok(),
+                    "{token}"
+                );
+            } else {
+                let san: SanPlus = token.parse().unwrap_or_else(|_| panic!("SAN {token}"));
+                let m = san
+                    .san
+                    .to_move(&pos)
+                    .unwrap_or_else(|e| panic!("{token} is illegal: {e}"));
+                let played = SanPlus::from_move_and_play_unchecked(&mut pos, m);
+                assert_eq!(played.to_string(), token, "check marks agree");
+                plies += 1;
+            }
+        }
+        games.push(Game {
+            tags,
+            comments,
+            end: pos,
+            plies,
+            result,
+        });
+    }
+    games
+}
+
+/// The number after `label` on the summary line starting with it.
+fn summary_line<'a>(out: &'a str, label: &str) -> &'a str {
+    out.lines()
+        .find_map(|l| l.strip_prefix(label))
+        .unwrap_or_else(|| panic!("no {label:?} line in {out}"))
+        .trim()
+}
+
+#[test]
+fn two_games_against_stockfish_agree_with_their_pgn() {
+    let Some(stockfish) = stockfish() else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true but no stockfish binary (apt-get install stockfish)"
+        );
+        println!("SKIPPED: no stockfish binary (apt-get install stockfish)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let (ok, out, err) = run(&[
+        "--opponent",
+        stockfish.to_str().unwrap(),
+        "--option",
+        "Skill Level=0",
+        "--games",
+        "2",
+        "--movetime",
+        "10",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(summary_line(&out, "games:").starts_with("2 (regex-chess (depth 2) vs Stockfish"));
+    let wdl: Vec<u32> = summary_line(&out, "W/D/L:")
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .split('/')
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert_eq!(wdl.len(), 3);
+    assert_eq!(wdl.iter().sum::<u32>(), 2, "{out}");
+    let points = f64::from(wdl[0]) + 0.5 * f64::from(wdl[1]);
+    assert!(
+        summary_line(&out, "score:").starts_with(&format!("{points}/2 (")),
+        "{out}"
+    );
+    assert!(summary_line(&out, "elo:").ends_with("(95%)"), "{out}");
+    let allowed: usize = summary_line(&out, "allowed mates-in-one:").parse().unwrap();
+
+    let games = read_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    assert_eq!(games.len(), 2);
+    let mut tally = [0u32; 3];
+    let mut allowed_in_pgn = 0;
+    for (i, game) in games.iter().enumerate() {
+        let ours = if i == 0 { Color::White } else { Color::Black };
+        let (us, them) = if ours == Color::White {
+            ("White", "Black")
+        } else {
+            ("Black", "White")
+        };
+        assert_eq!(game.tags["Round"], (i + 1).to_string());
+        assert_eq!(game.tags[us], "regex-chess (depth 2)");
+        assert!(game.tags[them].starts_with("Stockfish"));
+        assert_eq!(game.tags["Result"], game.result);
+        assert_eq!(game.tags["PlyCount"], game.plies.to_string());
+        // The result is what the final position says.
+        match game.result.as_str() {
+            "1-0" | "0-1" => {
+                assert!(game.end.is_checkmate(), "game {}", i + 1);
+                let winner = !game.end.turn();
+                assert_eq!(game.result == "1-0", winner == Color::White);
+                tally[if winner == ours { 0 } else { 2 }] += 1;
+            }
+            "1/2-1/2" => {
+                assert!(!game.end.is_checkmate());
+                tally[1] += 1;
+            }
+            other => panic!("game {} has result {other}", i + 1),
+        }
+        allowed_in_pgn += game
+            .comments
+            .iter()
+            .filter(|c| c.starts_with("allows mate in one"))
+            .count();
+    }
+    assert_eq!(tally.to_vec(), wdl, "{out}");
+    assert_eq!(allowed_in_pgn, allowed, "{out}");
+}
+
+/// Writes a fake UCI engine: a shell script that answers the handshake and
+/// does `on_go` when asked to move.
+fn fake_engine(dir: &Path, on_go: &str) -> String {
+    let path = dir.join("fake-engine");
+    let script = format!(
+        "#!/bin/sh\n\
+         while read -r line; do\n\
+           case \"$line\" in\n\
+             uci) echo 'id name fake'; echo uciok;;\n\
+             isready) echo readyok;;\n\
+             go*) {on_go};;\n\
+             quit) exit 0;;\n\
+           esac\n\
+         done\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    let status = Command::new("chmod").arg("+x").arg(&path).status().unwrap();
+    assert!(status.success());
+    path.to_str().unwrap().to_string()
+}
+
+/// Game 1 (ours white) ends at the ply cap after our one move; in game 2
+/// the opponent must move first and misbehaves.
+fn match_with_a_faulty_opponent(on_go: &str) -> (String, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = fake_engine(dir.path(), on_go);
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(
+        &openings,
+        "# the start position\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
+    )
+    .unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let (ok, out, err) = run(&[
+        "--opponent",
+        &engine,
+        "--games",
+        "4",
+        "--max-plies",
+        "1",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(!ok, "{out}\n{err}");
+    (out, err, std::fs::read_to_string(&pgn).unwrap())
+}
+
+#[test]
+fn an_opponents_illegal_move_names_the_game_and_keeps_the_pgn() {
+    let junk = "z".repeat(300);
+    let (out, err, pgn) = match_with_a_faulty_opponent(&format!("echo 'bestmove e2e5{junk}'"));
+    assert!(err.contains("game 2 (regex-chess (depth 2) black"), "{err}");
+    assert!(
+        err.contains("the opponent played the illegal move `e2e5zz"),
+        "{err}"
+    );
+    assert!(!err.contains(&"z".repeat(101)), "quotes are cut: {err}");
+    assert!(out.contains("W/D/L: 0/1/0"), "game 1 counted: {out}");
+    let games = read_pgn(&pgn);
+    assert_eq!(games.len(), 2, "{pgn}");
+    assert_eq!(games[0].result, "1/2-1/2");
+    assert_eq!(games[0].plies, 1);
+    assert_eq!(games[0].tags["Termination"], "adjudication");
+    assert_eq!(games[1].result, "*");
+    assert_eq!(games[1].tags["Termination"], "abandoned");
+    assert!(
+        games[1].comments[0].starts_with("abandoned: the opponent played the illegal move"),
+        "{pgn}"
+    );
+}
+
+#[test]
+fn an_opponent_that_crashes_names_the_game_and_keeps_the_pgn() {
+    let (_, err, pgn) = match_with_a_faulty_opponent("echo 'out of luck' >&2; exit 3");
+    assert!(err.contains("game 2 (regex-chess (depth 2) black"), "{err}");
+    assert!(err.contains("the opponent `fake`"), "{err}");
+    assert!(err.contains("exit status: 3"), "{err}");
+    assert!(err.contains("out of luck"), "{err}");
+    let games = read_pgn(&pgn);
+    assert_eq!(games.len(), 2, "{pgn}");
+    assert_eq!(games[0].result, "1/2-1/2");
+    assert_eq!(games[1].result, "*");
+}
+
+#[test]
+fn a_bad_opponent_command_is_a_clear_error() {
+    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine --flag", "--games", "1"]);
+    assert!(!ok);
+    assert!(
+        err.contains("cannot start the opponent `/nonexistent/engine --flag`"),
+        "{err}"
+    );
+    let long = format!("/nonexistent/{}", "y".repeat(400));
+    let (ok, _, err) = run(&["--opponent", &long, "--games", "1"]);
+    assert!(!ok);
+    assert!(err.contains("cannot start the opponent"), "{err}");
+    assert!(!err.contains(&"y".repeat(101)), "{err}");
+}
+
+#[test]
+fn an_option_the_opponent_lacks_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = fake_engine(dir.path(), "echo 'bestmove 0000'");
+    let (ok, _, err) = run(&["--opponent", &engine, "--option", "Skill Levl=0"]);
+    assert!(!ok);
+    assert!(
+        err.contains("the opponent `fake` offers no option `Skill Levl`"),
+        "{err}"
+    );
+    let (ok, _, err) = run(&["--opponent", &engine, "--option", "no-equals"]);
+    assert!(!ok);
+    assert!(err.contains("`no-equals` is not NAME=VALUE"), "{err}");
+}
+
+#[test]
+fn a_bad_openings_file_names_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, "e2e4 e7e5\n\ne2e4 e2e4\n").unwrap();
+    let (ok, _, err) = run(&[
+        "--opponent",
+        "/nonexistent/engine",
+        "--openings",
+        openings.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(err.contains("openings.txt line 3: `e2e4 e2e4`"), "{err}");
+    assert!(err.contains("illegal move `e2e4`"), "{err}");
+}
+
+#[test]
+fn only_depth_2_exists_today() {
+    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine", "--depth", "3"]);
+    assert!(!ok);
+    assert!(
+        err.contains("--depth 3: our engine offers only depth 2"),
+        "{err}"
+    );
+}
