@@ -221,9 +221,10 @@ pub fn html(title: &str, phases: &[Phase], runs: &[PhaseRun], svg: &str) -> Stri
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>regex-chess trace: {}</title>\
          <style>body {{ font-family: sans-serif; margin: 2em; }} table {{ border-collapse: collapse; }} \
          td, th {{ padding: 2px 8px; text-align: right; border-bottom: 1px solid #ddd; }} \
-         td.name, th.name {{ text-align: left; }}</style></head>\n<body><h1>One turn, phase by phase</h1>\n\
+         td.name, th.name {{ text-align: left; white-space: nowrap; }} tr.phase td {{ font-variant-numeric: tabular-nums; }}</style></head>\n<body><h1>One turn, phase by phase</h1>\n\
          <p>Position: <code>{}</code>. Each phase runs the turn program's rewrites from one marker \
-         instruction to the next; the figures are the state's after the phase.</p>\n{svg}\n<table><thead><tr>\
+         instruction to the next; the figures are the state's after the phase. Grey rows ran no rewrite \
+         (a branch no thread took).</p>\n{svg}\n<table><thead><tr>\
          <th>#</th><th class=\"name\">phase</th><th class=\"name\">first instruction</th><th>instructions</th>\
          <th>rewrites</th><th>run</th><th>skipped</th><th>changed</th><th>bytes</th><th>peak bytes</th>\
          <th>active</th><th>paused</th><th>peak threads</th><th>ms</th><th class=\"name\">state</th></tr></thead><tbody>\n",
@@ -234,9 +235,14 @@ pub fn html(title: &str, phases: &[Phase], runs: &[PhaseRun], svg: &str) -> Stri
         let file = file_name(i, p);
         let _ = writeln!(
             page,
-            "<tr class=\"phase\"><td>{i}</td><td class=\"name\">{}</td><td class=\"name\">{}</td><td>{}..{}</td>\
+            "<tr class=\"phase\"{}><td>{i}</td><td class=\"name\">{}</td><td class=\"name\">{}</td><td>{}..{}</td>\
              <td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
              <td>{:.3}</td><td class=\"name\"><a href=\"{}\">{}</a></td></tr>",
+            if r.executed == 0 {
+                " style=\"color: #999\""
+            } else {
+                ""
+            },
             escape(&p.name),
             escape(&p.opener),
             p.instrs.start,

@@ -307,15 +307,15 @@ pub fn file_name(i: usize, phase: &Phase) -> String {
 fn header(out: &mut impl Write) -> io::Result<()> {
     writeln!(
         out,
-        "{:>3}  {:<24} {:>11} {:>6} {:>6} {:>6} {:>8} {:>7} {:>7} {:>9}",
-        "#", "phase", "instrs", "rules", "run", "skip", "bytes", "active", "paused", "ms"
+        "{:>3}  {:<24} {:>11} {:>8} {:>6} {:>6} {:>8} {:>7} {:>7} {:>9}",
+        "#", "phase", "instrs", "rewrites", "run", "skip", "bytes", "active", "paused", "ms"
     )
 }
 
 fn row(out: &mut impl Write, i: usize, p: &Phase, r: &PhaseRun) -> io::Result<()> {
     writeln!(
         out,
-        "{i:>3}  {:<24} {:>11} {:>6} {:>6} {:>6} {:>8} {:>7} {:>7} {:>9.3}",
+        "{i:>3}  {:<24} {:>11} {:>8} {:>6} {:>6} {:>8} {:>7} {:>7} {:>9.3}",
         p.name,
         format!("{}..{}", p.instrs.start, p.instrs.end),
         p.rewrites.len(),
@@ -371,7 +371,11 @@ pub fn run(args: TraceArgs) -> Result<()> {
                 std::fs::write(&path, s).with_context(|| format!("writing {}", path.display()))?;
             }
             if stepping {
-                write!(out, "{}", first_threads(s, 3, 12))?;
+                if r.changed == 0 {
+                    writeln!(out, "(no rewrite changed the state)")?;
+                } else {
+                    write!(out, "{}", first_threads(s, 3, 12))?;
+                }
                 write!(
                     out,
                     "-- Enter: next phase, q then Enter: run to the end -- "
