@@ -358,6 +358,13 @@ fn browser_page_plays_like_the_terminal() {
             movetext(start, screens),
             "PGN of {query}:\n{pgn}"
         );
+        // The board from the person's side.
+        let corner = if query.contains("engine=white") {
+            "h1"
+        } else {
+            "a8"
+        };
+        assert_eq!(str_of(got, "corner"), corner, "board of {query}");
         assert_eq!(
             pgn.contains(&format!("[FEN \"{start}\"]")),
             *start != start_fen,
@@ -411,6 +418,8 @@ fn browser_page_plays_like_the_terminal() {
     // Undo: back to the screen before the SAN move.
     assert_eq!(str_of(&seen["undone"], "screen"), bad);
     assert_eq!(str_of(&seen["undone"], "url"), "/?moves=e2e4");
+    assert_eq!(str_of(&seen["flipped"], "corner"), "h1");
+    assert_eq!(board_seen(&seen["flipped"]), board_of(bad));
 
     // A pawn dragged to the last rank, a knight chosen.
     let expected = promoted.last().expect("a screen");

@@ -269,6 +269,7 @@ const GLYPHS = { K: "\u265A", Q: "\u265B", R: "\u265C", B: "\u265D", N: "\u265E"
 
 function setStatus(status) {
   document.body.dataset.status = status;
+  if (status === "thinking") $("turn").textContent = "The regex machine is running…";
 }
 
 function showMessage(text) {
