@@ -194,17 +194,28 @@ fn movetext(fen: &str, screens: &[String]) -> String {
     let mut words = Vec::new();
     let mut last_info = None;
     for screen in screens {
-        let info = screen.split('\n').nth(12).expect("a last-moves line");
-        if last_info == Some(info) {
+        // The lines under the board that report moves ("... played e2e4").
+        let info: Vec<&str> = screen
+            .split('\n')
+            .skip(10)
+            .filter(|l| l.contains(" played "))
+            .collect();
+        if last_info.as_ref() == Some(&info) {
             continue;
         }
-        last_info = Some(info);
-        let words_of_info: Vec<&str> = info.split(' ').collect();
-        for pair in words_of_info.windows(2) {
-            if pair[0] != "played" {
-                continue;
-            }
-            let Ok(uci) = pair[1].trim_end_matches('.').parse::<UciMove>() else {
+        last_info = Some(info.clone());
+        let words_of_info: Vec<&str> = info.iter().flat_map(|l| l.split(' ')).collect();
+        for (i, _) in words_of_info
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| **w == "played")
+        {
+            // The coordinates, or the SAN followed by them in brackets.
+            let Some(uci) = words_of_info[i + 1..]
+                .iter()
+                .take(2)
+                .find_map(|w| w.trim_matches(['(', ')', ',', '.']).parse::<UciMove>().ok())
+            else {
                 continue;
             };
             let m = uci.to_move(&pos).expect("a legal move on the screen");
@@ -347,6 +358,13 @@ fn browser_page_plays_like_the_terminal() {
             movetext(start, screens),
             "PGN of {query}:\n{pgn}"
         );
+        // The board from the person's side.
+        let corner = if query.contains("engine=white") {
+            "h1"
+        } else {
+            "a8"
+        };
+        assert_eq!(str_of(got, "corner"), corner, "board of {query}");
         assert_eq!(
             pgn.contains(&format!("[FEN \"{start}\"]")),
             *start != start_fen,
@@ -370,7 +388,8 @@ fn browser_page_plays_like_the_terminal() {
     };
     assert_eq!(str_of(&seen["start"], "screen"), start);
     assert_eq!(str_of(&seen["clicked"], "screen"), clicked);
-    assert!(clicked.contains("The engine played "), "{clicked}");
+    // The engine has replied: white is to move again.
+    assert!(clicked.contains("\nWhite to move"), "{clicked}");
     assert_eq!(board_seen(&seen["clicked"]), board_of(clicked));
     let stats = str_of(&seen["clicked"], "stats");
     assert!(
@@ -399,11 +418,13 @@ fn browser_page_plays_like_the_terminal() {
     // Undo: back to the screen before the SAN move.
     assert_eq!(str_of(&seen["undone"], "screen"), bad);
     assert_eq!(str_of(&seen["undone"], "url"), "/?moves=e2e4");
+    assert_eq!(str_of(&seen["flipped"], "corner"), "h1");
+    assert_eq!(board_seen(&seen["flipped"]), board_of(bad));
 
     // A pawn dragged to the last rank, a knight chosen.
     let expected = promoted.last().expect("a screen");
     assert_eq!(str_of(&seen["promoted"], "screen"), expected);
-    assert!(expected.contains("You played a7a8n."), "{expected}");
+    assert!(expected.contains("played a7a8n"), "{expected}");
     assert_eq!(
         movetext_of(str_of(&seen["promoted"], "pgn")),
         movetext(promotion, &promoted)

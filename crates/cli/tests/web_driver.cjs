@@ -44,6 +44,8 @@ function look(page) {
       message: document.getElementById("message").textContent,
       stats: document.getElementById("stats").textContent,
       board,
+      // The square drawn top left: a8 from white's side, h1 from black's.
+      corner: document.querySelector("#board .square").dataset.square,
       pgn,
       url: location.pathname + location.search,
     };
@@ -112,6 +114,8 @@ async function main() {
     // 5. Undo takes back the last move and the engine's reply.
     await page.click("#undo");
     out.undone = await look(page);
+    await page.click("#flip");
+    out.flipped = await look(page);
 
     // 6. A promotion by dragging the pawn, the piece picked in the chooser.
     const promo = plan.promotion;

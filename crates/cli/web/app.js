@@ -98,14 +98,22 @@ function positionOf(text) {
     .join("\n");
 }
 
-/** The moves a screen reports, in order: [{who, uci, san}]. */
+const COORDINATES = /^[a-h][1-8][a-h][1-8][qrbn]?$/;
+
+/**
+ * The moves a screen reports, in order: [{who, uci, san}], from "You
+ * played e2e4" or "The engine played b8c6 (Nc6)" (either word may be the
+ * coordinates, the other in brackets the SAN).
+ */
 function readPlayed(text) {
   const out = [];
-  const re = /(You|The engine) played ([a-h][1-8][a-h][1-8][qrbn]?)(?: \(([^)\s]+)\))?/g;
+  const re = /(You|The engine) played ([^\s,]+?)(?: \(([^)\s]+)\))?[.,]?(?=\s|$)/g;
   for (const line of text.split("\n")) {
     if (ROW.test(line)) continue;
     for (const m of line.matchAll(re)) {
-      out.push({ who: m[1] === "You" ? "person" : "engine", uci: m[2], san: m[3] || null });
+      const who = m[1] === "You" ? "person" : "engine";
+      if (COORDINATES.test(m[2])) out.push({ who, uci: m[2], san: m[3] || null });
+      else if (m[3] && COORDINATES.test(m[3])) out.push({ who, uci: m[3], san: m[2] });
     }
   }
   return out;
@@ -182,7 +190,8 @@ function startScreen(fen, engine) {
   const template = SCREEN.standardStart[engine];
   if (fen === SCREEN.startFen) return template;
   const fields = fen.trim().split(/\s+/);
-  if (fields.length !== 6) throw fenError("expected 6 fields");
+  if (fields.length === 4) fields.push("0", "1");
+  if (fields.length !== 6) throw fenError("expected 6 fields (or 4, without the clocks)");
   const [placement, side, castling, ep, half, full] = fields;
   const ranks = placement.split("/");
   if (ranks.length !== 8) throw fenError("expected 8 ranks");
@@ -260,6 +269,7 @@ const GLYPHS = { K: "\u265A", Q: "\u265B", R: "\u265C", B: "\u265D", N: "\u265E"
 
 function setStatus(status) {
   document.body.dataset.status = status;
+  if (status === "thinking") $("turn").textContent = "The regex machine is running…";
 }
 
 function showMessage(text) {
