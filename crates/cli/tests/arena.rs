@@ -344,7 +344,7 @@ fn a_bad_openings_file_names_its_line() {
         openings.to_str().unwrap(),
     ]);
     assert!(!ok);
-    assert!(err.contains("openings.txt line 3: `e2e4 e2e4`"), "{err}");
+    assert!(err.contains("openings.txt` line 3: `e2e4 e2e4`"), "{err}");
     assert!(err.contains("illegal move `e2e4`"), "{err}");
 }
 
@@ -356,4 +356,17 @@ fn only_depth_2_exists_today() {
         err.contains("--depth 3: our engine offers only depth 2"),
         "{err}"
     );
+}
+
+#[test]
+fn a_bad_number_is_quoted_short() {
+    let junk = "9".repeat(400);
+    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine", "--games", &junk]);
+    assert!(!ok);
+    assert!(err.contains("--games `999"), "{err}");
+    assert!(err.contains("not a whole number in range"), "{err}");
+    assert!(!err.contains(&"9".repeat(101)), "{err}");
+    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine", "--games", "0"]);
+    assert!(!ok);
+    assert!(err.contains("--games 0: nothing to play"), "{err}");
 }
