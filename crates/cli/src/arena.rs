@@ -487,7 +487,12 @@ struct Tally {
     draws: u32,
     losses: u32,
     endings: Vec<(String, u32)>,
-    allowed: Vec<(u32, String, String, AllowedMate)>,
+    /// Moves our engine chose (the openings' moves are not counted).
+    engine_moves: u32,
+    /// Mates-in-one those moves allowed when another move avoided them.
+    allowed: u32,
+    /// The first few of them: game, FEN before our move, our move (SAN).
+    examples: Vec<(u32, String, String, AllowedMate)>,
 }
 
 impl Tally {
@@ -527,8 +532,11 @@ impl Tally {
             .map(|(name, count)| format!("{name} {count}"))
             .collect();
         out.push_str(&format!("endings: {}\n", endings.join(", ")));
-        out.push_str(&format!("allowed mates-in-one: {}\n", self.allowed.len()));
-        for (round, fen, played, a) in self.allowed.iter().take(10) {
+        out.push_str(&format!(
+            "allowed mates-in-one: {} (in {} moves of our engine)\n",
+            self.allowed, self.engine_moves
+        ));
+        for (round, fen, played, a) in &self.examples {
             out.push_str(&format!(
                 "  game {round}: {fen}: {played} allowed {}, {} avoided it\n",
                 a.mate, a.avoidable_by
@@ -609,10 +617,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         }
         bar.set_message(format!(
             "+{} ={} -{}  mates allowed {}",
-            tally.wins,
-            tally.draws,
-            tally.losses,
-            tally.allowed.len()
+            tally.wins, tally.draws, tally.losses, tally.allowed
         ));
         bar.inc(1);
     }
@@ -663,13 +668,17 @@ fn play(
             );
         };
         let allowed = if ours { allowed_mate(&pos, &m) } else { None };
+        tally.engine_moves += u32::from(ours);
         if let Some(a) = &allowed {
-            tally.allowed.push((
-                game.round,
-                fen.clone(),
-                SanPlus::from_move(pos.clone(), m).to_string(),
-                a.clone(),
-            ));
+            tally.allowed += 1;
+            if tally.examples.len() < 10 {
+                tally.examples.push((
+                    game.round,
+                    fen.clone(),
+                    SanPlus::from_move(pos.clone(), m).to_string(),
+                    a.clone(),
+                ));
+            }
         }
         uci_moves.push(m.to_uci(CastlingMode::Standard).to_string());
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, m);

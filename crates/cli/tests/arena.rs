@@ -174,7 +174,8 @@ fn two_games_against_stockfish_agree_with_their_pgn() {
         "{out}"
     );
     assert!(summary_line(&out, "elo:").ends_with("(95%)"), "{out}");
-    let allowed: usize = summary_line(&out, "allowed mates-in-one:").parse().unwrap();
+    let allowed_line = summary_line(&out, "allowed mates-in-one:");
+    let allowed: usize = allowed_line.split(' ').next().unwrap().parse().unwrap();
 
     let games = read_pgn(&std::fs::read_to_string(&pgn).unwrap());
     assert_eq!(games.len(), 2);
@@ -214,6 +215,13 @@ fn two_games_against_stockfish_agree_with_their_pgn() {
     }
     assert_eq!(tally.to_vec(), wdl, "{out}");
     assert_eq!(allowed_in_pgn, allowed, "{out}");
+    // Both games open with the Ruy Lopez, three moves a side from the book.
+    assert!(games.iter().all(|g| g.tags["Opening"] == "Ruy Lopez"));
+    let engine_moves = games[0].plies.div_ceil(2) - 3 + games[1].plies / 2 - 3;
+    assert!(
+        allowed_line.ends_with(&format!("(in {engine_moves} moves of our engine)")),
+        "{out}"
+    );
 }
 
 /// Writes a fake UCI engine: a shell script that answers the handshake and
