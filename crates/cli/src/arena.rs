@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -43,14 +43,14 @@ pub struct MatchArgs {
     pub options: Vec<(String, String)>,
     /// Games to play; colours alternate, each opening is played from both
     /// sides.
-    #[arg(long, default_value_t = 10)]
-    pub games: u32,
+    #[arg(long, value_name = "N", default_value = "10")]
+    pub games: String,
     /// The opponent's time per move, in milliseconds (`go movetime`).
-    #[arg(long, default_value_t = 100)]
-    pub movetime: u64,
+    #[arg(long, value_name = "MS", default_value = "100")]
+    pub movetime: String,
     /// Our engine's search depth in plies (today only 2 exists).
-    #[arg(long, default_value_t = 2)]
-    pub depth: u32,
+    #[arg(long, value_name = "N", default_value = "2")]
+    pub depth: String,
     /// Openings, one a line: UCI moves from the start position, or a FEN
     /// (blank lines and lines starting with `#` are skipped).
     #[arg(long, value_name = "FILE")]
@@ -59,8 +59,40 @@ pub struct MatchArgs {
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Adjudicate a game as a draw after this many plies.
-    #[arg(long, default_value_t = 400)]
-    pub max_plies: u32,
+    #[arg(long, value_name = "N", default_value = "400")]
+    pub max_plies: String,
+}
+
+/// The numbers of `MatchArgs`, parsed here rather than by clap so that an
+/// error quotes at most 100 characters of what was typed.
+struct Settings {
+    games: u32,
+    movetime: u64,
+    depth: u32,
+    max_plies: u32,
+}
+
+impl Settings {
+    fn of(args: &MatchArgs) -> Result<Settings> {
+        fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T> {
+            text.trim()
+                .parse()
+                .map_err(|_| anyhow!("{flag} {}: not a whole number in range", quote(text)))
+        }
+        let settings = Settings {
+            games: number("--games", &args.games)?,
+            movetime: number("--movetime", &args.movetime)?,
+            depth: number("--depth", &args.depth)?,
+            max_plies: number("--max-plies", &args.max_plies)?,
+        };
+        if !DEPTHS.contains(&settings.depth) {
+            return Err(unknown_depth(settings.depth));
+        }
+        if settings.games == 0 {
+            bail!("--games 0: nothing to play");
+        }
+        Ok(settings)
+    }
 }
 
 /// Text of an argument or input in an error: at most 100 characters,
@@ -97,15 +129,21 @@ fn engine_move(fen: &str, depth: u32) -> Result<Option<String>> {
             .with_context(|| format!("our engine on {}", quote(fen)))?
             .0
             .map(|(uci, _)| uci)),
-        _ => bail!(
-            "--depth {depth}: our engine offers only depth {}",
-            DEPTHS
-                .iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        _ => Err(unknown_depth(depth)),
     }
+}
+
+fn unknown_depth(depth: u32) -> anyhow::Error {
+    let offered: Vec<String> = DEPTHS.iter().map(u32::to_string).collect();
+    anyhow!(
+        "--depth {depth}: our engine offers only depth {}",
+        offered.join(", ")
+    )
+}
+
+/// A path as errors show it.
+fn shown(path: &Path) -> String {
+    quote(&path.display().to_string())
 }
 
 /// Where a game starts: a position and moves played from it.
@@ -155,8 +193,8 @@ const MAX_OPENINGS: usize = 10_000;
 
 /// Reads openings: one a line, UCI moves from the start or a FEN; each is
 /// checked by playing it.
-fn read_openings(path: &PathBuf) -> Result<Vec<Opening>> {
-    let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+fn read_openings(path: &Path) -> Result<Vec<Opening>> {
+    let file = File::open(path).with_context(|| format!("opening {}", shown(path)))?;
     let mut reader = BufReader::new(file);
     let mut openings = Vec::new();
     for number in 1.. {
@@ -165,11 +203,18 @@ fn read_openings(path: &PathBuf) -> Result<Vec<Opening>> {
             .by_ref()
             .take(MAX_OPENING_LINE)
             .read_until(b'\n', &mut buf)
-            .with_context(|| format!("reading {}", path.display()))?;
+            .with_context(|| format!("reading {}", shown(path)))?;
         if n == 0 {
             break;
         }
-        let at = || format!("{} line {number}", path.display());
+        let at = || format!("{} line {number}", shown(path));
+        let name = || {
+            let file = path.file_name().unwrap_or_default().to_string_lossy();
+            format!(
+                "{} line {number}",
+                file.chars().take(100).collect::<String>()
+            )
+        };
         if !buf.ends_with(b"\n") && n as u64 == MAX_OPENING_LINE {
             bail!("{}: longer than {MAX_OPENING_LINE} bytes", at());
         }
@@ -183,13 +228,13 @@ fn read_openings(path: &PathBuf) -> Result<Vec<Opening>> {
         }
         let opening = if line.contains('/') {
             Opening {
-                name: at(),
+                name: name(),
                 fen: Some(line.to_string()),
                 moves: Vec::new(),
             }
         } else {
             Opening {
-                name: at(),
+                name: name(),
                 fen: None,
                 moves: line.split_whitespace().map(str::to_string).collect(),
             }
@@ -198,7 +243,7 @@ fn read_openings(path: &PathBuf) -> Result<Vec<Opening>> {
         openings.push(opening);
     }
     if openings.is_empty() {
-        bail!("{} holds no opening", path.display());
+        bail!("{} holds no opening", shown(path));
     }
     Ok(openings)
 }
@@ -442,7 +487,12 @@ struct Tally {
     draws: u32,
     losses: u32,
     endings: Vec<(String, u32)>,
-    allowed: Vec<(u32, String, String, AllowedMate)>,
+    /// Moves our engine chose (the openings' moves are not counted).
+    engine_moves: u32,
+    /// Mates-in-one those moves allowed when another move avoided them.
+    allowed: u32,
+    /// The first few of them: game, FEN before our move, our move (SAN).
+    examples: Vec<(u32, String, String, AllowedMate)>,
 }
 
 impl Tally {
@@ -482,8 +532,11 @@ impl Tally {
             .map(|(name, count)| format!("{name} {count}"))
             .collect();
         out.push_str(&format!("endings: {}\n", endings.join(", ")));
-        out.push_str(&format!("allowed mates-in-one: {}\n", self.allowed.len()));
-        for (round, fen, played, a) in self.allowed.iter().take(10) {
+        out.push_str(&format!(
+            "allowed mates-in-one: {} (in {} moves of our engine)\n",
+            self.allowed, self.engine_moves
+        ));
+        for (round, fen, played, a) in &self.examples {
             out.push_str(&format!(
                 "  game {round}: {fen}: {played} allowed {}, {} avoided it\n",
                 a.mate, a.avoidable_by
@@ -501,33 +554,28 @@ impl Tally {
 /// or plays an illegal move (the error names the game; the PGN keeps every
 /// game so far), a failure of our engine.
 pub fn run(args: MatchArgs) -> Result<()> {
-    if !DEPTHS.contains(&args.depth) {
-        engine_move(crate::START_FEN, args.depth)?;
-    }
-    if args.games == 0 {
-        bail!("--games 0: nothing to play");
-    }
+    let settings = Settings::of(&args)?;
     let openings = match &args.openings {
         Some(path) => read_openings(path)?,
         None => built_in_openings(),
     };
     let mut pgn = match &args.pgn {
         Some(path) => {
-            Some(File::create(path).with_context(|| format!("creating {}", path.display()))?)
+            Some(File::create(path).with_context(|| format!("creating {}", shown(path)))?)
         }
         None => None,
     };
     chess::reply_pass().context("building the reply program")?;
     let mut opponent = Opponent::start(&args.opponent, &args.options)?;
-    let engine = format!("regex-chess (depth {})", args.depth);
-    let bar = ProgressBar::new(u64::from(args.games));
+    let engine = format!("regex-chess (depth {})", settings.depth);
+    let bar = ProgressBar::new(u64::from(settings.games));
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed} < {eta}]")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let date = crate::record::today();
     let mut tally = Tally::default();
-    for round in 1..=args.games {
+    for round in 1..=settings.games {
         let index = (round - 1) as usize;
         let mut game = Game {
             round,
@@ -541,7 +589,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
             ending: None,
             abandoned: None,
         };
-        let played = play(&mut game, &mut opponent, &args, &mut tally);
+        let played = play(&mut game, &mut opponent, &settings, &mut tally);
         if let Err(e) = &played {
             game.abandoned = Some(format!("{e:#}"));
         }
@@ -569,10 +617,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         }
         bar.set_message(format!(
             "+{} ={} -{}  mates allowed {}",
-            tally.wins,
-            tally.draws,
-            tally.losses,
-            tally.allowed.len()
+            tally.wins, tally.draws, tally.losses, tally.allowed
         ));
         bar.inc(1);
     }
@@ -585,7 +630,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
 fn play(
     game: &mut Game,
     opponent: &mut Opponent,
-    args: &MatchArgs,
+    settings: &Settings,
     tally: &mut Tally,
 ) -> Result<()> {
     opponent.new_game()?;
@@ -596,7 +641,7 @@ fn play(
     let mut book = game.opening.moves.clone().into_iter();
     loop {
         let plies = uci_moves.len() as u32;
-        if let Some(ending) = adjudicate(&pos, occurrences, plies, args.max_plies) {
+        if let Some(ending) = adjudicate(&pos, occurrences, plies, settings.max_plies) {
             game.ending = Some(ending);
             return Ok(());
         }
@@ -604,13 +649,14 @@ fn play(
         let (text, ours) = if let Some(m) = book.next() {
             (m, false)
         } else if pos.turn() == game.ours {
-            let m = engine_move(&fen, args.depth)?;
+            let m = engine_move(&fen, settings.depth)?;
             (
                 m.ok_or_else(|| anyhow!("our engine found no move in {}", quote(&fen)))?,
                 true,
             )
         } else {
-            let m = opponent.best_move(game.opening.fen.as_deref(), &uci_moves, args.movetime)?;
+            let m =
+                opponent.best_move(game.opening.fen.as_deref(), &uci_moves, settings.movetime)?;
             (m, false)
         };
         let Some(m) = legal_move(&pos, &text) else {
@@ -622,13 +668,17 @@ fn play(
             );
         };
         let allowed = if ours { allowed_mate(&pos, &m) } else { None };
+        tally.engine_moves += u32::from(ours);
         if let Some(a) = &allowed {
-            tally.allowed.push((
-                game.round,
-                fen.clone(),
-                SanPlus::from_move(pos.clone(), m).to_string(),
-                a.clone(),
-            ));
+            tally.allowed += 1;
+            if tally.examples.len() < 10 {
+                tally.examples.push((
+                    game.round,
+                    fen.clone(),
+                    SanPlus::from_move(pos.clone(), m).to_string(),
+                    a.clone(),
+                ));
+            }
         }
         uci_moves.push(m.to_uci(CastlingMode::Standard).to_string());
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, m);

@@ -174,7 +174,8 @@ fn two_games_against_stockfish_agree_with_their_pgn() {
         "{out}"
     );
     assert!(summary_line(&out, "elo:").ends_with("(95%)"), "{out}");
-    let allowed: usize = summary_line(&out, "allowed mates-in-one:").parse().unwrap();
+    let allowed_line = summary_line(&out, "allowed mates-in-one:");
+    let allowed: usize = allowed_line.split(' ').next().unwrap().parse().unwrap();
 
     let games = read_pgn(&std::fs::read_to_string(&pgn).unwrap());
     assert_eq!(games.len(), 2);
@@ -214,6 +215,13 @@ fn two_games_against_stockfish_agree_with_their_pgn() {
     }
     assert_eq!(tally.to_vec(), wdl, "{out}");
     assert_eq!(allowed_in_pgn, allowed, "{out}");
+    // Both games open with the Ruy Lopez, three moves a side from the book.
+    assert!(games.iter().all(|g| g.tags["Opening"] == "Ruy Lopez"));
+    let engine_moves = games[0].plies.div_ceil(2) - 3 + games[1].plies / 2 - 3;
+    assert!(
+        allowed_line.ends_with(&format!("(in {engine_moves} moves of our engine)")),
+        "{out}"
+    );
 }
 
 /// Writes a fake UCI engine: a shell script that answers the handshake and
@@ -344,7 +352,7 @@ fn a_bad_openings_file_names_its_line() {
         openings.to_str().unwrap(),
     ]);
     assert!(!ok);
-    assert!(err.contains("openings.txt line 3: `e2e4 e2e4`"), "{err}");
+    assert!(err.contains("openings.txt` line 3: `e2e4 e2e4`"), "{err}");
     assert!(err.contains("illegal move `e2e4`"), "{err}");
 }
 
@@ -356,4 +364,17 @@ fn only_depth_2_exists_today() {
         err.contains("--depth 3: our engine offers only depth 2"),
         "{err}"
     );
+}
+
+#[test]
+fn a_bad_number_is_quoted_short() {
+    let junk = "9".repeat(400);
+    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine", "--games", &junk]);
+    assert!(!ok);
+    assert!(err.contains("--games `999"), "{err}");
+    assert!(err.contains("not a whole number in range"), "{err}");
+    assert!(!err.contains(&"9".repeat(101)), "{err}");
+    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine", "--games", "0"]);
+    assert!(!ok);
+    assert!(err.contains("--games 0: nothing to play"), "{err}");
 }
