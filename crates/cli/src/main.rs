@@ -10,6 +10,7 @@
 
 mod bench;
 mod fuzz;
+mod notation;
 mod play;
 mod record;
 mod textio;

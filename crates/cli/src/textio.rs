@@ -47,21 +47,10 @@ pub fn println(text: impl Display) -> Result<()> {
 /// # Errors
 ///
 /// [`Closed`], or the write error.
-#[allow(dead_code)] // used by play (next step)
 pub fn print_flush(text: impl Display) -> Result<()> {
     let mut out = io::stdout().lock();
     write!(out, "{text}").map_err(write_error)?;
     out.flush().map_err(write_error)
-}
-
-/// Flushes standard output.
-///
-/// # Errors
-///
-/// [`Closed`], or the write error.
-#[allow(dead_code)] // used by play (next step)
-pub fn flush() -> Result<()> {
-    io::stdout().flush().map_err(write_error)
 }
 
 /// One line read by [`read_line`].
