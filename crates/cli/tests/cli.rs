@@ -185,3 +185,27 @@ fn errors_quote_little_of_a_huge_input_and_escape_controls() {
     assert!(err.contains("\\u{1}xxx") && err.contains("...\""), "{err}");
     assert!(!err.contains('\u{1}'));
 }
+
+#[test]
+fn bench_refuses_a_turn_that_is_not_a_proper_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite.epd");
+    std::fs::write(
+        &suite,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;move e2e5 ;id bad\n",
+    )
+    .unwrap();
+    let (ok, out, err) = run(&[
+        "bench",
+        "--runs",
+        "1",
+        "--positions",
+        suite.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("turn bad: \"e2e5\" is not a legal move of its position"),
+        "{err}"
+    );
+}
