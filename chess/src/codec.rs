@@ -60,6 +60,20 @@ pub struct Encoded {
     pub fullmoves: u32,
 }
 
+/// At most the first [`EXCERPT_CHARS`] characters of an input, with `...`
+/// after them when there were more: what an error message quotes, so that
+/// a huge input does not come back whole (the caller's `{:?}` escapes
+/// control characters).
+pub fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// The most characters of an input an error message quotes.
+pub const EXCERPT_CHARS: usize = 100;
+
 /// Parses and validates a FEN.
 ///
 /// # Errors
@@ -70,13 +84,13 @@ pub fn parse_fen(fen: &str) -> Result<Chess, FenError> {
         .trim()
         .parse()
         .map_err(|e: shakmaty::fen::ParseFenError| FenError::Syntax {
-            fen: fen.to_string(),
+            fen: excerpt(fen),
             message: e.to_string(),
         })?;
     parsed
         .into_position(CastlingMode::Standard)
         .map_err(|e| FenError::Illegal {
-            fen: fen.to_string(),
+            fen: excerpt(fen),
             message: e.to_string(),
         })
 }

@@ -109,40 +109,68 @@ pub fn legal_moves(fen: &str) -> Result<Vec<(String, String)>, Error> {
 const PERFT_BATCH: usize = 256;
 
 /// The number of leaf positions `depth` plies from `fen`, every node's moves
-/// computed by the regex program (threads are expanded in batches so the
-/// state stays small).
+/// computed by the regex program.
+///
+/// The tree is walked depth-first over batches: a batch of at most
+/// `PERFT_BATCH` threads is expanded by one VM run, and its children are
+/// counted (at the last ply, from the run's thread count, without parsing)
+/// or expanded in turn, batch by batch, before the next batch of the same
+/// ply is touched. At most one batch's children are held per ply, so memory
+/// grows with `depth`, never with the size of the tree.
 ///
 /// # Errors
 ///
 /// As [`legal_moves`].
 pub fn perft(fen: &str, depth: u32) -> Result<u64, Error> {
+    perft_with_progress(fen, depth, &mut |_| {})
+}
+
+/// [`perft`], calling `progress` with the number of leaves counted so far
+/// after every VM run of the last ply.
+///
+/// # Errors
+///
+/// As [`legal_moves`].
+pub fn perft_with_progress(
+    fen: &str,
+    depth: u32,
+    progress: &mut dyn FnMut(u64),
+) -> Result<u64, Error> {
     let start = codec::encode_fen(fen)?;
-    let mut frontier = vec![codec::thread_of(&start)];
     if depth == 0 {
         return Ok(1);
     }
-    for level in 1..=depth {
-        let mut next = Vec::new();
-        let mut count = 0u64;
-        for batch in frontier.chunks(PERFT_BATCH) {
-            let state = State {
-                prefix: String::new(),
-                threads: batch.to_vec(),
-            };
-            let (out, stats) = run_move_pass(&state.render())?;
-            if level == depth {
-                count += (stats.active_threads + stats.paused_threads) as u64;
-            } else {
-                let parsed = State::parse(&out).map_err(|e| Error::BadState(e.to_string()))?;
-                next.extend(parsed.threads);
-            }
-        }
-        if level == depth {
-            return Ok(count);
-        }
-        frontier = next;
+    let mut leaves = 0;
+    perft_batch(&[codec::thread_of(&start)], depth, &mut leaves, progress)?;
+    Ok(leaves)
+}
+
+/// Adds to `leaves` the leaves `depth` (at least 1) plies below each of
+/// `threads` (at most one batch).
+fn perft_batch(
+    threads: &[regex_vm::state::Thread],
+    depth: u32,
+    leaves: &mut u64,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(), Error> {
+    let state = State {
+        prefix: String::new(),
+        threads: threads.to_vec(),
+    };
+    let (out, stats) = run_move_pass(&state.render())?;
+    if depth == 1 {
+        *leaves += (stats.active_threads + stats.paused_threads) as u64;
+        progress(*leaves);
+        return Ok(());
     }
-    Ok(frontier.len() as u64)
+    let children = State::parse(&out)
+        .map_err(|e| Error::BadState(e.to_string()))?
+        .threads;
+    drop(out);
+    for batch in children.chunks(PERFT_BATCH) {
+        perft_batch(batch, depth - 1, leaves, progress)?;
+    }
+    Ok(())
 }
 
 /// The reply program and its executor, built once.

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use chess::codec::parse_fen;
-use chess::screen::start_screen;
+use chess::screen::{parse_screen, start_screen};
 use regex_vm::{format, Stats};
 use shakmaty::Position;
 
@@ -110,6 +110,17 @@ pub fn parse_suite(text: &str) -> Result<Vec<Turn>> {
 pub fn turn_state(t: &Turn) -> Result<String> {
     let pos = parse_fen(&t.fen).with_context(|| format!("turn {}", t.id))?;
     let screen = start_screen(&t.fen, Some(!pos.turn()))?;
+    if parse_screen(&screen).is_none() {
+        bail!("turn {}: its start is not a proper screen", t.id);
+    }
+    let legal = chess::legal_moves(&t.fen).with_context(|| format!("turn {}", t.id))?;
+    if !legal.iter().any(|(uci, _)| *uci == t.mv) {
+        bail!(
+            "turn {}: {} is not a legal move of its position, so the turn would time a refusal",
+            t.id,
+            crate::textio::quote(&t.mv)
+        );
+    }
     Ok(format!("{screen}{}\n", t.mv))
 }
 
@@ -258,6 +269,16 @@ pub fn run(args: BenchArgs) -> Result<()> {
     };
     let states: Vec<String> = turns.iter().map(turn_state).collect::<Result<_>>()?;
     let mut results = Vec::new();
+    // Drawn on a terminal only; a pipe gets the table alone.
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some((turns.len() * runs) as u64),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} runs, {elapsed}")
+    {
+        bar.set_style(style);
+    }
     for (t, start) in turns.iter().zip(&states) {
         let mut times = Vec::with_capacity(runs);
         let mut last = None;
@@ -268,9 +289,16 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 .run(&mut s)
                 .with_context(|| format!("turn {}", t.id))?;
             times.push(t1.elapsed().as_secs_f64() * 1e3);
+            bar.inc(1);
             last = Some((stats, s));
         }
         let (stats, state) = last.context("at least one run")?;
+        if parse_screen(&state).is_none() {
+            bail!(
+                "turn {}: the turn program did not end in a proper screen:\n{state}",
+                t.id
+            );
+        }
         if !state.contains("You played ") {
             bail!(
                 "turn {}: the move {} was not accepted:\n{state}",
@@ -286,6 +314,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
             python: None,
         });
     }
+    bar.finish_and_clear();
     if args.python {
         let py = run_python(&turns, &states, runs)?;
         for (r, (times, state)) in results.iter_mut().zip(py) {

@@ -24,8 +24,9 @@
 //!
 //! The first disagreement of each kind is printed as a reproducer (kind,
 //! FEN, move, both answers, seed, game) and written to
-//! `<out>/<kind>-<seed>-<game>.txt`; the out directory is created only
-//! then. The run ends with a plain-text summary on stdout, one `key: value`
+//! `<out>/<kind>-<seed>-<game>.txt`; the out directory is created and
+//! checked for writing before the campaign starts, so a finding is never
+//! lost to a bad `--out`. The run ends with a plain-text summary on stdout, one `key: value`
 //! per line. Exit code: 1 if anything disagreed, else 130 if Ctrl-C stopped
 //! the run, else 0.
 //!
@@ -312,6 +313,7 @@ pub fn run(args: FuzzArgs) -> Result<ExitCode> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let seed = args.seed.unwrap_or_else(clock_seed);
+    prepare_out(&args.out)?;
     let settings = Settings {
         seed,
         max_plies: args.max_plies,
@@ -947,6 +949,15 @@ fn reproducer(kind: Kind, game: u64, start: &str, ply: &Ply, f: &Finding, s: &Se
         text += &format!("reproduce: {command}\n");
     }
     text
+}
+
+/// Creates the out directory and checks that a file can be written there.
+fn prepare_out(out: &Path) -> Result<()> {
+    let shown = crate::textio::quote(&out.to_string_lossy());
+    std::fs::create_dir_all(out).with_context(|| format!("creating --out {shown}"))?;
+    tempfile::NamedTempFile::new_in(out)
+        .with_context(|| format!("--out {shown} cannot take reproducer files"))?;
+    Ok(())
 }
 
 fn write_reproducer(out: &Path, kind: Kind, seed: u64, game: u64, text: &str) -> Result<PathBuf> {

@@ -15,9 +15,11 @@ mod arena;
 mod bench;
 mod fuzz;
 mod listing;
+mod notation;
 mod play;
 mod record;
 mod report;
+mod textio;
 mod trace;
 mod uci;
 mod web;
@@ -34,9 +36,14 @@ use clap::{Parser, Subcommand};
     version,
     about = "Chess computed by regex find-and-replace"
 )]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Without a subcommand, `play`'s options: `regex-chess --ascii` is
+    /// `regex-chess play --ascii`.
+    #[command(flatten)]
+    play: play::PlayArgs,
 }
 
 pub(crate) const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -49,6 +56,9 @@ enum Command {
     Dump {
         /// The file to write.
         file: std::path::PathBuf,
+        /// The format, when the file's extension does not say it.
+        #[arg(long, value_enum)]
+        format: Option<DumpFormat>,
     },
     /// Print the legal moves of a position, one UCI move per line, sorted.
     Moves {
@@ -70,8 +80,12 @@ enum Command {
         /// Repeat the count this many times and report the median time.
         #[arg(long, default_value_t = 1)]
         runs: u32,
+        /// Also print the count below each legal move of the position.
+        #[arg(long)]
+        divide: bool,
     },
-    /// Print the engine's move (UCI) and its 2-ply score for a position.
+    /// Print the engine's move (UCI) and its score from the mover's view
+    /// (`cp N` or `mate N`, as UCI writes it).
     Reply {
         /// The position (FEN); the side to move is the engine.
         #[arg(long, default_value = START_FEN)]
@@ -93,9 +107,32 @@ enum Command {
     Match(arena::MatchArgs),
 }
 
+/// The formats `dump` writes.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum DumpFormat {
+    /// The original project's JSON shape.
+    Json,
+    /// A JavaScript module.
+    Js,
+}
+
+impl DumpFormat {
+    /// The format a file name asks for: `.json`, `.js` or `.mjs`.
+    fn of(file: &std::path::Path) -> Option<DumpFormat> {
+        match file.extension().and_then(|e| e.to_str()) {
+            Some("json") => Some(DumpFormat::Json),
+            Some("js" | "mjs") => Some(DumpFormat::Js),
+            _ => None,
+        }
+    }
+}
+
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(code) => code,
+        // The reader of standard output went away (`| head`): nothing is
+        // left to tell it.
+        Err(e) if textio::is_closed(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
@@ -104,80 +141,51 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
-    let command = cli
-        .command
-        .unwrap_or(Command::Play(play::PlayArgs::default()));
+    let command = cli.command.unwrap_or(Command::Play(cli.play));
     match command {
         Command::Play(args) => return play::run(args),
-        Command::Dump { file } => {
+        Command::Dump { file, format } => {
+            let Some(format) = format.or_else(|| DumpFormat::of(&file)) else {
+                anyhow::bail!(
+                    "{}: unknown extension; name the file .json, .js or .mjs, or pass --format json|js",
+                    textio::quote(&file.to_string_lossy())
+                );
+            };
             let program = &chess::turn_pass()
                 .context("building the turn program")?
                 .program;
-            regex_vm::format::write_file(program, &file)
-                .with_context(|| format!("writing {}", file.display()))?;
+            let text = match format {
+                DumpFormat::Json => format!("{}\n", regex_vm::format::to_json(program)),
+                DumpFormat::Js => regex_vm::format::to_js(program),
+            };
+            std::fs::write(&file, text).with_context(|| format!("writing {}", file.display()))?;
             let bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
-            println!(
+            textio::println(format_args!(
                 "wrote {}: {} rewrites, {} distinct patterns, {} bytes",
                 file.display(),
                 program.len(),
                 program.distinct_patterns(),
                 bytes
-            );
+            ))?;
         }
         Command::Moves { fen, with_fen } => {
-            let moves = chess::legal_moves(&fen).with_context(|| format!("position {fen:?}"))?;
+            let moves = chess::legal_moves(&fen)
+                .with_context(|| format!("position {}", textio::quote(&fen)))?;
             for (uci, after) in moves {
                 if with_fen {
-                    println!("{uci} {after}");
+                    textio::println(format_args!("{uci} {after}"))?;
                 } else {
-                    println!("{uci}");
+                    textio::println(&uci)?;
                 }
             }
         }
-        Command::Perft { fen, depth, runs } => {
-            // Build and compile the program first so the time is the search's.
-            chess::move_pass().context("building the move program")?;
-            let mut times = Vec::new();
-            let mut n = 0;
-            for _ in 0..runs.max(1) {
-                let start = Instant::now();
-                n = chess::perft(&fen, depth).with_context(|| format!("position {fen:?}"))?;
-                times.push(start.elapsed().as_secs_f64() * 1e3);
-            }
-            times.sort_by(f64::total_cmp);
-            println!("perft({depth}) = {n}");
-            if times.len() > 1 {
-                println!(
-                    "time: {:.2} ms (median of {}, min {:.2}, max {:.2})",
-                    times[times.len() / 2],
-                    times.len(),
-                    times[0],
-                    times[times.len() - 1]
-                );
-            } else {
-                println!("time: {:.2} ms", times[0]);
-            }
-            let program = &chess::move_pass()?.program;
-            println!(
-                "move program: {} rewrites, {} distinct patterns",
-                program.len(),
-                program.distinct_patterns()
-            );
-        }
-        Command::Reply { fen } => {
-            chess::reply_pass().context("building the reply program")?;
-            let start = Instant::now();
-            let (reply, stats) = chess::reply(&fen).with_context(|| format!("position {fen:?}"))?;
-            match reply {
-                Some((uci, score)) => println!("{uci} {score}"),
-                None => println!("none (no legal move)"),
-            }
-            eprintln!(
-                "time: {:.1} ms, {} rewrites applied",
-                start.elapsed().as_secs_f64() * 1e3,
-                stats.executed
-            );
-        }
+        Command::Perft {
+            fen,
+            depth,
+            runs,
+            divide,
+        } => perft(&fen, depth, runs, divide)?,
+        Command::Reply { fen } => reply(&fen)?,
         Command::Fuzz(args) => return fuzz::run(args),
         Command::Uci => uci::run()?,
         Command::Bench(args) => bench::run(args)?,
@@ -187,4 +195,100 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Match(args) => arena::run(args)?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A progress bar on stderr (drawn only on a terminal) for runs that may
+/// be long: `total` steps, or a spinner counting leaves when `None`.
+fn progress_bar(total: Option<u64>, long: bool) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    if !long {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::stderr());
+    let style = match total {
+        Some(_) => ProgressStyle::with_template("{bar:30} {pos}/{len} root moves, {elapsed}"),
+        None => ProgressStyle::with_template("{spinner} {pos} leaves, {elapsed}"),
+    };
+    if let Ok(style) = style {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// `perft`: the count (and with `divide`, the count below each move), the
+/// time, the program's size.
+fn perft(fen: &str, depth: u32, runs: u32, divide: bool) -> Result<()> {
+    // Build and compile the program first so the time is the search's.
+    chess::move_pass().context("building the move program")?;
+    chess::codec::parse_fen(fen).with_context(|| format!("position {}", textio::quote(fen)))?;
+    let long = depth >= 4;
+    let mut times = Vec::new();
+    let mut n = 0;
+    let mut below = Vec::new();
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        if divide && depth > 0 {
+            let moves = chess::legal_moves(fen)
+                .with_context(|| format!("position {}", textio::quote(fen)))?;
+            let bar = progress_bar(Some(moves.len() as u64), long);
+            below.clear();
+            for (uci, after) in moves {
+                below.push((uci, chess::perft(&after, depth - 1)?));
+                bar.inc(1);
+            }
+            bar.finish_and_clear();
+            n = below.iter().map(|(_, c)| c).sum();
+        } else {
+            let bar = progress_bar(None, long);
+            n = chess::perft_with_progress(fen, depth, &mut |leaves| bar.set_position(leaves))
+                .with_context(|| format!("position {}", textio::quote(fen)))?;
+            bar.finish_and_clear();
+        }
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    for (uci, count) in &below {
+        textio::println(format_args!("{uci}: {count}"))?;
+    }
+    times.sort_by(f64::total_cmp);
+    textio::println(format_args!("perft({depth}) = {n}"))?;
+    if times.len() > 1 {
+        textio::println(format_args!(
+            "time: {:.2} ms (median of {}, min {:.2}, max {:.2})",
+            times[times.len() / 2],
+            times.len(),
+            times[0],
+            times[times.len() - 1]
+        ))?;
+    } else {
+        textio::println(format_args!("time: {:.2} ms", times[0]))?;
+    }
+    let program = &chess::move_pass()?.program;
+    textio::println(format_args!(
+        "move program: {} rewrites, {} distinct patterns",
+        program.len(),
+        program.distinct_patterns()
+    ))
+}
+
+/// `reply`: `MOVE cp N` / `MOVE mate N` from the mover's view, or why
+/// there is no move.
+fn reply(fen: &str) -> Result<()> {
+    use shakmaty::Position;
+    chess::reply_pass().context("building the reply program")?;
+    let position =
+        chess::codec::parse_fen(fen).with_context(|| format!("position {}", textio::quote(fen)))?;
+    let start = Instant::now();
+    let (reply, stats) =
+        chess::reply(fen).with_context(|| format!("position {}", textio::quote(fen)))?;
+    match reply {
+        Some((uci, score)) => textio::println(format_args!("{uci} {}", uci::score_text(score)))?,
+        None if position.is_check() => textio::println("none: checkmate")?,
+        None => textio::println("none: stalemate")?,
+    }
+    eprintln!(
+        "time: {:.1} ms, {} rewrites applied",
+        start.elapsed().as_secs_f64() * 1e3,
+        stats.executed
+    );
+    Ok(())
 }

@@ -1,20 +1,30 @@
 //! `regex-chess play`: a game in the terminal.
 //!
 //! The screen the regex turn program produces is the state; this module
-//! only shows it (with Unicode pieces unless `--ascii`), reads the person's
-//! line (line editing and history on a terminal, plain lines from a pipe),
-//! hands `help` and `quit` locally, and appends every other line to the
-//! state before the next pass. It decides nothing about chess.
+//! shows it (Unicode pieces unless `--ascii`, the board turned to the
+//! person's side), reads the person's line (line editing on a terminal,
+//! plain lines from a pipe, in bounded memory, a line that is not UTF-8
+//! asked again), and hands every move to the turn program after
+//! [`crate::notation`] has made it coordinates. The commands that are not
+//! moves (`help`, `undo`, `new`, `resign`, `hint`, `moves`, `fen`, `flip`,
+//! `quit`) are the front end's: `undo` and `new` go back to screens it
+//! kept, so the regex program never sees them. It decides nothing about
+//! chess. Every way out (game over, `quit`, end of input, a closed or full
+//! standard output, an error) leaves the `--pgn` file written.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
-use chess::screen::{start_screen, GAME_OVER};
+use anyhow::{bail, Context, Result};
+use chess::codec::decode;
+use chess::screen::{parse_screen, start_screen, GAME_OVER};
+use shakmaty::{Color, Position};
 
-use crate::record::{normalize, today, Record};
-use shakmaty::Color;
+use crate::notation::{read_move, san_of, Reading};
+use crate::record::{load, PgnFile, Record};
+use crate::textio::{self, quote, Line};
 
 /// Who the engine plays.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +41,7 @@ pub enum EngineColor {
 #[derive(clap::Args, Debug, Default)]
 pub struct PlayArgs {
     /// Start from this position (FEN) instead of the standard one.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "load")]
     pub fen: Option<String>,
     /// The engine's colour.
     #[arg(long, value_enum)]
@@ -39,16 +49,39 @@ pub struct PlayArgs {
     /// Plain letters instead of Unicode chess symbols.
     #[arg(long)]
     pub ascii: bool,
-    /// Write the game as PGN to this file when it ends or on `quit`.
+    /// Draw the board from the other side (the person's side is the
+    /// default: black at the bottom when the person plays black).
     #[arg(long)]
-    pub pgn: Option<std::path::PathBuf>,
+    pub flip: bool,
+    /// Write the game as PGN to this new file (checked before the first
+    /// move, rewritten after every move).
+    #[arg(long)]
+    pub pgn: Option<PathBuf>,
+    /// Let --pgn name an existing file and add the games after its own.
+    #[arg(long, requires = "pgn")]
+    pub append: bool,
+    /// Resume the last game of this PGN file.
+    #[arg(long, value_name = "GAME.pgn")]
+    pub load: Option<PathBuf>,
 }
 
 pub(crate) const HELP: &str = "\
-Type a move as its from and to squares: e2e4, g1f3, e1g1 (castling),
-or in algebraic notation: e4, Nf3, exd5, O-O, e8=Q.
+Type a move as its squares: e2e4, E2-E4, e2 e4, g1f3, e1g1 (castling),
+or in algebraic notation: e4, Nf3, exd5, O-O (or 0-0), e8=Q (or e8).
 Promotions add the piece: e7e8q, e7e8r, e7e8b, e7e8n (e7e8 alone is a queen).
-Commands: help (this text), quit (leave the game).";
+Commands:
+  help    this text
+  undo    take back your last move (and the engine's reply)
+  new     start a new game
+  resign  give up this game
+  hint    the engine's move for you
+  moves   the game so far
+  fen     the position as FEN
+  flip    turn the board around
+  quit    leave (the game is kept with --pgn)";
+
+/// The longest line read from a pipe; a longer one is refused unread.
+const MAX_LINE: usize = 64 * 1024;
 
 /// Unicode symbol of a piece letter.
 fn glyph(c: char) -> char {
@@ -69,20 +102,40 @@ fn glyph(c: char) -> char {
     }
 }
 
-/// The screen as shown: board rows in Unicode unless `ascii`.
-pub fn display(screen: &str, ascii: bool) -> String {
-    screen
-        .split('\n')
-        .enumerate()
-        .map(|(i, line)| {
-            if ascii || !(1..=8).contains(&i) {
-                line.to_string()
-            } else {
-                line.chars().map(glyph).collect()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+/// The screen as shown: board rows in Unicode unless `ascii`, and with
+/// `flipped` the board seen from black's side (rank 1 on top, file h on
+/// the left). The lines below the board are shown as they are.
+pub fn display(screen: &str, ascii: bool, flipped: bool) -> String {
+    let lines: Vec<&str> = screen.split('\n').collect();
+    let mut shown: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    if flipped && lines.len() >= 10 {
+        let reversed = |line: &str| {
+            let cells: Vec<&str> = line.trim_start().split(' ').rev().collect();
+            let indent = &line[..line.len() - line.trim_start().len()];
+            format!("{indent}{}", cells.join(" "))
+        };
+        shown[0] = reversed(lines[0]);
+        shown[9] = reversed(lines[9]);
+        for row in 1..=8 {
+            shown[row] = reversed(lines[9 - row]);
+        }
+    }
+    for line in shown.iter_mut().take(9).skip(1) {
+        if !ascii {
+            *line = line.chars().map(glyph).collect();
+        }
+    }
+    shown.join("\n")
+}
+
+/// One read from the person.
+enum Read {
+    /// A line.
+    Line(String),
+    /// A line that could not be read, and why (asked again).
+    Unreadable(String),
+    /// The end of the input.
+    End,
 }
 
 enum Input {
@@ -100,33 +153,43 @@ impl Input {
         }
     }
 
-    /// One line, or `None` at the end of input.
-    fn read(&mut self, prompt: &str) -> Result<Option<String>> {
+    /// One line after `prompt`.
+    fn read(&mut self, prompt: &str) -> Result<Read> {
         match self {
             Input::Editor(ed) => match ed.readline(prompt) {
                 Ok(line) => {
                     let _ = ed.add_history_entry(line.as_str());
-                    Ok(Some(line))
+                    Ok(Read::Line(line))
                 }
                 Err(rustyline::error::ReadlineError::Eof)
-                | Err(rustyline::error::ReadlineError::Interrupted) => Ok(None),
-                Err(e) => Err(e).context("reading the terminal"),
+                | Err(rustyline::error::ReadlineError::Interrupted) => Ok(Read::End),
+                Err(e) => Ok(Read::Unreadable(format!(
+                    "the line could not be read ({e})"
+                ))),
             },
             Input::Pipe(lock) => {
-                print!("{prompt}");
-                std::io::stdout().flush().ok();
-                let mut line = String::new();
-                if lock
-                    .read_line(&mut line)
-                    .context("reading standard input")?
-                    == 0
-                {
-                    println!();
-                    return Ok(None);
+                textio::print_flush(prompt)?;
+                match textio::read_line(lock, MAX_LINE) {
+                    Ok(None) => {
+                        textio::println("")?;
+                        Ok(Read::End)
+                    }
+                    Ok(Some(Line::Text(line))) => {
+                        textio::println(&line)?;
+                        Ok(Read::Line(line))
+                    }
+                    Ok(Some(Line::NotUtf8)) => {
+                        textio::println("")?;
+                        Ok(Read::Unreadable("that line is not UTF-8 text".into()))
+                    }
+                    Ok(Some(Line::TooLong(n))) => {
+                        textio::println("")?;
+                        Ok(Read::Unreadable(format!("that line is {n} bytes long")))
+                    }
+                    Err(e) => Ok(Read::Unreadable(format!(
+                        "the line could not be read ({e})"
+                    ))),
                 }
-                let line = line.trim_end_matches(['\n', '\r']).to_string();
-                println!("{line}");
-                Ok(Some(line))
             }
         }
     }
@@ -136,6 +199,81 @@ fn info_line(screen: &str) -> &str {
     screen.split('\n').nth(12).unwrap_or("")
 }
 
+/// A game being played: the current screen, its record, and the screens
+/// before each turn that moved (for `undo`).
+struct Game {
+    state: String,
+    record: Record,
+    history: Vec<(String, Record)>,
+}
+
+/// Where a session starts a game (again for `new`).
+struct Start {
+    fen: String,
+    engine: Option<Color>,
+    /// The game loaded with `--load`: its screens and records.
+    loaded: Option<Game>,
+}
+
+impl Start {
+    /// A fresh game (or the loaded one), with the engine's first move when
+    /// it is the engine's turn.
+    fn game(&self, fresh: bool) -> Result<(Game, Option<regex_vm::Stats>)> {
+        let mut game = match (&self.loaded, fresh) {
+            (Some(g), false) => Game {
+                state: g.state.clone(),
+                record: g.record.clone(),
+                history: g.history.clone(),
+            },
+            _ => Game {
+                state: if self.fen == crate::START_FEN && self.engine == Some(Color::Black) {
+                    // The regex program boots the standard game itself.
+                    String::new()
+                } else {
+                    start_screen(&self.fen, self.engine)
+                        .with_context(|| format!("position {}", quote(&self.fen)))?
+                },
+                record: Record::new(&self.fen, self.engine)?,
+                history: Vec::new(),
+            },
+        };
+        // First pass: boots the empty state, or lets an engine to move play.
+        let before = info_line(&game.state).to_string();
+        let stats = chess::play_turn(&mut game.state, None).context("running the turn program")?;
+        game.record.note_turn(&before, &game.state);
+        let moved = info_line(&game.state).contains("The engine played");
+        Ok((game, moved.then_some(stats)))
+    }
+}
+
+/// The screens of a loaded game: the position after its moves, with the
+/// screens of the person's earlier turns kept for `undo`.
+fn loaded_game(path: &std::path::Path, engine: Option<Color>) -> Result<(String, Game)> {
+    let shown = quote(&path.to_string_lossy());
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading --load {shown}"))?;
+    let game = load(&text).with_context(|| format!("--load {shown}"))?;
+    let mut record = Record::new(&game.start_fen, engine)?;
+    let mut history = Vec::new();
+    let mut fen = game.start_fen.clone();
+    let persons_turn = |record: &Record| engine != Some(record.position().turn());
+    for (uci, after) in &game.moves {
+        if persons_turn(&record) {
+            history.push((start_screen(&fen, engine)?, record.clone()));
+        }
+        record.play(uci);
+        fen = after.clone();
+    }
+    let state = start_screen(&fen, engine)?;
+    Ok((
+        game.start_fen,
+        Game {
+            state,
+            record,
+            history,
+        },
+    ))
+}
+
 /// Plays a game on standard input and output.
 pub fn run(args: PlayArgs) -> Result<ExitCode> {
     let engine = match args.engine_color.unwrap_or(EngineColor::Black) {
@@ -143,75 +281,263 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         EngineColor::Black => Some(Color::Black),
         EngineColor::None => None,
     };
+    // The file is checked before anything is played.
+    let mut pgn = match &args.pgn {
+        Some(path) => Some(PgnFile::open(path, args.append)?),
+        None => None,
+    };
     let t0 = Instant::now();
     chess::turn_pass().context("building the turn program")?;
     let build = t0.elapsed();
-    let mut state = match (&args.fen, engine) {
-        (None, Some(Color::Black)) => String::new(),
-        (fen, _) => {
-            let fen = fen.as_deref().unwrap_or(crate::START_FEN);
-            start_screen(fen, engine).with_context(|| format!("position {fen:?}"))?
+    let (fen, loaded) = match &args.load {
+        Some(path) => {
+            let (fen, game) = loaded_game(path, engine)?;
+            (fen, Some(game))
+        }
+        None => {
+            let fen = args.fen.as_deref().unwrap_or(crate::START_FEN);
+            let pos =
+                chess::codec::parse_fen(fen).with_context(|| format!("position {}", quote(fen)))?;
+            (chess::codec::fen_of(&pos), None)
         }
     };
+    let start = Start {
+        fen,
+        engine,
+        loaded,
+    };
+    let (mut game, stats) = start.game(false)?;
+    if let Some(file) = &pgn {
+        file.write(&game.record)?;
+    }
     eprintln!(
         "regex-chess: turn program of {} rewrites ready in {} ms",
         chess::turn_pass()?.program.len(),
         build.as_millis()
     );
-    let start_fen = args.fen.as_deref().unwrap_or(crate::START_FEN).to_string();
-    let mut record = Record::new(&start_fen, engine)?;
-    let save = |record: &Record| -> Result<()> {
-        if let Some(path) = &args.pgn {
-            std::fs::write(path, record.pgn(&today()))
-                .with_context(|| format!("writing {}", path.display()))?;
-            eprintln!("regex-chess: game saved to {}", path.display());
-        }
-        Ok(())
+    let mut view = View {
+        ascii: args.ascii,
+        // The person's side at the bottom: black when the engine is white.
+        flipped: (engine == Some(Color::White)) != args.flip,
     };
-    // First pass: boots the empty state, or lets an engine to move play.
-    let before = info_line(&state).to_string();
-    let mut stats = chess::play_turn(&mut state, None).context("running the turn program")?;
-    record.note_turn(&before, &state);
-    let mut engine_moved = info_line(&state).contains("The engine played");
+    let outcome = session(&start, &mut game, stats, &mut view, &mut pgn);
+    // Whatever ended the session, the game is kept.
+    if let Some(file) = &pgn {
+        match file.write(&game.record) {
+            Ok(()) => eprintln!("regex-chess: game saved to {}", file.path().display()),
+            Err(e) if outcome.is_ok() => return Err(e),
+            Err(e) => eprintln!("error: {e:#}"),
+        }
+    }
+    outcome.map(|()| ExitCode::SUCCESS)
+}
+
+/// How the board is drawn.
+struct View {
+    ascii: bool,
+    flipped: bool,
+}
+
+/// The person's turns until the game ends, `quit` or the end of input.
+fn session(
+    start: &Start,
+    game: &mut Game,
+    mut engine_stats: Option<regex_vm::Stats>,
+    view: &mut View,
+    pgn: &mut Option<PgnFile>,
+) -> Result<()> {
     let mut input = Input::new()?;
     loop {
-        let (body, prompt) = match state.rsplit_once('\n') {
+        let (body, prompt) = match game.state.rsplit_once('\n') {
             Some((b, p)) => (b.to_string(), p.to_string()),
-            None => (String::new(), state.clone()),
+            None => (String::new(), game.state.clone()),
         };
-        println!("{}", display(&body, args.ascii));
-        if engine_moved {
-            println!(
+        textio::println(display(&body, view.ascii, view.flipped))?;
+        if let Some(stats) = engine_stats.take() {
+            textio::println(format_args!(
                 "(engine reply: {:.0} ms)",
                 stats.elapsed.as_secs_f64() * 1e3
-            );
+            ))?;
         }
         if prompt == GAME_OVER {
-            println!("{prompt}");
-            save(&record)?;
-            return Ok(ExitCode::SUCCESS);
+            return textio::println(&prompt);
         }
         let line = loop {
-            match input.read(&prompt)? {
-                None => {
-                    save(&record)?;
-                    return Ok(ExitCode::SUCCESS);
+            let line = match input.read(&prompt)? {
+                Read::End => return Ok(()),
+                Read::Unreadable(why) => {
+                    textio::println(format_args!("Not read: {why}. Type it again."))?;
+                    continue;
                 }
-                Some(l) if l.trim() == "help" => println!("{HELP}"),
-                Some(l) if l.trim() == "quit" => {
-                    println!("Bye.");
-                    save(&record)?;
-                    return Ok(ExitCode::SUCCESS);
+                Read::Line(l) => l,
+            };
+            match command(&line, start, game, view, pgn)? {
+                Command::Done => continue,
+                Command::Redraw(stats) => {
+                    engine_stats = stats;
+                    break None;
                 }
-                Some(l) => break l,
+                Command::Quit => {
+                    textio::println("Bye.")?;
+                    return Ok(());
+                }
+                Command::GameOver => return textio::println(GAME_OVER),
+                Command::NotOne => {}
+            }
+            let fen = current_fen(&game.state);
+            match fen.as_deref().map(|f| read_move(f, &line)) {
+                // Said by the front end; the screen stays as it is.
+                Some(Ok(Reading::Say(message))) => textio::println(message)?,
+                Some(Ok(Reading::Send(l))) => break Some(l),
+                Some(Err(e)) => return Err(e).context("listing the legal moves"),
+                None => break Some(line),
             }
         };
-        let line = normalize(&state, &line);
-        let before = info_line(&state).to_string();
-        stats = chess::play_turn(&mut state, Some(&line)).context("running the turn program")?;
-        record.note_turn(&before, &state);
+        let Some(line) = line else { continue };
+        let before_state = game.state.clone();
+        let before_record = game.record.clone();
+        let before = info_line(&game.state).to_string();
+        let stats =
+            chess::play_turn(&mut game.state, Some(&line)).context("running the turn program")?;
+        game.record.note_turn(&before, &game.state);
+        if game.record.len() != before_record.len() {
+            game.history.push((before_state, before_record));
+            if let Some(file) = pgn.as_ref() {
+                file.write(&game.record)?;
+            }
+        }
         // Only a new engine move gets its time printed.
-        engine_moved =
-            info_line(&state) != before && info_line(&state).contains("The engine played");
+        let engine_moved = info_line(&game.state) != before
+            && info_line(&game.state).contains("The engine played");
+        engine_stats = engine_moved.then_some(stats);
+    }
+}
+
+/// The position a screen shows, as FEN.
+fn current_fen(state: &str) -> Option<String> {
+    parse_screen(state).and_then(|s| decode(&s.position).ok())
+}
+
+/// What a command did.
+enum Command {
+    /// Answered; read the next line.
+    Done,
+    /// The game changed: draw it again (with the engine's move time).
+    Redraw(Option<regex_vm::Stats>),
+    /// Leave.
+    Quit,
+    /// The game has ended (resigned).
+    GameOver,
+    /// Not a command: a move for the turn program.
+    NotOne,
+}
+
+/// Carries out a front-end command.
+fn command(
+    line: &str,
+    start: &Start,
+    game: &mut Game,
+    view: &mut View,
+    pgn: &mut Option<PgnFile>,
+) -> Result<Command> {
+    let word = line.trim().to_ascii_lowercase();
+    Ok(match word.as_str() {
+        "help" | "?" => {
+            textio::println(HELP)?;
+            Command::Done
+        }
+        "quit" | "exit" => Command::Quit,
+        "flip" => {
+            view.flipped = !view.flipped;
+            Command::Redraw(None)
+        }
+        "fen" => {
+            match current_fen(&game.state) {
+                Some(fen) => textio::println(fen)?,
+                None => textio::println("No position on the screen yet.")?,
+            }
+            Command::Done
+        }
+        "moves" => {
+            let text = game.record.movetext();
+            textio::println(if text.is_empty() {
+                "No moves yet."
+            } else {
+                &text
+            })?;
+            Command::Done
+        }
+        "hint" => {
+            let Some(fen) = current_fen(&game.state) else {
+                bail!("the screen shows no position");
+            };
+            let (best, _) = chess::reply(&fen).context("searching for a hint")?;
+            match best {
+                Some((uci, _)) => {
+                    let san = san_of(game.record.position(), &uci).unwrap_or_default();
+                    textio::println(format_args!("Hint: {uci} ({san})."))?
+                }
+                None => textio::println("There is no legal move.")?,
+            }
+            Command::Done
+        }
+        "undo" | "takeback" => match game.history.pop() {
+            Some((state, record)) => {
+                game.state = state;
+                game.record = record;
+                if let Some(file) = pgn.as_ref() {
+                    file.write(&game.record)?;
+                }
+                textio::println("Taken back.")?;
+                Command::Redraw(None)
+            }
+            None => {
+                textio::println("Nothing to take back.")?;
+                Command::Done
+            }
+        },
+        "new" => {
+            if let Some(file) = pgn.as_mut() {
+                file.finish(&game.record);
+            }
+            let (fresh, stats) = start.game(true)?;
+            *game = fresh;
+            if let Some(file) = pgn.as_ref() {
+                file.write(&game.record)?;
+            }
+            textio::println("New game.")?;
+            Command::Redraw(stats)
+        }
+        "resign" => {
+            let side = game.record.position().turn();
+            game.record.resign();
+            let winner = match (start.engine, side) {
+                (Some(e), s) if e != s => "You resign; the engine wins.",
+                (Some(_), _) => "The engine resigns; you win.",
+                (None, Color::White) => "White resigns; black wins.",
+                (None, Color::Black) => "Black resigns; white wins.",
+            };
+            textio::println(winner)?;
+            Command::GameOver
+        }
+        _ => Command::NotOne,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flipped_board_has_rank_one_on_top_and_file_h_left() {
+        let screen = start_screen(crate::START_FEN, Some(Color::White)).unwrap();
+        let shown = display(&screen, true, true);
+        let lines: Vec<&str> = shown.lines().collect();
+        assert_eq!(lines[0], "  h g f e d c b a");
+        assert_eq!(lines[1], "1 R N B K Q B N R 1");
+        assert_eq!(lines[8], "8 r n b k q b n r 8");
+        assert_eq!(lines[9], "  h g f e d c b a");
+        assert_eq!(lines[10], screen.lines().nth(10).unwrap());
+        assert_eq!(display(&screen, true, false), screen);
     }
 }

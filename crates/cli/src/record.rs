@@ -1,62 +1,36 @@
-//! The game record of `play`: SAN input and PGN output.
+//! The game record of `play`: the moves played, PGN out and PGN in.
 //!
-//! The regex turn program speaks coordinates (`e2e4`). This module lets the
-//! person type standard algebraic notation too: a SAN line is matched
-//! against the regex program's own list of legal moves (`chess::legal_moves`
-//! on the position the screen shows), each written in SAN by shakmaty, and
-//! replaced by that move's coordinates; anything else is passed on as
-//! typed, so legality is always the regex program's verdict. It also keeps
-//! the moves played (read off the screens) and writes them as PGN.
+//! The moves are read off the turn program's screens (`You played ...`,
+//! `The engine played ...`) and kept in SAN, written by shakmaty. A record
+//! writes itself as PGN (the `FEN` tag is shakmaty's normalised FEN, so
+//! any reader accepts it), and [`load`] reads the last game of a PGN file
+//! back, every move looked up among the regex program's legal moves.
+//! [`PgnFile`] is the `--pgn` file: checked before the first move, written
+//! whole after every turn (the games of the session after what the file
+//! held with `--append`), so a game is never lost to a late error.
 
-use anyhow::{Context, Result};
-use chess::codec::{decode, parse_fen};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use chess::codec::{fen_of, parse_fen};
 use chess::screen::parse_screen;
-use shakmaty::san::{San, SanPlus};
+use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Position};
 
-/// The coordinates of a SAN line in the position `fen`, if the line is SAN
-/// for one of the regex program's legal moves.
-pub fn san_to_uci(fen: &str, line: &str) -> Option<String> {
-    let text = line.trim().trim_end_matches(['+', '#', '!', '?']);
-    let wanted: San = text.parse().ok()?;
-    let pos = parse_fen(fen).ok()?;
-    let legal = chess::legal_moves(fen).ok()?;
-    legal.into_iter().map(|(uci, _)| uci).find(|uci| {
-        uci.parse::<UciMove>()
-            .ok()
-            .and_then(|u| u.to_move(&pos).ok())
-            .is_some_and(|m| San::from_move(&pos, m) == wanted)
-    })
-}
-
-/// The line to hand to the turn program: coordinates stay, SAN becomes
-/// coordinates, anything else stays for the program to refuse.
-pub fn normalize(screen: &str, line: &str) -> String {
-    let looks_like_coordinates = {
-        let b = line.trim().as_bytes();
-        (b.len() == 4 || b.len() == 5)
-            && b[0].is_ascii_lowercase()
-            && b[1].is_ascii_digit()
-            && b[2].is_ascii_lowercase()
-            && b[3].is_ascii_digit()
-    };
-    if looks_like_coordinates {
-        return line.to_string();
-    }
-    let Some(fen) = parse_screen(screen).and_then(|s| decode(&s.position).ok()) else {
-        return line.to_string();
-    };
-    san_to_uci(&fen, line).unwrap_or_else(|| line.to_string())
-}
+use crate::notation::san_candidates;
+use crate::textio::quote;
 
 /// The moves of a game, read off its screens.
+#[derive(Debug, Clone)]
 pub struct Record {
     start_fen: String,
     pos: Chess,
     moves: Vec<String>,
     white: String,
     black: String,
+    /// The side that resigned.
+    resigned: Option<Color>,
 }
 
 impl Record {
@@ -66,18 +40,35 @@ impl Record {
     ///
     /// An invalid FEN.
     pub fn new(fen: &str, engine: Option<Color>) -> Result<Record> {
+        let pos = parse_fen(fen).context("the game's start")?;
         let name = |c: Color| match engine {
             Some(e) if e == c => "regex-chess".to_string(),
             Some(_) => "You".to_string(),
             None => format!("Player {}", if c == Color::White { 1 } else { 2 }),
         };
         Ok(Record {
-            start_fen: fen.to_string(),
-            pos: parse_fen(fen).context("the game's start")?,
+            start_fen: fen_of(&pos),
+            pos,
             moves: Vec::new(),
             white: name(Color::White),
             black: name(Color::Black),
+            resigned: None,
         })
+    }
+
+    /// Moves played so far.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Chess {
+        &self.pos
+    }
+
+    /// The side to move resigns.
+    pub fn resign(&mut self) {
+        self.resigned = Some(self.pos.turn());
     }
 
     /// Notes the moves a turn reports on its screen (`You played ...`,
@@ -98,7 +89,8 @@ impl Record {
         }
     }
 
-    fn play(&mut self, uci: &str) {
+    /// Plays a move given in coordinates (ignored if not legal).
+    pub fn play(&mut self, uci: &str) {
         let Some(m) = uci
             .parse::<UciMove>()
             .ok()
@@ -112,7 +104,33 @@ impl Record {
 
     /// The result: `1-0`, `0-1`, `1/2-1/2`, or `*` for a game in progress.
     pub fn result(&self) -> &'static str {
-        self.pos.outcome().as_str()
+        match self.resigned {
+            Some(Color::White) => "0-1",
+            Some(Color::Black) => "1-0",
+            None => self.pos.outcome().as_str(),
+        }
+    }
+
+    /// The moves, numbered (`1. e4 e5 2. Nf3`).
+    pub fn movetext(&self) -> String {
+        let start = parse_fen(&self.start_fen).ok();
+        let mut number = start.as_ref().map_or(1, |p| p.fullmoves().get());
+        let mut white_to_move = start.as_ref().is_none_or(|p| p.turn() == Color::White);
+        let mut words = Vec::new();
+        for (i, san) in self.moves.iter().enumerate() {
+            if white_to_move {
+                words.push(format!("{number}. {san}"));
+            } else if i == 0 {
+                words.push(format!("{number}... {san}"));
+            } else {
+                words.push(san.clone());
+            }
+            if !white_to_move {
+                number += 1;
+            }
+            white_to_move = !white_to_move;
+        }
+        words.join(" ")
     }
 
     /// The game as PGN.
@@ -135,27 +153,196 @@ impl Record {
             out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{}\"]\n", self.start_fen));
         }
         out.push('\n');
-        let start = parse_fen(&self.start_fen).ok();
-        let mut number = start.as_ref().map_or(1, |p| p.fullmoves().get());
-        let mut white_to_move = start.as_ref().is_none_or(|p| p.turn() == Color::White);
-        let mut line = String::new();
-        for (i, san) in self.moves.iter().enumerate() {
-            if white_to_move {
-                line.push_str(&format!("{number}. "));
-            } else if i == 0 {
-                line.push_str(&format!("{number}... "));
-            }
-            line.push_str(san);
+        let mut line = self.movetext();
+        if !line.is_empty() {
             line.push(' ');
-            if !white_to_move {
-                number += 1;
-            }
-            white_to_move = !white_to_move;
         }
         line.push_str(self.result());
         out.push_str(&line);
         out.push('\n');
         out
+    }
+}
+
+/// A game read back from PGN: where it started and its moves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loaded {
+    /// The start position (the `FEN` tag, or the standard one).
+    pub start_fen: String,
+    /// The moves in coordinates, each with the FEN after it (the regex
+    /// program's).
+    pub moves: Vec<(String, String)>,
+}
+
+/// The value of the tag `name` in PGN tag lines.
+fn tag<'a>(tags: &'a str, name: &str) -> Option<&'a str> {
+    tags.lines().find_map(|l| {
+        let l = l.trim();
+        let rest = l.strip_prefix('[')?.strip_prefix(name)?.trim_start();
+        rest.strip_prefix('"')?.rsplit_once('"').map(|(v, _)| v)
+    })
+}
+
+/// The SAN words of PGN movetext: comments, variations, NAGs, move
+/// numbers and the result left out.
+fn san_words(movetext: &str) -> Vec<String> {
+    let mut plain = String::new();
+    let (mut brace, mut paren, mut semi) = (false, 0usize, false);
+    for c in movetext.chars() {
+        match c {
+            '\n' if semi => semi = false,
+            _ if semi => {}
+            '}' if brace => brace = false,
+            _ if brace => {}
+            '{' => brace = true,
+            ';' if paren == 0 => semi = true,
+            '(' => paren += 1,
+            ')' if paren > 0 => paren -= 1,
+            _ if paren > 0 => {}
+            c => plain.push(c),
+        }
+    }
+    plain
+        .split_whitespace()
+        .map(|w| w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.'))
+        .filter(|w| {
+            !w.is_empty() && !w.starts_with('$') && !["1-0", "0-1", "1/2-1/2", "*"].contains(w)
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// Reads the last game of a PGN text, every move looked up among the
+/// regex program's legal moves.
+///
+/// # Errors
+///
+/// No game, an invalid `FEN` tag, or a move that is not legal.
+pub fn load(text: &str) -> Result<Loaded> {
+    let game = text
+        .rmatch_indices("[Event ")
+        .map(|(i, _)| i)
+        .find(|&i| i == 0 || text[..i].ends_with('\n'))
+        .map_or(text, |i| &text[i..]);
+    let tags_end = game
+        .lines()
+        .take_while(|l| l.trim().is_empty() || l.trim_start().starts_with('['))
+        .map(|l| l.len() + 1)
+        .sum::<usize>()
+        .min(game.len());
+    let (tags, movetext) = game.split_at(tags_end);
+    let start_fen = match tag(tags, "FEN") {
+        Some(fen) => fen_of(&parse_fen(fen).context("the FEN tag")?),
+        None => crate::START_FEN.to_string(),
+    };
+    let mut fen = start_fen.clone();
+    let mut moves = Vec::new();
+    for (i, word) in san_words(movetext).iter().enumerate() {
+        let found = san_candidates(&fen, word)
+            .with_context(|| format!("move {} {}", i + 1, quote(word)))?
+            .unwrap_or_default();
+        let [one] = found.as_slice() else {
+            bail!(
+                "move {} {} is {} in {fen}",
+                i + 1,
+                quote(word),
+                if found.is_empty() {
+                    "not a legal move"
+                } else {
+                    "ambiguous"
+                }
+            );
+        };
+        moves.push((one.uci.clone(), one.after.clone()));
+        fen = one.after.clone();
+    }
+    Ok(Loaded { start_fen, moves })
+}
+
+/// The `--pgn` file of a session.
+#[derive(Debug)]
+pub struct PgnFile {
+    path: PathBuf,
+    /// What the file held before (with `--append`), ending in a blank line.
+    before: String,
+    /// The games finished earlier in the session.
+    finished: Vec<String>,
+}
+
+impl PgnFile {
+    /// Checks that `path` can take the session's games: a new file, or with
+    /// `append` an existing text file; never a directory or a device.
+    ///
+    /// # Errors
+    ///
+    /// The reason, naming the file.
+    pub fn open(path: &Path, append: bool) -> Result<PgnFile> {
+        let shown = quote(&path.to_string_lossy());
+        let before = match std::fs::metadata(path) {
+            Ok(m) if m.is_dir() => bail!("--pgn {shown} is a directory"),
+            Ok(m) if !m.is_file() => bail!("--pgn {shown} is not a regular file"),
+            Ok(_) if !append => bail!(
+                "--pgn {shown} already exists; add --append to add the game to it, \
+                 or choose another file"
+            ),
+            Ok(_) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("reading --pgn {shown}"))?;
+                let text = text.trim_end();
+                if text.is_empty() {
+                    String::new()
+                } else {
+                    format!("{text}\n\n")
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(e).with_context(|| format!("--pgn {shown}")),
+        };
+        Ok(PgnFile {
+            path: path.to_path_buf(),
+            before,
+            finished: Vec::new(),
+        })
+    }
+
+    /// The file's name.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes the file: what it held, the finished games, then `current`.
+    /// The text goes to a temporary file beside it first, so a failed
+    /// write leaves the old content.
+    ///
+    /// # Errors
+    ///
+    /// The write failed.
+    pub fn write(&self, current: &Record) -> Result<()> {
+        let mut text = self.before.clone();
+        for game in &self.finished {
+            text.push_str(game);
+            text.push('\n');
+        }
+        text.push_str(&current.pgn(&today()));
+        let dir = match self.path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let shown = quote(&self.path.to_string_lossy());
+        let mut tmp = tempfile::NamedTempFile::new_in(dir)
+            .with_context(|| format!("cannot write --pgn {shown}"))?;
+        std::io::Write::write_all(&mut tmp, text.as_bytes())
+            .with_context(|| format!("writing --pgn {shown}"))?;
+        tmp.persist(&self.path)
+            .with_context(|| format!("writing --pgn {shown}"))?;
+        Ok(())
+    }
+
+    /// Keeps `game` (with moves) before the next one of the session.
+    pub fn finish(&mut self, game: &Record) {
+        if game.len() > 0 {
+            self.finished.push(game.pgn(&today()));
+        }
     }
 }
 
@@ -182,21 +369,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn san_lines_become_the_regex_programs_coordinates() {
-        let start = crate::START_FEN;
-        assert_eq!(san_to_uci(start, "Nf3").as_deref(), Some("g1f3"));
-        assert_eq!(san_to_uci(start, "e4").as_deref(), Some("e2e4"));
-        assert_eq!(san_to_uci(start, "Ke2"), None);
-        let castle = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
-        assert_eq!(san_to_uci(castle, "O-O").as_deref(), Some("e1g1"));
-        assert_eq!(san_to_uci(castle, "O-O-O+").as_deref(), Some("e1c1"));
-        let promo = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
-        assert_eq!(san_to_uci(promo, "a8=N").as_deref(), Some("a7a8n"));
-        let capture = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1";
-        assert_eq!(san_to_uci(capture, "exd5").as_deref(), Some("e4d5"));
-    }
-
-    #[test]
     fn pgn_has_tags_moves_and_result() {
         let mut r = Record::new(crate::START_FEN, Some(Color::Black)).unwrap();
         for uci in ["f2f3", "e7e5", "g2g4", "d8h4"] {
@@ -218,5 +390,42 @@ mod tests {
         );
         assert!(pgn.ends_with("7... Kd7 *\n"), "{pgn}");
         assert_eq!(today().len(), 10);
+    }
+
+    #[test]
+    fn fen_tag_is_normalised() {
+        let r = Record::new("  4k3/8/8/8/8/8/8/4K2R   b K - 0 7 ", None).unwrap();
+        let pgn = r.pgn("2026.11.29");
+        assert!(
+            pgn.contains("[FEN \"4k3/8/8/8/8/8/8/4K2R b K - 0 7\"]"),
+            "{pgn}"
+        );
+        let r = Record::new("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", None).unwrap();
+        assert!(!r.pgn("x").contains("FEN"));
+    }
+
+    #[test]
+    fn resignation_decides_the_result() {
+        let mut r = Record::new(crate::START_FEN, Some(Color::Black)).unwrap();
+        r.play("e2e4");
+        // Black, to move, resigns.
+        r.resign();
+        assert_eq!(r.result(), "1-0");
+        assert!(r.pgn("x").ends_with("1. e4 1-0\n"));
+    }
+
+    #[test]
+    fn load_reads_the_last_game_back() {
+        let text = "[Event \"a\"]\n\n1. d4 *\n\n[Event \"b\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n\
+                    1. O-O {castles} Kd7 (1... Ke7) 2. Rd1+ $1 *\n";
+        let game = load(text).unwrap();
+        assert_eq!(game.start_fen, "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+        let ucis: Vec<&str> = game.moves.iter().map(|(u, _)| u.as_str()).collect();
+        assert_eq!(ucis, ["e1g1", "e8d7", "f1d1"]);
+        let err = load("1. e4 e5 2. Ke3 *").unwrap_err();
+        assert!(
+            format!("{err:#}").contains("move 3 \"Ke3\" is not a legal move"),
+            "{err:#}"
+        );
     }
 }

@@ -241,7 +241,13 @@ pub fn start(fen: &str, mv: Option<&str>) -> Result<(String, Option<String>)> {
     let engine = if mv.is_some() { !to_move } else { to_move };
     let screen = chess::screen::start_screen(fen, Some(engine))
         .with_context(|| format!("position {fen:?}"))?;
-    let line = mv.map(|m| crate::record::normalize(&screen, m));
+    let line = match mv {
+        None => None,
+        Some(m) => Some(match crate::notation::read_move(fen, m)? {
+            crate::notation::Reading::Send(line) => line,
+            crate::notation::Reading::Say(why) => anyhow::bail!("{why}"),
+        }),
+    };
     Ok((screen, line))
 }
 

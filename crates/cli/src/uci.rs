@@ -11,16 +11,38 @@
 //! Searches are synchronous and fast, so `go` answers at once; the limits
 //! it carries are accepted and ignored. Under `go infinite` and `go ponder`
 //! the protocol forbids `bestmove` before `stop` (or `ponderhit`), so the
-//! finished answer is held back until then. A command that cannot be
-//! carried out (a malformed line, an invalid FEN, an illegal move) is
-//! reported as `info string ...` and changes nothing; unknown commands are
-//! ignored as UCI asks.
+//! finished answer is held back until then, or until `quit` or the end of
+//! the input: every `go` gets exactly one `bestmove`. A command that cannot
+//! be carried out (a malformed line, an invalid FEN) is reported as
+//! `info string ...` and changes nothing; an illegal or malformed move in
+//! `position ... moves` is reported and the moves before it are played, as
+//! Stockfish does. Lines over [`MAX_LINE`] bytes are refused in bounded
+//! memory. Unknown commands are ignored as UCI asks.
 
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use chess::eval::{EVEN, MATE};
+
+use crate::textio::{self, quote, Line};
+
+/// The longest input line read (1 MB); a longer one is refused.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// The depth (plies) the regex search looks ahead: what `info depth`
+/// reports and the `Depth` option allows.
+pub fn search_depth() -> u32 {
+    2
+}
+
+/// The `option` lines of the `uci` answer: every option the engine has.
+pub fn options() -> Vec<String> {
+    let d = search_depth();
+    vec![format!(
+        "option name Depth type spin default {d} min {d} max {d}"
+    )]
+}
 
 /// The position of `position startpos`.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -92,28 +114,41 @@ impl Session {
     ///
     /// # Errors
     ///
-    /// A one-line message; the session is unchanged.
-    fn set_position(&mut self, cmd: PositionCmd) -> Result<(), String> {
+    /// A one-line message. An invalid FEN leaves the session unchanged; an
+    /// illegal or malformed move leaves the position after the moves
+    /// before it.
+    fn set_position(&mut self, mut cmd: PositionCmd) -> Result<(), String> {
         let (mut fen, done) = if cmd.base == self.base && cmd.moves.starts_with(&self.moves) {
             (self.fen.clone(), self.moves.len())
         } else {
             chess::codec::parse_fen(&cmd.base).map_err(|e| e.to_string())?;
             (cmd.base.clone(), 0)
         };
+        let mut refused = None;
         for (i, mv) in cmd.moves.iter().enumerate().skip(done) {
-            let legal = chess::legal_moves(&fen).map_err(|e| e.to_string())?;
-            fen = legal
+            let after = chess::legal_moves(&fen)
+                .map_err(|e| e.to_string())?
                 .into_iter()
                 .find(|(uci, _)| uci == mv)
-                .map(|(_, after)| after)
-                .ok_or_else(|| {
-                    format!("illegal move {mv} (move {} of the list) in {fen}", i + 1)
-                })?;
+                .map(|(_, after)| after);
+            match after {
+                Some(after) => fen = after,
+                None => {
+                    refused = Some(format!(
+                        "illegal move {} (move {} of the list) in {fen}; \
+                         playing the {i} moves before it",
+                        quote(mv),
+                        i + 1
+                    ));
+                    cmd.moves.truncate(i);
+                    break;
+                }
+            }
         }
         self.base = cmd.base;
         self.moves = cmd.moves;
         self.fen = fen;
-        Ok(())
+        refused.map_or(Ok(()), Err)
     }
 }
 
@@ -147,7 +182,8 @@ pub fn parse_position(args: &[&str]) -> Result<PositionCmd, String> {
         }
         Some((other, _)) => {
             return Err(format!(
-                "`position` expects `startpos` or `fen`, not {other:?}"
+                "`position` expects `startpos` or `fen`, not {}",
+                quote(other)
             ))
         }
         None => return Err("`position` expects `startpos` or `fen`".into()),
@@ -155,7 +191,7 @@ pub fn parse_position(args: &[&str]) -> Result<PositionCmd, String> {
     let moves = match rest.split_first() {
         None => Vec::new(),
         Some((&"moves", moves)) => moves.iter().map(|m| m.to_ascii_lowercase()).collect(),
-        Some((other, _)) => return Err(format!("expected `moves`, found {other:?}")),
+        Some((other, _)) => return Err(format!("expected `moves`, found {}", quote(other))),
     };
     Ok(PositionCmd { base, moves })
 }
@@ -202,7 +238,7 @@ pub fn parse_go(args: &[&str]) -> GoCmd {
                 Some(value) if value.parse::<i64>().is_ok() => i += 1,
                 _ => go.warnings.push(format!("go {token}: expected a number")),
             },
-            _ => go.warnings.push(format!("go: ignoring {token:?}")),
+            _ => go.warnings.push(format!("go: ignoring {}", quote(token))),
         }
     }
     go
@@ -217,6 +253,9 @@ fn is_go_flag(token: &str) -> bool {
 pub struct Outcome {
     /// The move (UCI) and its 2-ply score, `None` without a legal move.
     pub best: Option<(String, u32)>,
+    /// Positions searched: the most threads the search held at once (it
+    /// expands every line of play side by side).
+    pub nodes: usize,
     /// Rewrites the regex engine applied.
     pub rewrites: usize,
     /// Wall time of the search.
@@ -238,11 +277,13 @@ pub fn report(outcome: &Result<Outcome, String>) -> Vec<String> {
     match outcome {
         Ok(Outcome {
             best: Some((uci, score)),
+            nodes,
             rewrites,
             elapsed,
         }) => vec![
             format!(
-                "info depth 2 score {} time {} nodes {rewrites} string rewrites",
+                "info depth {} score {} time {} nodes {nodes} string {rewrites} rewrites",
+                search_depth(),
                 score_text(*score),
                 elapsed.as_millis()
             ),
@@ -250,11 +291,12 @@ pub fn report(outcome: &Result<Outcome, String>) -> Vec<String> {
         ],
         Ok(Outcome {
             best: None,
+            nodes,
             rewrites,
             elapsed,
         }) => vec![
             format!(
-                "info depth 0 time {} nodes {rewrites} string no legal move",
+                "info depth 0 time {} nodes {nodes} string no legal move, {rewrites} rewrites",
                 elapsed.as_millis()
             ),
             "bestmove 0000".into(),
@@ -272,6 +314,7 @@ fn search(fen: &str) -> Result<Outcome, String> {
     let (best, stats) = chess::reply(fen).map_err(|e| e.to_string())?;
     Ok(Outcome {
         best,
+        nodes: stats.peak_threads,
         rewrites: stats.executed,
         elapsed: start.elapsed(),
     })
@@ -303,6 +346,7 @@ pub fn handle(line: &str, session: &mut Session) -> Vec<String> {
                 format!("id name regex-chess {}", env!("CARGO_PKG_VERSION")),
                 "id author the regex-chess developers".into(),
             ];
+            out.extend(options());
             out.extend(warm_up());
             out.push("uciok".into());
             out
@@ -318,12 +362,20 @@ pub fn handle(line: &str, session: &mut Session) -> Vec<String> {
             session.fen = START_FEN.to_string();
             Vec::new()
         }
-        "position" => match parse_position(args).and_then(|cmd| session.set_position(cmd)) {
-            Ok(()) => Vec::new(),
-            Err(message) => vec![info_string(&format!(
-                "position rejected, keeping the previous one: {message}"
-            ))],
-        },
+        "position" => {
+            let parsed = match parse_position(args) {
+                Ok(cmd) => cmd,
+                Err(message) => {
+                    return vec![info_string(&format!(
+                        "position rejected, keeping the previous one: {message}"
+                    ))]
+                }
+            };
+            match session.set_position(parsed) {
+                Ok(()) => Vec::new(),
+                Err(message) => vec![info_string(&format!("position: {message}"))],
+            }
+        }
         "go" => {
             let go = parse_go(args);
             let mut out: Vec<String> = go.warnings.iter().map(|w| info_string(w)).collect();
@@ -340,39 +392,74 @@ pub fn handle(line: &str, session: &mut Session) -> Vec<String> {
         "stop" | "ponderhit" => session.pending.take().into_iter().collect(),
         "quit" => {
             session.quit = true;
-            Vec::new()
+            // A search waiting for `stop` still answers.
+            session.pending.take().into_iter().collect()
         }
-        // `debug`, `setoption` (there are no options), `register`.
+        "setoption" => set_option(args).into_iter().collect(),
+        // `debug`, `register`.
         _ => Vec::new(),
     }
 }
 
+/// The answer to `setoption`: nothing for an accepted value, a message
+/// otherwise.
+fn set_option(args: &[&str]) -> Option<String> {
+    let text = args.join(" ");
+    let rest = text.strip_prefix("name ")?;
+    let (name, value) = rest.split_once(" value ").unwrap_or((rest, ""));
+    if !name.trim().eq_ignore_ascii_case("Depth") {
+        return Some(info_string(&format!(
+            "no option named {}; see the option lines of `uci`",
+            quote(name.trim())
+        )));
+    }
+    let d = search_depth();
+    match value.trim().parse::<u32>() {
+        Ok(v) if v == d => None,
+        _ => Some(info_string(&format!(
+            "Depth {} refused: the search looks {d} plies ahead",
+            quote(value.trim())
+        ))),
+    }
+}
+
 /// Runs the protocol over any input and output until `quit` or the end of
-/// the input, flushing after each answer.
+/// the input, flushing after each answer. At the end of the input a search
+/// waiting for `stop` is answered.
 ///
 /// # Errors
 ///
-/// Reading or writing failed.
+/// Reading or writing failed ([`textio::Closed`] when the reader of the
+/// output went away).
 pub fn serve(mut input: impl BufRead, mut output: impl Write) -> Result<()> {
     let mut session = Session::new();
-    let mut buf = Vec::new();
     loop {
-        buf.clear();
-        if input
-            .read_until(b'\n', &mut buf)
-            .context("reading standard input")?
-            == 0
-        {
-            return Ok(());
-        }
-        for line in handle(&String::from_utf8_lossy(&buf), &mut session) {
-            writeln!(output, "{line}").context("writing standard output")?;
-        }
-        output.flush().context("writing standard output")?;
+        let answer =
+            match textio::read_line(&mut input, MAX_LINE).context("reading standard input")? {
+                None => {
+                    let pending: Vec<String> = session.pending.take().into_iter().collect();
+                    write_lines(&mut output, &pending)?;
+                    return Ok(());
+                }
+                Some(Line::Text(line)) => handle(&line, &mut session),
+                Some(Line::NotUtf8) => vec![info_string("ignoring a line that is not UTF-8")],
+                Some(Line::TooLong(n)) => vec![info_string(&format!(
+                    "ignoring a line of {n} bytes (the limit is {MAX_LINE})"
+                ))],
+            };
+        write_lines(&mut output, &answer)?;
         if session.quitting() {
             return Ok(());
         }
     }
+}
+
+/// Prints lines and flushes.
+fn write_lines(output: &mut impl Write, lines: &[String]) -> Result<()> {
+    for line in lines {
+        writeln!(output, "{line}").map_err(textio::write_error)?;
+    }
+    output.flush().map_err(textio::write_error)
 }
 
 /// Runs the protocol loop on stdin/stdout.
@@ -465,22 +552,34 @@ mod tests {
     }
 
     #[test]
-    fn illegal_move_is_reported_and_changes_nothing() {
+    fn illegal_move_is_reported_and_the_moves_before_it_played() {
+        let mut s = Session::new();
+        let out = lines(&mut s, "position startpos moves e2e4 e7e5 e1e3 d2d4");
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(
+            out[0].starts_with("info string position: illegal move \"e1e3\" (move 3 of the list)")
+                && out[0].ends_with("playing the 2 moves before it"),
+            "{out:?}"
+        );
+        assert_eq!(
+            s.fen(),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+        );
+        // Malformed moves too; the list so far stays the base of the next.
+        lines(&mut s, "position startpos moves e2e4");
+        let out = lines(&mut s, "position startpos moves e2e4 junk");
+        assert!(out[0].contains("illegal move \"junk\""), "{out:?}");
+        assert_eq!(s.fen(), AFTER_E4);
+    }
+
+    #[test]
+    fn unusable_position_lines_change_nothing() {
         let mut s = Session::new();
         lines(&mut s, "position startpos moves e2e4");
         let before = s.clone();
-        let out = lines(&mut s, "position startpos moves e2e4 e7e5 e1e3");
-        assert_eq!(out.len(), 1, "{out:?}");
-        assert!(
-            out[0].starts_with("info string position rejected")
-                && out[0].contains("illegal move e1e3 (move 3 of the list)"),
-            "{out:?}"
-        );
-        assert_eq!(s, before);
         for bad in [
             "position fen not a fen",
             "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
-            "position startpos moves e2e4 0000",
             "position",
             "position startpos e2e4",
         ] {
@@ -505,18 +604,20 @@ mod tests {
     fn report_format() {
         let found = Ok(Outcome {
             best: Some(("e7e5".into(), 4997)),
+            nodes: 600,
             rewrites: 1234,
             elapsed: Duration::from_micros(87_600),
         });
         assert_eq!(
             report(&found),
             [
-                "info depth 2 score cp -30 time 87 nodes 1234 string rewrites",
+                "info depth 2 score cp -30 time 87 nodes 600 string 1234 rewrites",
                 "bestmove e7e5"
             ]
         );
         let none = Ok(Outcome {
             best: None,
+            nodes: 1,
             rewrites: 10,
             elapsed: Duration::from_millis(3),
         });
@@ -568,7 +669,7 @@ mod tests {
         let out = lines(&mut s, "go wtime 1000 btime 1000");
         assert_eq!(out.len(), 2, "{out:?}");
         assert!(out[0].starts_with("info depth 2 score cp "), "{out:?}");
-        assert!(out[0].ends_with(" string rewrites"), "{out:?}");
+        assert!(out[0].ends_with(" rewrites"), "{out:?}");
         let mv = out[1].strip_prefix("bestmove ").expect("bestmove");
         let legal = chess::legal_moves(AFTER_E4).unwrap();
         assert!(legal.iter().any(|(uci, _)| uci == mv), "{mv}");
@@ -605,6 +706,44 @@ mod tests {
         assert!(lines(&mut s, "stop").is_empty());
         lines(&mut s, "go ponder");
         assert!(lines(&mut s, "ponderhit")[0].starts_with("bestmove "));
+        // `quit` during `go infinite` still answers it.
+        lines(&mut s, "go infinite");
+        let out = lines(&mut s, "quit");
+        assert!(out.len() == 1 && out[0].starts_with("bestmove "), "{out:?}");
+    }
+
+    #[test]
+    fn options_are_advertised_and_checked() {
+        let out = lines(&mut Session::new(), "uci");
+        assert!(
+            out.contains(&"option name Depth type spin default 2 min 2 max 2".to_string()),
+            "{out:?}"
+        );
+        let mut s = Session::new();
+        assert!(lines(&mut s, "setoption name Depth value 2").is_empty());
+        let out = lines(&mut s, "setoption name Depth value 7");
+        assert!(
+            out[0].starts_with("info string Depth \"7\" refused"),
+            "{out:?}"
+        );
+        let out = lines(&mut s, "setoption name Hash value 16");
+        assert!(out[0].contains("no option named \"Hash\""), "{out:?}");
+    }
+
+    #[test]
+    fn serve_answers_a_waiting_search_at_the_end_of_input_and_bounds_lines() {
+        let mut input = b"go infinite\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', MAX_LINE + 10));
+        input.extend(b"\n\xff\nisready\n");
+        let mut output = Vec::new();
+        serve(&input[..], &mut output).unwrap();
+        let text = String::from_utf8(output).unwrap();
+        let last: Vec<&str> = text.lines().rev().take(4).collect();
+        assert!(last[0].starts_with("bestmove "), "{text}");
+        assert_eq!(last[1], "readyok", "{text}");
+        assert_eq!(last[2], "info string ignoring a line that is not UTF-8");
+        assert!(last[3].starts_with("info string ignoring a line of 1048586 bytes"));
+        assert_eq!(text.matches("bestmove").count(), 1, "{text}");
     }
 
     #[test]
@@ -616,7 +755,7 @@ mod tests {
             "   ",
             "xyzzy",
             "debug on",
-            "setoption name Hash value 16",
+            "setoption name Depth value 2",
             "register later",
             "ponderhit",
             "stop",

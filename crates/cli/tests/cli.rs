@@ -64,3 +64,148 @@ fn invalid_fen_is_a_clear_error() {
     );
     assert!(!err.contains("panicked"));
 }
+
+/// Runs the binary with its stdout on `stdout`; (success, stderr).
+fn run_into(args: &[&str], stdout: std::process::Stdio) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .args(args)
+        .stdout(stdout)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("binary runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn closed_stdout_ends_quietly() {
+    // `regex-chess moves | head -1`: the reader goes away after a line.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .args(["moves", "--with-fen"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("waits");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+    // Through a shell pipe as a person types it.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "'{}' moves | head -1",
+            env!("CARGO_BIN_EXE_regex-chess")
+        ))
+        .output()
+        .expect("sh runs");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+#[test]
+fn full_stdout_is_an_error_not_a_panic() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let (code, err) = run_into(&["moves"], full.into());
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.starts_with("error: writing standard output: No space left"),
+        "{err}"
+    );
+}
+
+#[test]
+fn perft_divide_lists_each_move() {
+    let (ok, out, _) = run(&["perft", "--depth", "2", "--divide"]);
+    assert!(ok);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "a2a3: 20");
+    assert!(lines.contains(&"g1f3: 20"), "{out}");
+    assert_eq!(lines[20], "perft(2) = 400", "{out}");
+    let (ok, out, _) = run(&[
+        "perft",
+        "--depth",
+        "2",
+        "--fen",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ]);
+    assert!(ok);
+    assert!(out.starts_with("perft(2) = 2039\n"), "{out}");
+}
+
+#[test]
+fn reply_scores_from_the_movers_view() {
+    let (ok, out, _) = run(&["reply"]);
+    assert!(ok);
+    let words: Vec<&str> = out.split_whitespace().collect();
+    assert!(
+        matches!(words[..], [_, "cp", n] if n.parse::<i64>().is_ok()),
+        "{out}"
+    );
+    // White mates in one.
+    let (_, out, _) = run(&[
+        "reply",
+        "--fen",
+        "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 2 3",
+    ]);
+    assert_eq!(out, "h5f7 mate 1\n");
+    let (ok, out, _) = run(&[
+        "reply",
+        "--fen",
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+    ]);
+    assert!(ok);
+    assert_eq!(out, "none: checkmate\n");
+    let (_, out, _) = run(&["reply", "--fen", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"]);
+    assert_eq!(out, "none: stalemate\n");
+}
+
+#[test]
+fn dump_refuses_an_unknown_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    let txt = dir.path().join("program.txt");
+    let (ok, _, err) = run(&["dump", txt.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(err.contains("unknown extension"), "{err}");
+    assert!(!txt.exists());
+}
+
+#[test]
+fn errors_quote_little_of_a_huge_input_and_escape_controls() {
+    let fen = format!("\u{1}{}", "x".repeat(100_000));
+    let (ok, _, err) = run(&["moves", "--fen", &fen]);
+    assert!(!ok);
+    assert!(err.len() < 600, "{} bytes: {}", err.len(), &err[..600]);
+    assert!(err.contains("\\u{1}xxx") && err.contains("...\""), "{err}");
+    assert!(!err.contains('\u{1}'));
+}
+
+#[test]
+fn bench_refuses_a_turn_that_is_not_a_proper_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite.epd");
+    std::fs::write(
+        &suite,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;move e2e5 ;id bad\n",
+    )
+    .unwrap();
+    let (ok, out, err) = run(&[
+        "bench",
+        "--runs",
+        "1",
+        "--positions",
+        suite.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("turn bad: \"e2e5\" is not a legal move of its position"),
+        "{err}"
+    );
+}

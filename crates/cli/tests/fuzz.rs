@@ -92,8 +92,9 @@ fn clean_campaign_agrees_and_is_reproducible() {
     let replies = count(&s, "replies checked");
     assert!((3..=12).contains(&replies), "{s:?}");
     assert!(s["time"].ends_with(" s"));
-    // Nothing to report: the out directory is not created.
-    assert!(!out_dir.exists());
+    // Nothing to report: the out directory (created and checked before
+    // the campaign) stays empty.
+    assert_eq!(std::fs::read_dir(&out_dir).unwrap().count(), 0);
 
     // The same seed on two threads plays the same games.
     let second = fuzz(args("2"));
@@ -284,4 +285,17 @@ fn wrong_verdict_is_a_verdict_disagreement_and_clean_runs_check_verdicts_and_scr
     assert_eq!(count(&s, "screen disagreements"), 0, "{s:?}");
     let text = std::fs::read_to_string(dir.path().join("verdict-5-0.txt")).unwrap();
     assert!(text.contains("fen: "), "{text}");
+}
+
+#[test]
+fn unusable_out_is_refused_before_the_campaign() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let out = fuzz(["--games", "1000000", "--out", path_str(&file.join("sub"))]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("error: creating --out "), "{stderr}");
+    // No game was played: no summary.
+    assert!(out.stdout.is_empty(), "{}", describe(&out));
 }

@@ -4,6 +4,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn play(args: &[&str], input: &str) -> (bool, String, String) {
+    play_bytes(args, input.as_bytes())
+}
+
+fn play_bytes(args: &[&str], input: &[u8]) -> (bool, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
         .arg("play")
         .args(args)
@@ -12,12 +16,7 @@ fn play(args: &[&str], input: &str) -> (bool, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
     (
         out.status.success(),
@@ -150,6 +149,7 @@ fn san_input_and_pgn_record() {
     assert!(text.trim_end().ends_with('*'), "{text}");
 
     // A finished game: SAN with a mate sign, result 1-0.
+    let pgn = dir.path().join("mate.pgn");
     let mate = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
     let (ok, out, _) = play(
         &["--ascii", "--fen", mate, "--pgn", pgn.to_str().unwrap()],
@@ -163,4 +163,258 @@ fn san_input_and_pgn_record() {
         "{text}"
     );
     assert!(text.trim_end().ends_with("1. Ra8# 1-0"), "{text}");
+}
+
+#[test]
+fn invalid_utf8_line_asks_again_and_the_game_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("g.pgn");
+    let (ok, out, err) = play_bytes(
+        &["--ascii", "--pgn", pgn.to_str().unwrap()],
+        b"e2e4\n\xff\nd2d4\nquit\n",
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("Not read: that line is not UTF-8 text. Type it again."),
+        "{out}"
+    );
+    assert!(out.contains("You played d2d4."), "{out}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(
+        text.contains("\n1. e4 ") && text.contains(" 2. d4 "),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_pgn_paths_are_refused_before_the_first_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let existing = dir.path().join("old.pgn");
+    std::fs::write(&existing, "[Event \"old\"]\n\n1. d4 *\n").unwrap();
+    let missing_dir = dir.path().join("no/such/dir/x.pgn");
+    for (path, reason) in [
+        (missing_dir.to_str().unwrap(), "cannot write --pgn"),
+        (dir.path().to_str().unwrap(), "is a directory"),
+        ("/dev/full", "is not a regular file"),
+        (existing.to_str().unwrap(), "already exists; add --append"),
+    ] {
+        let (ok, out, err) = play(&["--ascii", "--pgn", path], "e2e4\nquit\n");
+        assert!(!ok, "{path}: {out}");
+        assert!(!out.contains("You played"), "{path}: {out}");
+        assert!(err.contains(reason), "{path}: {err}");
+    }
+    assert!(!missing_dir.exists());
+    // --append adds the game after what the file held.
+    let (ok, _, err) = play(
+        &["--ascii", "--pgn", existing.to_str().unwrap(), "--append"],
+        "e2e4\nquit\n",
+    );
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&existing).unwrap();
+    assert!(
+        text.starts_with("[Event \"old\"]\n\n1. d4 *\n\n[Event \"regex-chess game\"]"),
+        "{text}"
+    );
+    assert!(text.contains("\n1. e4 "), "{text}");
+}
+
+#[test]
+fn closed_stdout_ends_quietly_with_the_pgn_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("g.pgn");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "printf 'e2e4\\nd2d4\\ng1f3\\n' | '{}' play --ascii --pgn '{}' | head -3",
+            env!("CARGO_BIN_EXE_regex-chess"),
+            pgn.display()
+        ))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stdout.lines().count(), 3, "{stdout}");
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("error"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("game saved to"), "{stderr}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.contains("[Result \"*\"]"), "{text}");
+
+    // A full stdout: an error, and still the file.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let pgn = dir.path().join("full.pgn");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .args(["play", "--ascii", "--pgn", pgn.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"e2e4\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(std::fs::read_to_string(&pgn).unwrap().contains("[Result "));
+}
+
+#[test]
+fn front_end_commands() {
+    let (ok, out, _) = play(
+        &["--ascii"],
+        "help\ne2e4\nmoves\nfen\nhint\nundo\nmoves\nundo\nflip\nnew\nresign\n",
+    );
+    assert!(ok);
+    for word in [
+        "undo", "new", "resign", "hint", "moves", "fen", "flip", "quit",
+    ] {
+        assert!(
+            out.contains(&format!("\n  {word} ")),
+            "help lacks {word}:\n{out}"
+        );
+    }
+    let after_move = out.split("Your move: moves\n").nth(1).unwrap();
+    assert!(after_move.starts_with("1. e4 "), "{after_move}");
+    let fen = out.split("Your move: fen\n").nth(1).unwrap();
+    assert!(
+        fen.starts_with("r") && fen.lines().next().unwrap().ends_with(" w KQkq - 1 2"),
+        "{fen}"
+    );
+    let hint = out.split("Your move: hint\n").nth(1).unwrap();
+    assert!(hint.starts_with("Hint: "), "{hint}");
+    assert!(out.contains("Your move: undo\nTaken back.\n"), "{out}");
+    assert!(out.contains("Your move: moves\nNo moves yet.\n"), "{out}");
+    assert!(
+        out.contains("Your move: undo\nNothing to take back.\n"),
+        "{out}"
+    );
+    let flipped = out.split("Your move: flip\n").nth(1).unwrap();
+    assert!(
+        flipped.starts_with("  h g f e d c b a\n1 R N B K Q B N R 1\n"),
+        "{flipped}"
+    );
+    assert!(out.contains("Your move: new\nNew game.\n"), "{out}");
+    assert!(
+        out.contains("You resign; the engine wins.\nGame over."),
+        "{out}"
+    );
+}
+
+#[test]
+fn board_is_drawn_from_the_persons_side() {
+    // The engine (white) has moved first; black is at the bottom.
+    let (_, out, _) = play(&["--ascii", "--engine-color", "white"], "quit\n");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "  h g f e d c b a", "{out}");
+    assert_eq!(lines[8], "8 r n b k q b n r 8", "{out}");
+    let (_, out, _) = play(&["--ascii", "--engine-color", "white", "--flip"], "quit\n");
+    assert!(
+        out.starts_with("  a b c d e f g h\n8 r n b q k b n r 8\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn lenient_moves_illegal_and_ambiguous_san() {
+    let knights = "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1";
+    let (ok, out, _) = play(
+        &["--ascii", "--engine-color", "none", "--fen", knights],
+        "Nd2\nKd3\nNbd2\nKE7\nf3-e5\nquit\n",
+    );
+    assert!(ok);
+    assert!(out.contains("Nd2 is ambiguous: Nbd2, Nfd2."), "{out}");
+    assert!(out.contains("Kd3 is not a legal move here."), "{out}");
+    assert!(out.contains("You played b1d2."), "{out}");
+    assert!(out.contains("e8e7."), "{out}");
+    assert!(out.contains("f3e5."), "{out}");
+    let castle = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let (_, out, _) = play(
+        &["--ascii", "--engine-color", "none", "--fen", castle],
+        "0-0\no-o-o\nquit\n",
+    );
+    assert!(out.contains("e1g1.") && out.contains("e8c8."), "{out}");
+    let promo = "8/P6k/8/8/8/8/6K1/8 w - - 0 1";
+    let (_, out, _) = play(&["--ascii", "--fen", promo], "a8\nquit\n");
+    assert!(out.contains("You played a7a8q."), "{out}");
+    let (_, out, _) = play(&["--ascii", "--fen", promo], "A7A8=N\nquit\n");
+    assert!(out.contains("You played a7a8n."), "{out}");
+}
+
+#[test]
+fn play_options_without_the_word_play() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .args(["--ascii", "--engine-color", "none"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("8 r n b q k b n r 8") && text.contains("Two players"),
+        "{text}"
+    );
+}
+
+#[test]
+fn saved_game_loads_and_fen_tag_is_normalised() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.pgn");
+    let lenient = "  8/P6k/8/8/8/8/6K1/8   w - - 0 1 ";
+    let (ok, _, err) = play(
+        &[
+            "--ascii",
+            "--engine-color",
+            "none",
+            "--fen",
+            lenient,
+            "--pgn",
+            first.to_str().unwrap(),
+        ],
+        "a8=Q\nh7h6\nquit\n",
+    );
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&first).unwrap();
+    assert!(
+        text.contains("[FEN \"8/P6k/8/8/8/8/6K1/8 w - - 0 1\"]"),
+        "{text}"
+    );
+    let (ok, out, err) = play(
+        &[
+            "--ascii",
+            "--engine-color",
+            "none",
+            "--load",
+            first.to_str().unwrap(),
+        ],
+        "moves\nfen\nundo\nfen\nquit\n",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("Your move: moves\n1. a8=Q Kh6\n"), "{out}");
+    assert!(
+        out.contains("Your move: fen\nQ7/8/7k/8/8/8/6K1/8 w - - 1 2\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Your move: fen\nQ7/7k/8/8/8/8/6K1/8 b - - 0 1\n"),
+        "{out}"
+    );
 }
