@@ -291,7 +291,9 @@ fn browser_page_plays_like_the_terminal() {
         (
             "?engine=white&moves=e7e5".to_string(),
             start_fen,
-            terminal_screens(&["--engine-color", "white"], &["e7e5"]),
+            // `--flip`: the terminal draws black's side for a person playing
+            // black; the screen the program produced has white's.
+            terminal_screens(&["--engine-color", "white", "--flip"], &["e7e5"]),
         ),
         (
             "?engine=none&moves=e2e4,e7e5,g1f3".to_string(),
