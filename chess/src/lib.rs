@@ -106,71 +106,102 @@ pub fn legal_moves(fen: &str) -> Result<Vec<(String, String)>, Error> {
 }
 
 /// Threads per VM run in [`perft`]: bounds the state size.
-const PERFT_BATCH: usize = 256;
+pub const PERFT_BATCH: usize = 256;
 
 /// The number of leaf positions `depth` plies from `fen`, every node's moves
 /// computed by the regex program.
-///
-/// The tree is walked depth-first over batches: a batch of at most
-/// `PERFT_BATCH` threads is expanded by one VM run, and its children are
-/// counted (at the last ply, from the run's thread count, without parsing)
-/// or expanded in turn, batch by batch, before the next batch of the same
-/// ply is touched. At most one batch's children are held per ply, so memory
-/// grows with `depth`, never with the size of the tree.
 ///
 /// # Errors
 ///
 /// As [`legal_moves`].
 pub fn perft(fen: &str, depth: u32) -> Result<u64, Error> {
-    perft_with_progress(fen, depth, &mut |_| {})
+    Ok(perft_batched(fen, depth, PERFT_BATCH, &mut |_| {})?.leaves)
 }
 
-/// [`perft`], calling `progress` with the number of leaves counted so far
-/// after every VM run of the last ply.
+/// What [`perft_batched`] counted and held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PerftReport {
+    /// Leaf positions.
+    pub leaves: u64,
+    /// The most positions (threads) held in memory at once.
+    pub peak_held: usize,
+}
+
+/// [`perft`] with `batch` threads per VM run, calling `progress` with the
+/// number of leaves counted so far after every VM run of the last ply.
+///
+/// The tree is walked depth-first over batches: a batch of at most `batch`
+/// threads is expanded by one VM run, and its children are counted (at the
+/// last ply, from the run's thread count, without parsing) or expanded in
+/// turn, batch by batch, before the next batch of the same ply is touched.
+/// Only one batch's children are held per ply, so the positions held stay
+/// under `depth x batch x` the widest branching, whatever the tree's size.
 ///
 /// # Errors
 ///
 /// As [`legal_moves`].
-pub fn perft_with_progress(
+pub fn perft_batched(
     fen: &str,
     depth: u32,
+    batch: usize,
     progress: &mut dyn FnMut(u64),
-) -> Result<u64, Error> {
+) -> Result<PerftReport, Error> {
     let start = codec::encode_fen(fen)?;
+    let mut walk = PerftWalk {
+        batch: batch.max(1),
+        leaves: 0,
+        held: 1,
+        peak_held: 1,
+        progress,
+    };
     if depth == 0 {
-        return Ok(1);
+        return Ok(PerftReport {
+            leaves: 1,
+            peak_held: 1,
+        });
     }
-    let mut leaves = 0;
-    perft_batch(&[codec::thread_of(&start)], depth, &mut leaves, progress)?;
-    Ok(leaves)
+    walk.expand(&[codec::thread_of(&start)], depth)?;
+    Ok(PerftReport {
+        leaves: walk.leaves,
+        peak_held: walk.peak_held,
+    })
 }
 
-/// Adds to `leaves` the leaves `depth` (at least 1) plies below each of
-/// `threads` (at most one batch).
-fn perft_batch(
-    threads: &[regex_vm::state::Thread],
-    depth: u32,
-    leaves: &mut u64,
-    progress: &mut dyn FnMut(u64),
-) -> Result<(), Error> {
-    let state = State {
-        prefix: String::new(),
-        threads: threads.to_vec(),
-    };
-    let (out, stats) = run_move_pass(&state.render())?;
-    if depth == 1 {
-        *leaves += (stats.active_threads + stats.paused_threads) as u64;
-        progress(*leaves);
-        return Ok(());
+/// The state of a [`perft_batched`] walk.
+struct PerftWalk<'a> {
+    batch: usize,
+    leaves: u64,
+    held: usize,
+    peak_held: usize,
+    progress: &'a mut dyn FnMut(u64),
+}
+
+impl PerftWalk<'_> {
+    /// Adds the leaves `depth` (at least 1) plies below each of `threads`
+    /// (at most one batch).
+    fn expand(&mut self, threads: &[regex_vm::state::Thread], depth: u32) -> Result<(), Error> {
+        let state = State {
+            prefix: String::new(),
+            threads: threads.to_vec(),
+        };
+        let (out, stats) = run_move_pass(&state.render())?;
+        if depth == 1 {
+            self.leaves += (stats.active_threads + stats.paused_threads) as u64;
+            (self.progress)(self.leaves);
+            return Ok(());
+        }
+        let children = State::parse(&out)
+            .map_err(|e| Error::BadState(e.to_string()))?
+            .threads;
+        drop(out);
+        self.held += children.len();
+        self.peak_held = self.peak_held.max(self.held);
+        for batch in children.chunks(self.batch) {
+            self.expand(batch, depth - 1)?;
+        }
+        self.held -= children.len();
+        Ok(())
     }
-    let children = State::parse(&out)
-        .map_err(|e| Error::BadState(e.to_string()))?
-        .threads;
-    drop(out);
-    for batch in children.chunks(PERFT_BATCH) {
-        perft_batch(batch, depth - 1, leaves, progress)?;
-    }
-    Ok(())
 }
 
 /// The reply program and its executor, built once.

@@ -83,6 +83,9 @@ enum Command {
         /// Also print the count below each legal move of the position.
         #[arg(long)]
         divide: bool,
+        /// Positions per VM run: more is faster, fewer holds less memory.
+        #[arg(long, default_value_t = chess::PERFT_BATCH)]
+        batch: usize,
     },
     /// Print the engine's move (UCI) and its score from the mover's view
     /// (`cp N` or `mate N`, as UCI writes it).
@@ -184,7 +187,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             depth,
             runs,
             divide,
-        } => perft(&fen, depth, runs, divide)?,
+            batch,
+        } => perft(&fen, depth, runs, divide, batch)?,
         Command::Reply { fen } => reply(&fen)?,
         Command::Fuzz(args) => return fuzz::run(args),
         Command::Uci => uci::run()?,
@@ -216,14 +220,15 @@ fn progress_bar(total: Option<u64>, long: bool) -> indicatif::ProgressBar {
 }
 
 /// `perft`: the count (and with `divide`, the count below each move), the
-/// time, the program's size.
-fn perft(fen: &str, depth: u32, runs: u32, divide: bool) -> Result<()> {
+/// time, the most positions held at once, the program's size.
+fn perft(fen: &str, depth: u32, runs: u32, divide: bool, batch: usize) -> Result<()> {
     // Build and compile the program first so the time is the search's.
     chess::move_pass().context("building the move program")?;
     chess::codec::parse_fen(fen).with_context(|| format!("position {}", textio::quote(fen)))?;
     let long = depth >= 4;
     let mut times = Vec::new();
     let mut n = 0;
+    let mut held = 0;
     let mut below = Vec::new();
     for _ in 0..runs.max(1) {
         let start = Instant::now();
@@ -232,17 +237,24 @@ fn perft(fen: &str, depth: u32, runs: u32, divide: bool) -> Result<()> {
                 .with_context(|| format!("position {}", textio::quote(fen)))?;
             let bar = progress_bar(Some(moves.len() as u64), long);
             below.clear();
+            held = moves.len();
+            let roots = moves.len();
             for (uci, after) in moves {
-                below.push((uci, chess::perft(&after, depth - 1)?));
+                let report = chess::perft_batched(&after, depth - 1, batch, &mut |_| {})?;
+                held = held.max(roots + report.peak_held);
+                below.push((uci, report.leaves));
                 bar.inc(1);
             }
             bar.finish_and_clear();
             n = below.iter().map(|(_, c)| c).sum();
         } else {
             let bar = progress_bar(None, long);
-            n = chess::perft_with_progress(fen, depth, &mut |leaves| bar.set_position(leaves))
-                .with_context(|| format!("position {}", textio::quote(fen)))?;
+            let report =
+                chess::perft_batched(fen, depth, batch, &mut |leaves| bar.set_position(leaves))
+                    .with_context(|| format!("position {}", textio::quote(fen)))?;
             bar.finish_and_clear();
+            n = report.leaves;
+            held = report.peak_held;
         }
         times.push(start.elapsed().as_secs_f64() * 1e3);
     }
@@ -262,6 +274,10 @@ fn perft(fen: &str, depth: u32, runs: u32, divide: bool) -> Result<()> {
     } else {
         textio::println(format_args!("time: {:.2} ms", times[0]))?;
     }
+    textio::println(format_args!(
+        "held: at most {held} positions at once ({} per VM run)",
+        batch.max(1)
+    ))?;
     let program = &chess::move_pass()?.program;
     textio::println(format_args!(
         "move program: {} rewrites, {} distinct patterns",

@@ -209,3 +209,42 @@ fn bench_refuses_a_turn_that_is_not_a_proper_move() {
         "{err}"
     );
 }
+
+/// The `held: at most N positions` figure of a perft run.
+fn perft_held(args: &[&str]) -> (u64, usize) {
+    let mut all = vec!["perft"];
+    all.extend(args);
+    let (ok, out, err) = run(&all);
+    assert!(ok, "{err}");
+    let count = out
+        .lines()
+        .find_map(|l| l.strip_prefix("perft(")?.split(" = ").nth(1)?.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    let held = out
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("held: at most ")?
+                .split(' ')
+                .next()?
+                .parse()
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("{out}"));
+    (count, held)
+}
+
+#[test]
+fn perft_holds_a_bounded_number_of_positions() {
+    // One position per VM run: the walk holds at most the children of one
+    // position per ply (20 + 20 + the root at depth 3), where a walk ply by
+    // ply would hold the 400 positions of ply 2. Same count either way.
+    let (count, held) = perft_held(&["--depth", "3", "--batch", "1"]);
+    assert_eq!(count, 8902);
+    assert!(held <= 1 + 20 + 30, "held {held}");
+    let (count, held) = perft_held(&["--depth", "3", "--batch", "1", "--divide"]);
+    assert_eq!(count, 8902);
+    assert!(held <= 20 + 30, "held {held}");
+    // The default batch holds at most one batch's children per ply.
+    let (count, held) = perft_held(&["--depth", "2"]);
+    assert_eq!((count, held), (400, 21));
+}

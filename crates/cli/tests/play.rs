@@ -397,6 +397,7 @@ fn saved_game_loads_and_fen_tag_is_normalised() {
         text.contains("[FEN \"8/P6k/8/8/8/8/6K1/8 w - - 0 1\"]"),
         "{text}"
     );
+    python_chess_reads(&first, "Q7/8/7k/8/8/8/6K1/8 w - - 1 2");
     let (ok, out, err) = play(
         &[
             "--ascii",
@@ -417,4 +418,37 @@ fn saved_game_loads_and_fen_tag_is_normalised() {
         out.contains("Your move: fen\nQ7/7k/8/8/8/8/6K1/8 b - - 0 1\n"),
         "{out}"
     );
+}
+
+/// python-chess reads the PGN file without errors and ends at `fen`
+/// (skipped outside CI when python-chess is missing; `.ci/run` installs it).
+fn python_chess_reads(pgn: &std::path::Path, fen: &str) {
+    let script = "import sys, chess.pgn\n\
+                  g = chess.pgn.read_game(open(sys.argv[1]))\n\
+                  assert not g.errors, g.errors\n\
+                  print(g.end().board().fen())\n";
+    let out = Command::new("python3")
+        .args(["-I", "-c", script])
+        .arg(pgn)
+        .current_dir(std::env::temp_dir())
+        .output();
+    let missing = match &out {
+        Ok(o) => String::from_utf8_lossy(&o.stderr).contains("No module named 'chess'"),
+        Err(_) => true,
+    };
+    if missing {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "python3 with python-chess is needed under CI"
+        );
+        println!("SKIPPED python-chess check: python3 -m pip install chess");
+        return;
+    }
+    let out = out.unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), fen);
 }
