@@ -46,7 +46,7 @@ fn moves_program() -> Result<Program> {
         m.special(Arc::new(ParseScreen), &[], &[]);
         legal_moves_dsl(m, Options::QUIET);
     })
-    .map_err(|e| anyhow::anyhow!("assembling the legal-move program: {e}"))
+    .context("assembling the legal-move program")
 }
 
 /// `screen.js`: the texts the page takes from the program rather than

@@ -423,7 +423,11 @@ fn browser_page_plays_like_the_terminal() {
     assert_eq!(str_of(&seen["flipped"], "corner"), "h1");
     assert_eq!(board_seen(&seen["flipped"]), board_of(bad));
 
-    // A pawn dragged to the last rank, a knight chosen.
+    // A pawn dragged to the last rank: a click on the board closes the
+    // chooser without a pass; then again, and a knight chosen.
+    assert_eq!(seen["cancelled"]["passes"], 0);
+    assert_eq!(seen["cancelled"]["chooserHidden"], true);
+    assert_eq!(str_of(&seen["cancelled"], "screen"), &promoted[0]);
     let expected = promoted.last().expect("a screen");
     assert_eq!(str_of(&seen["promoted"], "screen"), expected);
     assert!(expected.contains("played a7a8n"), "{expected}");
@@ -438,4 +442,64 @@ fn browser_page_plays_like_the_terminal() {
         screenshot.display()
     );
     println!("screenshot: {}", screenshot.display());
+}
+
+#[test]
+fn web_writes_the_site_with_the_dumped_turn_program() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let site = dir.path().join("site");
+    let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .arg("web")
+        .arg(&site)
+        .output()
+        .expect("regex-chess web runs");
+    assert!(out.status.success());
+    for name in [
+        "index.html",
+        "app.js",
+        "worker.js",
+        "style.css",
+        "screen.js",
+        "turn.js",
+        "moves.js",
+    ] {
+        assert!(site.join(name).is_file(), "no {name}");
+    }
+    // turn.js is the module `dump` writes.
+    let dumped = dir.path().join("dumped.js");
+    let status = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .arg("dump")
+        .arg(&dumped)
+        .stdout(Stdio::null())
+        .status()
+        .expect("regex-chess dump runs");
+    assert!(status.success());
+    assert!(
+        std::fs::read(site.join("turn.js")).unwrap() == std::fs::read(&dumped).unwrap(),
+        "turn.js differs from the dumped module"
+    );
+    // Nothing in the page reaches out of the site.
+    for name in ["index.html", "app.js", "worker.js", "style.css"] {
+        let text = std::fs::read_to_string(site.join(name)).unwrap();
+        assert!(
+            !text.contains("http://") && !text.contains("https://"),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn web_into_a_file_is_an_error() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = dir.path().join("taken");
+    std::fs::write(&file, "x").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .arg("web")
+        .arg(&file)
+        .output()
+        .expect("regex-chess web runs");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: creating "), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
 }

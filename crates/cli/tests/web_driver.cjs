@@ -123,11 +123,22 @@ async function main() {
     n = await passes(page);
     const [x0, y0] = await centre(page, promo.from);
     const [x1, y1] = await centre(page, promo.to);
-    await page.mouse.move(x0, y0);
-    await page.mouse.down();
-    await page.mouse.move(x1, y1, { steps: 8 });
-    await page.mouse.up();
-    await page.waitForSelector("#promotion:not([hidden])");
+    const dragPawn = async () => {
+      await page.mouse.move(x0, y0);
+      await page.mouse.down();
+      await page.mouse.move(x1, y1, { steps: 8 });
+      await page.mouse.up();
+      await page.waitForSelector("#promotion:not([hidden])");
+    };
+    // A click on the board closes the chooser without a move.
+    await dragPawn();
+    await page.click('[data-square="e1"]');
+    out.cancelled = {
+      ...(await look(page)),
+      passes: (await passes(page)) - n,
+      chooserHidden: await page.$eval("#promotion", (e) => e.hidden),
+    };
+    await dragPawn();
     await page.click(`#promotion button[data-role="${promo.role}"]`);
     await settled(page, n);
     out.promoted = await look(page);

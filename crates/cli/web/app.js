@@ -548,14 +548,21 @@ function choosePromotion(color) {
     button.className = `piece ${color === "w" ? "white" : "black"}`;
   }
   return new Promise((resolve) => {
+    const close = (role) => {
+      box.hidden = true;
+      cancelPromotion = null;
+      resolve(role);
+    };
+    cancelPromotion = () => close(null);
     box.onclick = (event) => {
       const button = event.target.closest("button");
-      if (!button) return;
-      box.hidden = true;
-      resolve(button.dataset.role);
+      if (button) close(button.dataset.role);
     };
   });
 }
+
+/** Closes an open promotion chooser without a move (a click on the board). */
+let cancelPromotion = null;
 
 async function tryMove(from, to) {
   const board = readBoard(game.screen) || {};
@@ -564,13 +571,25 @@ async function tryMove(from, to) {
   const lastRank = piece === "P" ? "8" : piece === "p" ? "1" : null;
   const promoting = game.legal.some((u) => u.startsWith(line) && u.length === 5) ||
     (game.legal.length === 0 && lastRank && to[1] === lastRank);
-  if (promoting) line += await choosePromotion(piece === "P" ? "w" : "b");
+  if (promoting) {
+    const role = await choosePromotion(piece === "P" ? "w" : "b");
+    if (!role) {
+      selected = null;
+      draw();
+      return;
+    }
+    line += role;
+  }
   selected = null;
   await play(line);
 }
 
 function onSquare(name) {
   if (game.busy) return;
+  if (cancelPromotion) {
+    cancelPromotion();
+    return;
+  }
   const board = readBoard(game.screen) || {};
   const side = readSide(game.screen);
   const piece = board[name];
