@@ -143,6 +143,12 @@ pub fn evaluate(board: &str, us: Color) -> u32 {
     EVEN + ours - theirs
 }
 
+/// The value of a search leaf (a position the search does not expand) for
+/// `us`: the evaluation.
+pub fn leaf_value(board: &str, us: Color) -> u32 {
+    evaluate(board, us)
+}
+
 /// The scratch variable holding the cells.
 const CELLS: &str = "y";
 /// Tally letters: hundreds, tens, units; ours then theirs.

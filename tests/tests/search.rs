@@ -75,3 +75,61 @@ proptest! {
         prop_assert!(r.is_ok(), "{}", r.unwrap_err());
     }
 }
+
+/// Whether playing `m` lets the opponent mate at once.
+fn allows_mate_in_one(pos: &Chess, m: &shakmaty::Move) -> bool {
+    use shakmaty::Position;
+    let mut after = pos.clone();
+    after.play_unchecked(*m);
+    after.legal_moves().into_iter().any(|r| {
+        let mut leaf = after.clone();
+        leaf.play_unchecked(r);
+        leaf.is_checkmate()
+    })
+}
+
+/// The engine's move for `fen`, checked against the reference, must not
+/// allow a mate in one.
+fn avoids_mate(fen: &str) -> Result<(), String> {
+    check(fen)?;
+    let pos = parse_fen(fen).unwrap();
+    let (got, _) = chess::reply(fen).map_err(|e| format!("{fen}: {e}"))?;
+    let (uci, _) = got.ok_or_else(|| format!("{fen}: no move"))?;
+    let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+    if allows_mate_in_one(&pos, &m) {
+        return Err(format!("{fen}: {uci} allows mate in one"));
+    }
+    Ok(())
+}
+
+/// The two games of issue 13 where the engine walked into mate in one
+/// (g2g3 allowed Bxg3#, e4d5 allowed Qh2#).
+#[test]
+fn vm_search_does_not_walk_into_mate_in_one() {
+    avoids_mate("rnbq1rk1/1p3ppp/p3p3/2p1NP1n/P1Np3b/8/1PPPP1P1/R1BQKB1R w KQ - 0 11").unwrap();
+    avoids_mate("r3kb2/2pb2p1/p1p5/P2p3r/1P2Ppnq/2N5/1BP1PPB1/R2Q1RK1 w q - 0 16").unwrap();
+}
+
+/// Generated: positions from random games where some move allows a mate in
+/// one and some move does not; the engine's move never allows it.
+#[test]
+fn vm_search_avoids_mate_in_one_when_it_can() {
+    use shakmaty::Position;
+    let mut found = 0;
+    for seed in 0..4000u64 {
+        if found >= 12 {
+            break;
+        }
+        let mut rng = Rng::new(seed);
+        let plies = 10 + rng.below(60);
+        let pos = random_game(&Chess::default(), &mut rng, plies);
+        let moves = pos.legal_moves();
+        let allowing = moves.iter().filter(|m| allows_mate_in_one(&pos, m)).count();
+        if allowing == 0 || allowing == moves.len() {
+            continue;
+        }
+        found += 1;
+        avoids_mate(&fen_of(&pos)).unwrap();
+    }
+    assert!(found >= 12, "only {found} positions found");
+}
