@@ -143,10 +143,18 @@ pub fn evaluate(board: &str, us: Color) -> u32 {
     EVEN + ours - theirs
 }
 
+/// The value of a search leaf (a position the search does not expand) for
+/// `us`: the evaluation plus the mop-up term (`mopup`).
+pub fn leaf_value(board: &str, us: Color) -> u32 {
+    evaluate(board, us).saturating_add_signed(crate::mopup::mop_up(board, us))
+}
+
 /// The scratch variable holding the cells.
 const CELLS: &str = "y";
-/// Tally letters: hundreds, tens, units; ours then theirs.
-const FIELDS: [char; 6] = ['a', 'b', 'c', 'd', 'e', 'f'];
+/// Tally letters: thousands, hundreds, tens, units; ours then theirs.
+/// (Nine queens, two rooks, bishops and knights are 1,063 units: a side's
+/// material needs four digits.)
+const FIELDS: [char; 8] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
 
 /// The special instruction: variable `ev` := [`evaluate`] of the board for
 /// `us` (moved to the front of the variables, as `set` would).
@@ -161,15 +169,15 @@ fn cell_token(ours: bool, value: u32) -> String {
     let side = |mine: bool, tl: char, ul: char| {
         if mine {
             format!(
-                "<><{}><{}>",
+                "<><><{}><{}>",
                 tl.to_string().repeat(tens),
                 ul.to_string().repeat(units)
             )
         } else {
-            "<><><>".to_string()
+            "<><><><>".to_string()
         }
     };
-    format!("`{}{}", side(ours, 'b', 'c'), side(!ours, 'e', 'f'))
+    format!("`{}{}", side(ours, 'c', 'd'), side(!ours, 'g', 'h'))
 }
 
 impl Eval {
@@ -214,16 +222,17 @@ impl Eval {
             .map(|c| format!("<({c}*)>"))
             .collect::<String>();
         let mut merged = Template::literal("`");
-        for k in 1..=6 {
-            merged = merged.text("<").group(k).group(k + 6).text(">");
+        for k in 1..=8 {
+            merged = merged.text("<").group(k).group(k + 8).text(">");
         }
         for _ in 0..5 {
             out.push(local(format!("`{cell}`{cell}"), merged.clone()));
         }
-        // 5. Carries: units to tens, tens to hundreds, each side. The moves
-        //    are anchored at the cell's backtick so that two empty fields
-        //    elsewhere in the cell cannot pass for the pair being moved.
-        // Both moves: `<higher><carried rest>` -> `<higher carried><rest>`.
+        // 5. Carries: units to tens, tens to hundreds, hundreds to
+        //    thousands, each side. The moves are anchored at the cell's
+        //    backtick so that empty fields elsewhere in the cell cannot pass
+        //    for the pair being moved.
+        // Each move: `<higher><carried rest>` -> `<higher carried><rest>`.
         let move_carried = Template::new()
             .group(1)
             .text("<")
@@ -232,48 +241,47 @@ impl Eval {
             .text("><")
             .group(4)
             .text(">");
-        for (side, (h, t, u)) in [(0, ('a', 'b', 'c')), (1, ('d', 'e', 'f'))] {
-            let (tu, hu) = (t.to_ascii_uppercase(), h.to_ascii_uppercase());
-            let before = if side == 0 {
-                "`"
-            } else {
-                "`<[^>%]*><[^>%]*><[^>%]*>"
-            };
-            out.push(local(
-                format!("{u}{{10}}"),
-                Template::literal(&tu.to_string()),
-            ));
-            out.push(local(
-                format!("({before}<{h}*>)<({t}*)><({tu}*)({u}*)>"),
-                move_carried.clone(),
-            ));
-            out.push(local(
-                format!("[{t}{tu}]{{10}}"),
-                Template::literal(&hu.to_string()),
-            ));
-            out.push(local(
-                format!("({before})<({h}*)><({hu}*)([{t}{tu}]*)>"),
-                move_carried.clone(),
-            ));
+        for side in 0..2 {
+            let f = &FIELDS[side * 4..side * 4 + 4];
+            // The fields before the pair: the other side's, then ours above it.
+            let skip = |k: usize| format!("`{}", "<[^>%]*>".repeat(side * 4 + k));
+            for k in (1..4).rev() {
+                let (hi, lo) = (f[k - 1], f[k]);
+                let (hi_up, lo_up) = (hi.to_ascii_uppercase(), lo.to_ascii_uppercase());
+                // Ten of the lower field (its own tallies or carried ones)
+                // become one carried tally of the higher field.
+                out.push(local(
+                    format!("[{lo}{lo_up}]{{10}}"),
+                    Template::literal(&hi_up.to_string()),
+                ));
+                out.push(local(
+                    format!("({})<({hi}*)><({hi_up}*)([{lo}{lo_up}]*)>", skip(k - 1)),
+                    move_carried.clone(),
+                ));
+            }
         }
         // 6. Fields to digits.
         for d in 0..=9 {
             out.push(local(
-                format!("<[a-fA-F]{{{d}}}>"),
+                format!("<[a-hA-H]{{{d}}}>"),
                 Template::literal(&d.to_string()),
             ));
         }
         // 7. Theirs and EVEN + ours onto the stack, then subtract.
-        out.push(local(
-            format!(r"(%%\n#stack:\n)([^%]*?)#{CELLS}:`([0-9]{{3}})([0-9]{{3}})\n"),
-            Template::new()
-                .group(1)
-                .group(4)
-                .text("\n5")
-                .group(3)
-                .text("\n")
-                .group(2),
-        ));
+        //    Ours is at most 1,066: its thousands digit (0 or 1) and
+        //    EVEN's make one digit.
+        for (thousands, digit) in [('0', '5'), ('1', '6')] {
+            out.push(local(
+                format!(r"(%%\n#stack:\n)([^%]*?)#{CELLS}:`{thousands}([0-9]{{3}})([0-9]{{4}})\n"),
+                Template::new()
+                    .group(1)
+                    .group(4)
+                    .text(&format!("\n{digit}"))
+                    .group(3)
+                    .text("\n")
+                    .group(2),
+            ));
+        }
         out.push(local(
             r"(%%\n#stack:\n)0+([0-9])".into(),
             Template::new().group(1).group(2),
@@ -340,7 +348,7 @@ impl Special for Eval {
 /// The variable [`ReplyDelta`] sets.
 pub const DELTA_VAR: &str = "dv";
 /// What [`ReplyDelta`] adds so that its value is never negative.
-pub const DELTA_OFFSET: u32 = 200;
+pub const DELTA_OFFSET: u32 = 300;
 
 /// The value of the piece `letter` of side `c` on the square named
 /// `square` (`e4`).
@@ -439,7 +447,7 @@ impl ReplyDelta {
                     ),
                     Template::new()
                         .group(1)
-                        .text(&format!("#{dv}:{h}|{t}|{u}\n")),
+                        .text(&format!("#{dv}:H{h}|{t}|{u}\n")),
                 ));
             }
         }
@@ -484,20 +492,22 @@ impl ReplyDelta {
             &format!(r"#{CAPTURED}:\.\n#{PROMOTION}:{any}\n#{TO}:{any}\n"),
             100,
         ));
-        // Carries: at most 27 units and 29 tens.
-        for _ in 0..2 {
+        // The mop-up term, for leaves with a lone king.
+        out.extend(crate::mopup::mop_up_rewrites(us));
+        // Carries: at most 36 units and 39 tens.
+        for _ in 0..4 {
             out.push(Rewrite::new(
                 format!(r"(#{dv}:H*\|T*)\|(i*)i{{10}}\n"),
                 Template::new().group(1).text("T|").group(2).text("\n"),
             ));
         }
-        for _ in 0..2 {
+        for _ in 0..4 {
             out.push(Rewrite::new(
                 format!(r"(#{dv}:H*)\|(T*)T{{10}}\|"),
                 Template::new().group(1).text("H|").group(2).text("|"),
             ));
         }
-        // Columns to digits (the value is at least 18: no leading zero).
+        // Columns to digits (the value is at least 89: no leading zero).
         for k in 0..=9 {
             out.push(Rewrite::new(
                 format!(r"(#{dv}:H*\|T*\|)i{{{k}}}\n"),
@@ -518,7 +528,7 @@ impl ReplyDelta {
             format!(r"#{dv}:\|"),
             Template::literal(&format!("#{dv}:")),
         ));
-        for k in 1..=2 {
+        for k in 1..=4 {
             out.push(Rewrite::new(
                 format!(r"#{dv}:H{{{k}}}\|"),
                 Template::literal(&format!("#{dv}:{k}")),
@@ -562,6 +572,8 @@ impl Special for ReplyDelta {
         let d = self
             .delta(tail[1], tail[0], tail[2], tail[3], tail[4])
             .ok_or_else(|| err("a part is not a square or a piece"))?;
+        let board = board_of(&self.name(), &t)?;
+        let d = d.saturating_add_signed(crate::mopup::mop_up(board, self.0));
         t.vars.push((VarName::must(DELTA_VAR), d.to_string()));
         Ok(vec![t])
     }

@@ -15,6 +15,7 @@ pub mod codec;
 pub mod eval;
 pub mod func;
 pub mod games;
+pub mod mopup;
 pub mod movegen;
 pub mod reduce;
 pub mod reference;

@@ -1,50 +1,86 @@
-//! The native reference: the same 2-ply search and evaluation on shakmaty.
+//! The native reference: the same search and evaluation on shakmaty.
 //!
 //! Tests compare the regex engine's choice with it: the move the regex
-//! program plays must reach [`best_score`]. It shares the evaluation table
-//! with the regex program (`eval`) and nothing else.
+//! program plays must reach [`best_score`]. It mirrors `search` exactly
+//! (which positions are tested for mate, which are evaluated, the mate
+//! scores by ply) and shares the evaluation with the regex program
+//! (`eval::leaf_value`) and nothing else.
 
 use shakmaty::{Chess, Move, Position};
 
 use crate::codec::encode;
-use crate::eval::{evaluate, EVEN, MATE};
+use crate::eval::{leaf_value, EVEN};
+use crate::search::{mate_at, mated_at, DEFAULT_DEPTH, MAX_DEPTH, MIN_DEPTH};
 
-/// The 2-ply value of playing `m` in `pos`, for the side to move: the
-/// worst evaluation over the opponent's legal replies, or [`MATE`] /
-/// [`EVEN`] when it has none (checkmate / stalemate).
-pub fn move_score(pos: &Chess, m: Move) -> u32 {
-    let us = pos.turn();
-    let mut after = pos.clone();
-    after.play_unchecked(m);
+/// The value, for the side that moves at ply `ply`, of having played into
+/// `after`, searched `depth` plies from the position before that move.
+fn candidate_value(after: &Chess, depth: u32, ply: u32) -> u32 {
     let replies = after.legal_moves();
     if replies.is_empty() {
-        return if after.is_check() { MATE } else { EVEN };
+        return if after.is_check() { mate_at(ply) } else { EVEN };
     }
+    if depth > 2 {
+        // The opponent's best, seen from the other side.
+        let best = replies
+            .into_iter()
+            .map(|r| {
+                let mut next = after.clone();
+                next.play_unchecked(r);
+                candidate_value(&next, depth - 1, ply + 1)
+            })
+            .max()
+            .unwrap_or(EVEN);
+        return 2 * EVEN - best;
+    }
+    let us = !after.turn();
     replies
         .into_iter()
         .map(|r| {
             let mut leaf = after.clone();
             leaf.play_unchecked(r);
-            evaluate(&encode(&leaf).board, us)
+            if leaf.is_check() && leaf.legal_moves().is_empty() {
+                mated_at(ply + 1)
+            } else {
+                leaf_value(&encode(&leaf).board, us)
+            }
         })
         .min()
         .unwrap_or(EVEN)
 }
 
-/// The best 2-ply score of the side to move, `None` without a legal move.
-pub fn best_score(pos: &Chess) -> Option<u32> {
+/// The `depth`-ply value of playing `m` in `pos`, for the side to move
+/// (depth clamped as the regex program's is).
+pub fn move_score_at(pos: &Chess, m: Move, depth: u32) -> u32 {
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    candidate_value(&after, depth.clamp(MIN_DEPTH, MAX_DEPTH), 1)
+}
+
+/// [`move_score_at`] the default depth.
+pub fn move_score(pos: &Chess, m: Move) -> u32 {
+    move_score_at(pos, m, DEFAULT_DEPTH)
+}
+
+/// The best `depth`-ply score of the side to move, `None` without a legal
+/// move.
+pub fn best_score_at(pos: &Chess, depth: u32) -> Option<u32> {
     pos.legal_moves()
         .into_iter()
-        .map(|m| move_score(pos, m))
+        .map(|m| move_score_at(pos, m, depth))
         .max()
 }
 
-/// Every move reaching the best score, and the score.
-pub fn best_moves(pos: &Chess) -> Option<(Vec<Move>, u32)> {
+/// [`best_score_at`] the default depth.
+pub fn best_score(pos: &Chess) -> Option<u32> {
+    best_score_at(pos, DEFAULT_DEPTH)
+}
+
+/// Every move reaching the best `depth`-ply score, and the score.
+pub fn best_moves_at(pos: &Chess, depth: u32) -> Option<(Vec<Move>, u32)> {
     let scored: Vec<(Move, u32)> = pos
         .legal_moves()
         .into_iter()
-        .map(|m| (m, move_score(pos, m)))
+        .map(|m| (m, move_score_at(pos, m, depth)))
         .collect();
     let best = scored.iter().map(|(_, s)| *s).max()?;
     Some((
@@ -55,4 +91,9 @@ pub fn best_moves(pos: &Chess) -> Option<(Vec<Move>, u32)> {
             .collect(),
         best,
     ))
+}
+
+/// [`best_moves_at`] the default depth.
+pub fn best_moves(pos: &Chess) -> Option<(Vec<Move>, u32)> {
+    best_moves_at(pos, DEFAULT_DEPTH)
 }

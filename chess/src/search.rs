@@ -27,6 +27,7 @@ use crate::eval::{Eval, ReplyDelta, DELTA_OFFSET, DELTA_VAR, EVAL_VAR, EVEN, MAT
 use crate::movegen::{legal_moves_for, Options, MOVE_VAR};
 use crate::reduce::{Better, KeepBest};
 use crate::specials::{Step, CHECK_VAR};
+use regex_asm::Expr;
 
 /// The chosen move (UCI).
 pub const BEST: &str = "em";
@@ -37,11 +38,42 @@ fn var(name: &str) -> VarName {
     VarName::must(name)
 }
 
-/// Searches every active thread (a position with `us` to move). Afterwards
-/// each such thread is as before, with `[em, v]` on its stack (top first)
-/// if it has a legal move and an empty stack otherwise.
+/// The depth of the default search.
+pub const DEFAULT_DEPTH: u32 = 2;
+/// The shallowest search (the fast mode).
+pub const MIN_DEPTH: u32 = 2;
+/// The deepest search the program can be built for.
+pub const MAX_DEPTH: u32 = 3;
+
+/// The score of delivering mate with the move at ply `ply` (1 = the
+/// searching side's own move), for the side that mates: [`MATE`] at ply 1,
+/// one less for each ply later, so that a nearer mate scores more.
+pub fn mate_at(ply: u32) -> u32 {
+    MATE + 1 - ply
+}
+
+/// The score of being mated by the move at ply `ply`, for the mated side.
+pub fn mated_at(ply: u32) -> u32 {
+    2 * EVEN - mate_at(ply)
+}
+
+/// Searches every active thread (a position with `us` to move) 2 plies
+/// deep. Afterwards each such thread is as before, with `[em, v]` on its
+/// stack (top first) if it has a legal move and an empty stack otherwise.
 pub fn search_onto_stack(m: &mut Machine, us: Color) {
-    let quiet = Options::QUIET;
+    search_onto_stack_at(m, us, MIN_DEPTH);
+}
+
+/// As [`search_onto_stack`], `depth` plies deep (clamped to
+/// [`MIN_DEPTH`]..=[`MAX_DEPTH`]).
+pub fn search_onto_stack_at(m: &mut Machine, us: Color, depth: u32) {
+    node(m, us, depth.clamp(MIN_DEPTH, MAX_DEPTH), 1);
+}
+
+/// One node of the negamax search: every active thread is a position with
+/// `us` to move whose candidates are at ply `ply`; each gets `[em, v]` on
+/// its stack (`v` for `us`) or nothing when it has no legal move.
+fn node(m: &mut Machine, us: Color, depth: u32, ply: u32) {
     let copy = m.fork_inactive();
     let root = m.pause();
     let root_tag = root.tag().clone();
@@ -53,9 +85,57 @@ pub fn search_onto_stack(m: &mut Machine, us: Color) {
             m.delete(&v);
         }
     }
-    // Ply 1: the engine's candidates.
-    legal_moves_for(m, us, quiet);
+    // The candidates.
+    legal_moves_for(m, us, Options::QUIET);
     m.set(BEST, m.get(MOVE_VAR));
+    m.delete(MOVE_VAR);
+    m.delete(TURN_VAR);
+    if depth <= 2 {
+        leaf_pairs(m, us, ply);
+    } else {
+        m.special(Arc::new(Step::InCheck(!us)), &[], &[]);
+        // The opponent's search below each candidate; its best score for
+        // them is the candidate's worst for us.
+        node(m, !us, depth - 1, ply + 1);
+        m.emit_raw(Instr::StackEmpty);
+        m.if_else_top(
+            |m| {
+                m.if_else(
+                    m.get(CHECK_VAR).eq("T"),
+                    |m| m.set(SCORE, mate_at(ply)),
+                    |m| m.set(SCORE, EVEN),
+                );
+            },
+            |m| {
+                m.emit_raw(Instr::Pop);
+                m.emit_raw(Instr::AssignPop(var(SCORE)));
+                m.assume_set(&[SCORE]);
+                m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
+            },
+        );
+    }
+    // The best candidate goes back to the root.
+    m.special(
+        Arc::new(KeepBest {
+            var: SCORE.into(),
+            better: Better::Max,
+        }),
+        &[],
+        &[],
+    );
+    m.emit_raw(Instr::Lookup(var(SCORE)));
+    m.emit_raw(Instr::Lookup(var(BEST)));
+    m.emit_raw(Instr::Absorb(root_tag));
+    // The best candidate was absorbed and the others deleted: only the
+    // roots are active again, with everything they had.
+    m.reactivate_alone(root);
+}
+
+/// The last two plies: each active thread is a candidate (`us` just moved,
+/// at ply `ply`); it is evaluated in full, its replies by how they change
+/// that, and its score `v` is the worst reply's value ([`mate_at`] /
+/// [`EVEN`] when it has none; [`mated_at`] `ply + 1` when a reply mates).
+fn leaf_pairs(m: &mut Machine, us: Color, ply: u32) {
     // Each candidate is evaluated in full once; its replies only by how
     // they change that.
     m.special(Arc::new(Eval(us)), &[], &[]);
@@ -64,9 +144,11 @@ pub fn search_onto_stack(m: &mut Machine, us: Color) {
     let candidate = m.pause();
     let candidate_tag = candidate.tag().clone();
     m.reactivate(replies);
-    // Ply 2: the opponent's legal replies, evaluated for us; the worst one.
+    m.delete(CHECK_VAR);
+    // The opponent's legal replies, evaluated for us; the worst one.
     legal_moves_for(m, !us, Options::LEAF);
     m.special(Arc::new(ReplyDelta(us)), &[], &[]);
+    mate_marks_zero(m, us);
     // The tournament below copies whole threads around: only the score is
     // still needed.
     m.special(Arc::new(KeepOnly(DELTA_VAR)), &[], &[]);
@@ -86,31 +168,46 @@ pub fn search_onto_stack(m: &mut Machine, us: Color) {
         |m| {
             m.if_else(
                 m.get(CHECK_VAR).eq("T"),
-                |m| m.set(SCORE, MATE),
+                |m| m.set(SCORE, mate_at(ply)),
                 |m| m.set(SCORE, EVEN),
             );
         },
         |m| {
             m.emit_raw(Instr::AssignPop(var(SCORE)));
             m.assume_set(&[SCORE]);
-            m.set(SCORE, m.get(EVAL_VAR) + m.get(SCORE) - DELTA_OFFSET);
+            m.if_else(
+                m.get(SCORE).eq("0"),
+                |m| m.set(SCORE, mated_at(ply + 1)),
+                |m| m.set(SCORE, m.get(EVAL_VAR) + m.get(SCORE) - DELTA_OFFSET),
+            );
         },
     );
-    // The best candidate goes back to the root.
-    m.special(
-        Arc::new(KeepBest {
-            var: SCORE.into(),
-            better: Better::Max,
-        }),
-        &[],
-        &[],
-    );
-    m.emit_raw(Instr::Lookup(var(SCORE)));
-    m.emit_raw(Instr::Lookup(var(BEST)));
-    m.emit_raw(Instr::Absorb(root_tag));
-    // The best candidate was absorbed and the others deleted: only the
-    // roots are active again, with everything they had.
-    m.reactivate_alone(root);
+}
+
+/// Mate at the leaves: each active thread is a reply just made against
+/// `us`; where it gives check and `us` has no legal move, `dv` becomes 0,
+/// below any real delta (the tournament then picks it as the worst reply).
+fn mate_marks_zero(m: &mut Machine, us: Color) {
+    m.special(Arc::new(Step::InCheck(us)), &[], &[]);
+    m.if_(m.get(CHECK_VAR).eq("T"), |m| {
+        let copy = m.fork_inactive();
+        let leaf = m.pause();
+        let leaf_tag = leaf.tag().clone();
+        m.reactivate(copy);
+        for v in m.defined_vars() {
+            if v != BOARD_VAR {
+                m.delete(&v);
+            }
+        }
+        legal_moves_for(m, us, Options::LEAF);
+        // Whatever moves there are, one thread per leaf says so.
+        m.join();
+        m.emit_raw(Instr::Push("T".into()));
+        m.emit_raw(Instr::Absorb(leaf_tag));
+        m.reactivate_alone(leaf);
+        m.emit_raw(Instr::StackEmpty);
+        m.if_else_top(|m| m.set(DELTA_VAR, 0u32), |m| m.emit_raw(Instr::Pop));
+    });
 }
 
 /// Drops every variable of each active thread but one (threads without

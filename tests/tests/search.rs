@@ -75,3 +75,160 @@ proptest! {
         prop_assert!(r.is_ok(), "{}", r.unwrap_err());
     }
 }
+
+/// Whether playing `m` lets the opponent mate at once.
+fn allows_mate_in_one(pos: &Chess, m: &shakmaty::Move) -> bool {
+    use shakmaty::Position;
+    let mut after = pos.clone();
+    after.play_unchecked(*m);
+    after.legal_moves().into_iter().any(|r| {
+        let mut leaf = after.clone();
+        leaf.play_unchecked(r);
+        leaf.is_checkmate()
+    })
+}
+
+/// The engine's move for `fen`, checked against the reference, must not
+/// allow a mate in one.
+fn avoids_mate(fen: &str) -> Result<(), String> {
+    check(fen)?;
+    let pos = parse_fen(fen).unwrap();
+    let (got, _) = chess::reply(fen).map_err(|e| format!("{fen}: {e}"))?;
+    let (uci, _) = got.ok_or_else(|| format!("{fen}: no move"))?;
+    let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+    if allows_mate_in_one(&pos, &m) {
+        return Err(format!("{fen}: {uci} allows mate in one"));
+    }
+    Ok(())
+}
+
+/// The two games of issue 13 where the engine walked into mate in one
+/// (g2g3 allowed Bxg3#, e4d5 allowed Qh2#).
+#[test]
+fn vm_search_does_not_walk_into_mate_in_one() {
+    avoids_mate("rnbq1rk1/1p3ppp/p3p3/2p1NP1n/P1Np3b/8/1PPPP1P1/R1BQKB1R w KQ - 0 11").unwrap();
+    avoids_mate("r3kb2/2pb2p1/p1p5/P2p3r/1P2Ppnq/2N5/1BP1PPB1/R2Q1RK1 w q - 0 16").unwrap();
+}
+
+/// Generated: positions from random games where some move allows a mate in
+/// one and some move does not; the engine's move never allows it.
+#[test]
+fn vm_search_avoids_mate_in_one_when_it_can() {
+    use shakmaty::Position;
+    let mut found = 0;
+    for seed in 0..4000u64 {
+        if found >= 12 {
+            break;
+        }
+        let mut rng = Rng::new(seed);
+        let plies = 10 + rng.below(60);
+        let pos = random_game(&Chess::default(), &mut rng, plies);
+        let moves = pos.legal_moves();
+        let allowing = moves.iter().filter(|m| allows_mate_in_one(&pos, m)).count();
+        if allowing == 0 || allowing == moves.len() {
+            continue;
+        }
+        found += 1;
+        avoids_mate(&fen_of(&pos)).unwrap();
+    }
+    assert!(found >= 12, "only {found} positions found");
+}
+
+/// A legal position where one side has nine queens, two rooks, bishops
+/// and knights (over 1,000 units) and the other its king and up to two
+/// pieces; pawns never on a first or last rank. `None` when the drawn setup
+/// is not legal.
+fn heavy_position(rng: &mut Rng) -> Option<String> {
+    let mut board = [['.'; 8]; 8];
+    let mut place = |rng: &mut Rng, ch: char| loop {
+        let (r, f) = (rng.below(8), rng.below(8));
+        if board[r][f] == '.' && !(ch.eq_ignore_ascii_case(&'p') && (r == 0 || r == 7)) {
+            board[r][f] = ch;
+            return;
+        }
+    };
+    let white_heavy = rng.below(2) == 0;
+    let case = |ch: char, heavy: bool| {
+        if heavy == white_heavy {
+            ch.to_ascii_uppercase()
+        } else {
+            ch.to_ascii_lowercase()
+        }
+    };
+    for ch in "KQQQQQQQQQRRBBNN".chars() {
+        place(rng, case(ch, true));
+    }
+    place(rng, case('k', false));
+    for _ in 0..rng.below(3) {
+        let ch = b"QRBNP"[rng.below(5)] as char;
+        place(rng, case(ch, false));
+    }
+    let rows: Vec<String> = board
+        .iter()
+        .map(|row| {
+            let mut out = String::new();
+            let mut empty = 0;
+            for &c in row {
+                if c == '.' {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            out
+        })
+        .collect();
+    let side = if rng.below(2) == 0 { "w" } else { "b" };
+    let fen = format!("{} {side} - - 0 1", rows.join("/"));
+    parse_fen(&fen).ok().map(|_| fen)
+}
+
+/// Issue 13: with 1,000 units of material or more the evaluation's
+/// hundreds column overflowed (`b8d7`, score 0). Now the score is the
+/// reference's, and the issue's position is answered with c6b6 or a move
+/// of the same score.
+#[test]
+fn vm_search_scores_promotion_heavy_positions_like_the_reference() {
+    let fen = "1NQ5/2N5/1qQQ1Q1Q/2q1n3/1k2rQBR/5RKQ/6QQ/8 w - - 0 1";
+    check(fen).unwrap();
+    let pos = parse_fen(fen).unwrap();
+    let (best, _) = chess::reference::best_moves(&pos).unwrap();
+    let (got, _) = chess::reply(fen).unwrap();
+    let (uci, _) = got.unwrap();
+    let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+    assert!(best.contains(&m), "{uci} is not among the best");
+    assert!(best
+        .iter()
+        .any(|b| b.to_uci(shakmaty::CastlingMode::Standard).to_string() == "c6b6"));
+    let mut rng = Rng::new(1013);
+    let mut checked = 0;
+    while checked < 8 {
+        if let Some(fen) = heavy_position(&mut rng) {
+            check(&fen).unwrap();
+            checked += 1;
+        }
+    }
+}
+
+/// The mop-up term (lone kings) in the regex leaves equals the reference's,
+/// for either side lone and either side to move.
+#[test]
+fn vm_search_scores_lone_king_endings_like_the_reference() {
+    for fen in [
+        "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1",
+        "8/8/8/3k4/8/8/8/Q3K3 b - - 0 1",
+        "7k/8/5K2/8/8/8/8/1R6 w - - 0 1",
+        "8/8/8/8/2k5/8/1R6/K7 b - - 0 1",
+        "8/8/4k3/8/8/2K5/3P4/8 w - - 0 1",
+    ] {
+        check(fen).unwrap();
+        check(&flip_fen(fen)).unwrap();
+    }
+}
