@@ -109,7 +109,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             );
         }
         Command::Moves { fen, with_fen } => {
-            let moves = chess::legal_moves(&fen).with_context(|| format!("position {fen:?}"))?;
+            let moves = chess::legal_moves(&fen).context("the --fen position")?;
             for (uci, after) in moves {
                 if with_fen {
                     println!("{uci} {after}");
@@ -125,7 +125,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let mut n = 0;
             for _ in 0..runs.max(1) {
                 let start = Instant::now();
-                n = chess::perft(&fen, depth).with_context(|| format!("position {fen:?}"))?;
+                n = chess::perft(&fen, depth).context("the --fen position")?;
                 times.push(start.elapsed().as_secs_f64() * 1e3);
             }
             times.sort_by(f64::total_cmp);
@@ -151,7 +151,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Reply { fen } => {
             chess::reply_pass().context("building the reply program")?;
             let start = Instant::now();
-            let (reply, stats) = chess::reply(&fen).with_context(|| format!("position {fen:?}"))?;
+            let (reply, stats) = chess::reply(&fen).context("the --fen position")?;
             match reply {
                 Some((uci, score)) => println!("{uci} {score}"),
                 None => println!("none (no legal move)"),

@@ -69,10 +69,12 @@ fn glyph(c: char) -> char {
     }
 }
 
-/// The screen as shown: board rows in Unicode unless `ascii`.
+/// The screen as shown: board rows in Unicode unless `ascii`; the line of
+/// positions the program keeps for repetition is not shown.
 pub fn display(screen: &str, ascii: bool) -> String {
     screen
         .split('\n')
+        .filter(|line| !line.starts_with(chess::ending::HISTORY_PREFIX))
         .enumerate()
         .map(|(i, line)| {
             if ascii || !(1..=8).contains(&i) {
@@ -150,7 +152,14 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         (None, Some(Color::Black)) => String::new(),
         (fen, _) => {
             let fen = fen.as_deref().unwrap_or(crate::START_FEN);
-            start_screen(fen, engine).with_context(|| format!("position {fen:?}"))?
+            // The FEN is checked (and its bounds) here, at the input; the
+            // error quotes at most its first 100 characters.
+            let (_, warnings) =
+                chess::codec::parse_fen_with_warnings(fen).context("the --fen position")?;
+            for w in warnings {
+                eprintln!("regex-chess: warning: {w}");
+            }
+            start_screen(fen, engine).context("the --fen position")?
         }
     };
     eprintln!(

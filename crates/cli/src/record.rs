@@ -57,6 +57,23 @@ pub struct Record {
     moves: Vec<String>,
     white: String,
     black: String,
+    result: &'static str,
+}
+
+/// The result a screen announces (the regex program's verdict): a draw, or
+/// a mate won by the side not to move; `*` while the game goes on.
+fn screen_result(screen: &chess::screen::Screen) -> &'static str {
+    if screen.prompt != chess::screen::GAME_OVER {
+        return "*";
+    }
+    if screen.message.starts_with("Checkmate") {
+        match screen.position.turn {
+            Color::White => "0-1",
+            Color::Black => "1-0",
+        }
+    } else {
+        "1/2-1/2"
+    }
 }
 
 impl Record {
@@ -77,6 +94,7 @@ impl Record {
             moves: Vec::new(),
             white: name(Color::White),
             black: name(Color::Black),
+            result: "*",
         })
     }
 
@@ -86,6 +104,7 @@ impl Record {
         let Some(after) = parse_screen(screen) else {
             return;
         };
+        self.result = screen_result(&after);
         if after.info == before_info {
             return;
         }
@@ -110,9 +129,10 @@ impl Record {
         self.moves.push(san.to_string());
     }
 
-    /// The result: `1-0`, `0-1`, `1/2-1/2`, or `*` for a game in progress.
+    /// The result the screen announced: `1-0`, `0-1`, `1/2-1/2`, or `*`
+    /// for a game in progress.
     pub fn result(&self) -> &'static str {
-        self.pos.outcome().as_str()
+        self.result
     }
 
     /// The game as PGN.
@@ -136,7 +156,7 @@ impl Record {
         }
         out.push('\n');
         let start = parse_fen(&self.start_fen).ok();
-        let mut number = start.as_ref().map_or(1, |p| p.fullmoves().get());
+        let mut number = start.as_ref().map_or(1, |p| u64::from(p.fullmoves().get()));
         let mut white_to_move = start.as_ref().is_none_or(|p| p.turn() == Color::White);
         let mut line = String::new();
         for (i, san) in self.moves.iter().enumerate() {
@@ -202,6 +222,14 @@ mod tests {
         for uci in ["f2f3", "e7e5", "g2g4", "d8h4"] {
             r.play(uci);
         }
+        // The result is the screen's: the regex program announces the mate.
+        let mut screen = chess::screen::start_screen(
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            Some(Color::Black),
+        )
+        .unwrap();
+        chess::play_turn(&mut screen, None).unwrap();
+        r.note_turn("", &screen);
         let pgn = r.pgn("2026.11.29");
         assert!(
             pgn.contains("[White \"You\"]\n[Black \"regex-chess\"]\n[Result \"0-1\"]"),
