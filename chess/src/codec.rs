@@ -8,7 +8,10 @@
 //! a [`FenError`]); this module never runs the regex program.
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Position, Role, Square};
+use shakmaty::{
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Position, PositionErrorKinds, Role,
+    Square,
+};
 
 use regex_vm::state::{Thread, VarName};
 
@@ -29,15 +32,25 @@ pub enum FenError {
     /// Not FEN syntax.
     #[error("invalid FEN {fen:?}: {message}")]
     Syntax {
-        /// The input.
+        /// The input, quoted (see [`excerpt`]).
         fen: String,
         /// shakmaty's message.
         message: String,
     },
+    /// A clock field outside 0..=2^32-1 (FEN's 32-bit counters).
+    #[error("invalid FEN {fen:?}: the {field} {value:?} is not a number from 0 to 4294967295")]
+    Clock {
+        /// The input, quoted (see [`excerpt`]).
+        fen: String,
+        /// `halfmove clock` or `fullmove number`.
+        field: &'static str,
+        /// The field as given (at most [`EXCERPT_CHARS`] characters).
+        value: String,
+    },
     /// Well-formed but not a legal chess position.
     #[error("illegal position {fen:?}: {message}")]
     Illegal {
-        /// The input.
+        /// The input, quoted (see [`excerpt`]).
         fen: String,
         /// shakmaty's message.
         message: String,
@@ -54,10 +67,10 @@ pub struct Encoded {
     pub board: String,
     /// Side to move.
     pub turn: Color,
-    /// Halfmove clock.
-    pub halfmoves: u32,
-    /// Fullmove number.
-    pub fullmoves: u32,
+    /// Halfmove clock (FEN allows up to 2^32 - 1; a game may go past it).
+    pub halfmoves: u64,
+    /// Fullmove number (likewise).
+    pub fullmoves: u64,
 }
 
 /// At most the first [`EXCERPT_CHARS`] characters of an input, with `...`
@@ -75,24 +88,87 @@ pub fn excerpt(text: &str) -> String {
 pub const EXCERPT_CHARS: usize = 100;
 
 /// Parses and validates a FEN.
+/// Parses and validates a FEN, leniently as python-chess and Stockfish
+/// read it (see [`parse_fen_with_warnings`]); the warnings are dropped.
 ///
 /// # Errors
 ///
-/// [`FenError::Syntax`] or [`FenError::Illegal`].
+/// [`FenError::Syntax`], [`FenError::Clock`] or [`FenError::Illegal`].
 pub fn parse_fen(fen: &str) -> Result<Chess, FenError> {
+    parse_fen_with_warnings(fen).map(|(pos, _)| pos)
+}
+
+/// Parses and validates a FEN. Missing fields after the board default to
+/// `w - - 0 1`; Shredder/X-FEN castling letters naming the standard rooks
+/// (`HAha`) mean `KQkq`; castling rights without their king and rook, and
+/// an en passant square no double push can have made, are dropped, each
+/// with a one-line warning in the result. A clock must be a decimal from 0
+/// to 2^32 - 1.
+///
+/// # Errors
+///
+/// [`FenError::Syntax`] for text that is not FEN, [`FenError::Clock`] for
+/// a clock out of bounds, [`FenError::Illegal`] for a position no game can
+/// reach (no king, pawns on the back rank, the side not to move in
+/// check, ...); each quotes at most the first 100 characters of the input.
+pub fn parse_fen_with_warnings(fen: &str) -> Result<(Chess, Vec<String>), FenError> {
+    let quoted = excerpt(fen.trim());
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    for (i, field) in [(4, "halfmove clock"), (5, "fullmove number")] {
+        if let Some(v) = fields.get(i) {
+            let ok =
+                !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) && v.parse::<u32>().is_ok();
+            if !ok {
+                return Err(FenError::Clock {
+                    fen: quoted,
+                    field,
+                    value: excerpt(v),
+                });
+            }
+        }
+    }
     let parsed: Fen = fen
         .trim()
         .parse()
         .map_err(|e: shakmaty::fen::ParseFenError| FenError::Syntax {
-            fen: excerpt(fen),
+            fen: quoted.clone(),
             message: e.to_string(),
         })?;
-    parsed
-        .into_position(CastlingMode::Standard)
-        .map_err(|e| FenError::Illegal {
-            fen: excerpt(fen),
-            message: e.to_string(),
-        })
+    let mut warnings = Vec::new();
+    let pos = match parsed.into_position::<Chess>(CastlingMode::Standard) {
+        Ok(pos) => pos,
+        Err(e) => {
+            let kinds = e.kinds();
+            let illegal = |e: shakmaty::PositionError<Chess>| FenError::Illegal {
+                fen: quoted.clone(),
+                message: e.to_string(),
+            };
+            let pos = match e.ignore_invalid_castling_rights() {
+                Ok(pos) => pos,
+                Err(e) => e.ignore_invalid_ep_square().map_err(illegal)?,
+            };
+            if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) {
+                warnings.push(format!(
+                    "castling rights without their king and rook dropped (kept: {})",
+                    castling_text(&pos)
+                ));
+            }
+            if kinds.contains(PositionErrorKinds::INVALID_EP_SQUARE) {
+                warnings.push(format!(
+                    "en passant square {} dropped: no double push can have made it",
+                    fields.get(3).map_or("-", |v| v)
+                ));
+            }
+            pos
+        }
+    };
+    Ok((pos, warnings))
+}
+
+/// The castling field of a position's FEN (`KQkq`, `-`, ...).
+fn castling_text(pos: &Chess) -> String {
+    let fen = fen_of(pos);
+    fen.split(' ').nth(2).unwrap_or("-").to_string()
 }
 
 /// The FEN of a position, en passant square shown after every double push
@@ -143,8 +219,8 @@ pub fn encode(pos: &Chess) -> Encoded {
     Encoded {
         board: b.into_iter().collect(),
         turn: pos.turn(),
-        halfmoves: pos.halfmoves(),
-        fullmoves: pos.fullmoves().get(),
+        halfmoves: u64::from(pos.halfmoves()),
+        fullmoves: u64::from(pos.fullmoves().get()),
     }
 }
 
@@ -264,7 +340,7 @@ pub fn from_thread(t: &Thread) -> Result<Encoded, FenError> {
         t.var(name)
             .ok_or_else(|| FenError::BadThread(format!("variable {name} is missing")))
     };
-    let number = |name: &str| -> Result<u32, FenError> {
+    let number = |name: &str| -> Result<u64, FenError> {
         get(name)?
             .parse()
             .map_err(|_| FenError::BadThread(format!("variable {name} is not a number")))

@@ -100,3 +100,73 @@ pub fn replace(t: &mut Thread, name: &str, value: impl Into<String>) -> Result<(
     }
     Err(format!("variable {name} is not set"))
 }
+
+/// The most trailing nines [`increment`] carries through: a clock read from
+/// FEN is at most 2^32 - 1 (ten digits), so a count never reaches eleven
+/// nines in a row.
+pub const MAX_TRAILING_NINES: usize = 10;
+
+/// `x := x + 1` for a decimal of any length (the clocks: the DSL's `add`
+/// works on `INT_DIGITS` columns, too few for a FEN clock of 2^32 - 1).
+///
+/// A `!` is put before the trailing nines, which become zeros (one rewrite
+/// per count of nines), then the digit before the `!` goes up by one (one
+/// rewrite per digit; `!` alone at the front is a new `1`).
+pub fn increment(x: &str) -> Func {
+    let name = x.to_string();
+    let mut rules = Vec::new();
+    for k in 0..=MAX_TRAILING_NINES {
+        rules.push(local(
+            format!(r"(%%\n[^%]*?#{x}:(?:[0-9]*[0-8])?)9{{{k}}}\n"),
+            Template::new()
+                .group(1)
+                .text(&format!("!{}\n", "0".repeat(k))),
+        ));
+    }
+    for d in 0..=8u8 {
+        rules.push(local(
+            format!(r"(%%\n[^%]*?#{x}:[0-9]*){d}!"),
+            Template::new().group(1).text(&(d + 1).to_string()),
+        ));
+    }
+    rules.push(local(
+        format!(r"(%%\n[^%]*?#{x}:)!"),
+        Template::new().group(1).text("1"),
+    ));
+    Func {
+        name: format!("increment_{x}"),
+        rules,
+        meaning: Arc::new(move |mut t: Thread| {
+            let v = get(&t, &name)?;
+            let next = decimal_successor(&v)
+                .filter(|_| {
+                    v.bytes().rev().take_while(|&b| b == b'9').count() <= MAX_TRAILING_NINES
+                })
+                .ok_or_else(|| format!("{v:?} is not a decimal the increment handles"))?;
+            replace(&mut t, &name, next)?;
+            Ok(vec![t])
+        }),
+        defines: vec![],
+        requires: vec![x.to_string()],
+    }
+}
+
+/// The decimal after `v` (any length), `None` unless `v` is canonical.
+pub fn decimal_successor(v: &str) -> Option<String> {
+    let canonical =
+        !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) && (v == "0" || !v.starts_with('0'));
+    if !canonical {
+        return None;
+    }
+    let mut digits = v.as_bytes().to_vec();
+    for d in digits.iter_mut().rev() {
+        if *d == b'9' {
+            *d = b'0';
+        } else {
+            *d += 1;
+            return String::from_utf8(digits).ok();
+        }
+    }
+    digits.insert(0, b'1');
+    String::from_utf8(digits).ok()
+}

@@ -12,6 +12,7 @@
 pub mod attacks;
 pub mod board;
 pub mod codec;
+pub mod ending;
 pub mod eval;
 pub mod func;
 pub mod games;

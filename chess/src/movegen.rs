@@ -14,6 +14,7 @@ use shakmaty::Color;
 
 use crate::board::{letter, pieces};
 use crate::codec::{FULLMOVE_VAR, HALFMOVE_VAR, POSITION_VARS, TURN_VAR};
+use crate::func::increment;
 use crate::specials::{
     piece_moves, select_pieces, Mover, Step, CAPTURED, FROM, PIECE, PROMOTION, TO,
 };
@@ -97,10 +98,10 @@ pub fn legal_moves_for(m: &mut Machine, c: Color, options: Options) {
         m.if_else(
             m.get(PIECE).eq(pawn.as_str()) | m.get(CAPTURED).is_any(&enemy),
             |m| m.set(HALFMOVE_VAR, 0u32),
-            |m| m.set(HALFMOVE_VAR, m.get(HALFMOVE_VAR) + 1u32),
+            |m| m.special(Arc::new(increment(HALFMOVE_VAR)), &[], &[]),
         );
         if c == Color::Black {
-            m.set(FULLMOVE_VAR, m.get(FULLMOVE_VAR) + 1u32);
+            m.special(Arc::new(increment(FULLMOVE_VAR)), &[], &[]);
         }
     }
     m.set(TURN_VAR, side_letter(!c));

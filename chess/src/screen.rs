@@ -19,11 +19,14 @@
 //! You play white; the engine plays black.
 //! <last moves>
 //! <message>
+//! Positions: <the history for repetition, see `ending`>
 //! Your move: _
 //! ```
 //!
-//! The last line is the prompt (`Your move: `, the person's line and a
-//! newline are appended there) or `Game over.`. A `#` in the last-moves
+//! The status line says `White to move, in check.` when it is so. The last
+//! line is the prompt (`Your move: `, the person's line and a newline are
+//! appended there) or `Game over.`; the line before it carries the
+//! positions since the last capture or pawn move (front ends may hide it). A `#` in the last-moves
 //! line (a mating SAN move) is written `~` inside threads, where `#` is
 //! reserved.
 
@@ -34,6 +37,7 @@ use shakmaty::Color;
 
 use crate::board::{index, index_of, name_at, BOARD_VAR};
 use crate::codec::{Encoded, FULLMOVE_VAR, HALFMOVE_VAR, TURN_VAR};
+use crate::ending::{start_history, HISTORY_PREFIX};
 
 /// The prompt a person answers.
 pub const PROMPT: &str = "Your move: ";
@@ -95,6 +99,10 @@ pub struct Screen {
     pub message: String,
     /// The last line (prompt or `Game over.`).
     pub prompt: String,
+    /// Whether the side to move is in check.
+    pub check: bool,
+    /// The history line's text after `Positions:` (see `ending`).
+    pub history: String,
 }
 
 /// Castling rights as FEN writes them, from the board line.
@@ -140,25 +148,34 @@ pub fn render_screen(s: &Screen) -> String {
             .collect();
         out.push_str(&format!("{rank} {} {rank}\n", row.join(" ")));
     }
-    let side = match s.position.turn {
-        Color::White => "White",
-        Color::Black => "Black",
-    };
     out.push_str(&format!(
-        "{FILES}\n{side} to move. Castling: {}. En passant: {}. Halfmove clock: {}. Move: {}.\n",
+        "{FILES}\n{}. Castling: {}. En passant: {}. Halfmove clock: {}. Move: {}.\n",
+        side_words(s.position.turn, s.check),
         castling_of(&s.position.board),
         ep_of(&s.position.board),
         s.position.halfmoves,
         s.position.fullmoves
     ));
     out.push_str(&format!(
-        "{}\n{}\n{}\n{}",
+        "{}\n{}\n{}\n{HISTORY_PREFIX}{}\n{}",
         players_line(s.engine),
         s.info.replace('~', "#"),
         s.message,
+        s.history,
         s.prompt
     ));
     out
+}
+
+/// The start of the status line: `White to move`, `Black to move, in
+/// check`.
+pub fn side_words(turn: Color, check: bool) -> String {
+    let side = match turn {
+        Color::White => "White",
+        Color::Black => "Black",
+    };
+    let check = if check { ", in check" } else { "" };
+    format!("{side} to move{check}")
 }
 
 /// The screen of a new game from `fen` with the engine playing `engine`
@@ -168,12 +185,17 @@ pub fn render_screen(s: &Screen) -> String {
 ///
 /// [`crate::FenError`] for an invalid FEN.
 pub fn start_screen(fen: &str, engine: Option<Color>) -> Result<String, crate::FenError> {
+    use shakmaty::Position;
+    let pos = crate::codec::parse_fen(fen)?;
+    let position = crate::codec::encode(&pos);
     Ok(render_screen(&Screen {
-        position: crate::codec::encode_fen(fen)?,
+        history: start_history(&position.board, position.turn),
+        position,
         engine,
         info: NEW_GAME.to_string(),
         message: String::new(),
         prompt: PROMPT.to_string(),
+        check: pos.is_check(),
     }))
 }
 
@@ -181,7 +203,7 @@ pub fn start_screen(fen: &str, engine: Option<Color>) -> Result<String, crate::F
 /// text is not a screen. The prompt line is returned as it is.
 pub fn parse_screen(text: &str) -> Option<Screen> {
     let lines: Vec<&str> = text.split('\n').collect();
-    if lines.len() < 15 || lines[0] != FILES || lines[9] != FILES {
+    if lines.len() < 16 || lines[0] != FILES || lines[9] != FILES {
         return None;
     }
     let mut board: Vec<u8> = (0..80)
@@ -208,15 +230,18 @@ pub fn parse_screen(text: &str) -> Option<Screen> {
         }
     }
     let status = lines[10];
-    let rest = status
-        .strip_prefix("White to move. Castling: ")
-        .map(|r| (Color::White, r))
-        .or_else(|| {
-            status
-                .strip_prefix("Black to move. Castling: ")
-                .map(|r| (Color::Black, r))
-        })?;
-    let (turn, rest) = rest;
+    let (turn, check, rest) = [
+        (Color::White, false),
+        (Color::White, true),
+        (Color::Black, false),
+        (Color::Black, true),
+    ]
+    .into_iter()
+    .find_map(|(turn, check)| {
+        status
+            .strip_prefix(&format!("{}. Castling: ", side_words(turn, check)))
+            .map(|rest| (turn, check, rest))
+    })?;
     let (castling, rest) = rest.split_once(". En passant: ")?;
     let (ep, rest) = rest.split_once(". Halfmove clock: ")?;
     let (h, rest) = rest.split_once(". Move: ")?;
@@ -253,6 +278,10 @@ pub fn parse_screen(text: &str) -> Option<Screen> {
     let engine = [Some(Color::White), Some(Color::Black), None]
         .into_iter()
         .find(|e| players_line(*e) == lines[11])?;
+    let history = lines[14].strip_prefix(HISTORY_PREFIX)?;
+    if !history.bytes().all(|b| b" wb.,PNBRQKTpnbrqkt".contains(&b)) {
+        return None;
+    }
     Some(Screen {
         position: Encoded {
             board: String::from_utf8(board).ok()?,
@@ -263,7 +292,9 @@ pub fn parse_screen(text: &str) -> Option<Screen> {
         engine,
         info: lines[12].to_string(),
         message: lines[13].to_string(),
-        prompt: lines[14..].join("\n"),
+        prompt: lines[15..].join("\n"),
+        check,
+        history: history.to_string(),
     })
 }
 
@@ -455,7 +486,7 @@ impl Special for ParseScreen {
             (INPUT_VAR, mv.to_string()),
         ];
         Some(Ok(State {
-            prefix: format!("{}\n", screen.info),
+            prefix: format!("{HISTORY_PREFIX}{}\n{}\n", screen.history, screen.info),
             threads: vec![Thread {
                 tag: None,
                 stack: vec![],
@@ -478,16 +509,20 @@ impl Special for ParseScreen {
         }
         pattern.push_str(&format!(r"{FILES}\n"));
         pattern.push_str(
-            r"(W|B)(?:hite|lack) to move\. Castling: ([KQkq]+|-)\. En passant: ([a-h][36]|-)\. Halfmove clock: ([0-9]+)\. Move: ([0-9]+)\.\n",
+            r"(W|B)(?:hite|lack) to move(?:, in check)?\. Castling: ([KQkq]+|-)\. En passant: ([a-h][36]|-)\. Halfmove clock: ([0-9]+)\. Move: ([0-9]+)\.\n",
         );
         pattern.push_str(
             r"(?:You play (?:white|black); the engine plays (w|b)(?:hite|lack)|Two players, (n)o engine)\.\n",
         );
-        pattern.push_str("([^%`\\n]*\\n)[^\\n]*\\n>([a-z]+) ?([a-h1-8qrbn]*)\\n");
+        pattern.push_str(&format!(
+            "([^%`\\n]*\\n)[^\\n]*\\n{HISTORY_PREFIX}([ wb.,PNBRQKTpnbrqkt]*)\\n>([a-z]+) ?([a-h1-8qrbn]*)\\n"
+        ));
         // Groups: 1-64 squares, 65 side, 66 castling, 67 ep, 68 halfmove,
         // 69 fullmove, 70 engine (w/b), 71 no engine (n), 72 info line,
-        // 73 class, 74 move.
-        let mut t = Template::new()
+        // 73 history, 74 class, 75 move.
+        let mut t = Template::literal(HISTORY_PREFIX)
+            .group(73)
+            .text("\n")
             .group(72)
             .text(&format!("%%\n#stack:\n#{BOARD_VAR}:"));
         for row in 0..8 {
@@ -508,9 +543,9 @@ impl Special for ParseScreen {
             .text(&format!("\n#{FULLMOVE_VAR}:"))
             .group(69)
             .text(&format!("\n#{INPUT_CLASS_VAR}:"))
-            .group(73)
-            .text(&format!("\n#{INPUT_VAR}:"))
             .group(74)
+            .text(&format!("\n#{INPUT_VAR}:"))
+            .group(75)
             .text("\n#c:")
             .group(66)
             .text("\n#ep:")
@@ -620,16 +655,24 @@ impl Special for Render {
         let Ok(fullmoves) = v(FULLMOVE_VAR).parse() else {
             return fail("bad move number");
         };
+        let Some((history, old_info)) = state
+            .prefix
+            .strip_prefix(HISTORY_PREFIX)
+            .and_then(|p| p.split_once('\n'))
+        else {
+            return fail("no history line before the thread");
+        };
         let info = v(NEW_INFO_VAR);
         let info = if info.is_empty() {
-            state.prefix.trim_end_matches('\n').to_string()
+            old_info.trim_end_matches('\n').to_string()
         } else {
             info
         };
+        let side = v(SIDE_WORD_VAR);
         let text = render_screen(&Screen {
             position: Encoded {
                 board: v(BOARD_VAR),
-                turn: if v(SIDE_WORD_VAR) == "White" {
+                turn: if side.starts_with("White") {
                     Color::White
                 } else {
                     Color::Black
@@ -637,6 +680,8 @@ impl Special for Render {
                 halfmoves,
                 fullmoves,
             },
+            check: side.ends_with(", in check"),
+            history: history.to_string(),
             engine: [Some(Color::White), Some(Color::Black), None]
                 .into_iter()
                 .find(|e| players_line(*e) == v(PLAYERS_VAR))
@@ -714,22 +759,17 @@ impl Special for Render {
         for _ in 0..8 {
             board_pat.push_str("/(.)(.)(.)(.)(.)(.)(.)(.)/");
         }
-        // Groups after the info group: msg pr sw pl h n (6), then c ep,
-        // then 64 squares.
+        // Group 1 the history; after the info group (2): msg pr sw pl h n
+        // (6), then c ep, then 64 squares.
         for keep in [false, true] {
-            let (pattern, info_group) = if keep {
-                (
-                    format!(
-                        r"^([^%]*)\n{head}#{NEW_INFO_VAR}:\n{vars}[^%]*?#c:([^\n]*)\n#ep:([^\n]*)\n{board_pat}\n[^%]*"
-                    ),
-                    1,
+            let info_group = 2;
+            let pattern = if keep {
+                format!(
+                    r"^{HISTORY_PREFIX}([^\n]*)\n([^%]*)\n{head}#{NEW_INFO_VAR}:\n{vars}[^%]*?#c:([^\n]*)\n#ep:([^\n]*)\n{board_pat}\n[^%]*"
                 )
             } else {
-                (
-                    format!(
-                        r"^[^%]*{head}#{NEW_INFO_VAR}:([^\n]+)\n{vars}[^%]*?#c:([^\n]*)\n#ep:([^\n]*)\n{board_pat}\n[^%]*"
-                    ),
-                    1,
+                format!(
+                    r"^{HISTORY_PREFIX}([^\n]*)\n[^%]*{head}#{NEW_INFO_VAR}:([^\n]+)\n{vars}[^%]*?#c:([^\n]*)\n#ep:([^\n]*)\n{board_pat}\n[^%]*"
                 )
             };
             let g = |k: usize| info_group + k;
@@ -745,7 +785,7 @@ impl Special for Render {
             t = t
                 .text(&format!("{FILES}\n"))
                 .group(g(3))
-                .text(" to move. Castling: ")
+                .text(". Castling: ")
                 .group(g(7))
                 .text(". En passant: ")
                 .group(g(8))
@@ -759,6 +799,8 @@ impl Special for Render {
                 .group(info_group)
                 .text("\n")
                 .group(g(1))
+                .text(&format!("\n{HISTORY_PREFIX}"))
+                .group(1)
                 .text("\n")
                 .group(g(2));
             out.push(global(pattern, t));

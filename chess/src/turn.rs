@@ -5,8 +5,10 @@
 //! start screen, sanitizes the line, parses the screen into a thread,
 //! applies the person's move if it is legal (otherwise the same position
 //! comes back with a one-line message), lets the engine reply with the
-//! 2-ply search (`search`), notices checkmate and stalemate, and renders
-//! the next screen. Everything here is DSL code; this module knows the
+//! 2-ply search (`search`), notices checkmate, stalemate and the draws of
+//! `ending` after every move (and at once on a position that is already
+//! over), names both moves in SAN, and renders the next screen with the
+//! check on its status line. Everything here is DSL code; this module knows the
 //! screen only through `screen`'s instructions and variable names.
 
 use std::sync::Arc;
@@ -19,12 +21,14 @@ use shakmaty::Color;
 
 use crate::board::{letter, name_at, pieces, squares, ANY, BOARD_VAR};
 use crate::codec::TURN_VAR;
+use crate::ending::{dead_material, fifty_moves, NotePosition, DEAD_VAR, FIFTY_VAR};
 use crate::eval::MATE;
 use crate::func::{append, get, local, Func};
 use crate::movegen::{legal_moves_dsl, legal_moves_for, Options, MOVE_VAR};
 use crate::screen::{
-    players_line, ParseScreen, Render, Sanitize, ENGINE_VAR, GAME_OVER, INPUT_CLASS_VAR, INPUT_VAR,
-    MESSAGE_VAR, NEW_INFO_VAR, PLAYERS_VAR, PROMPT, PROMPT_VAR, RENDER_VARS, SIDE_WORD_VAR,
+    players_line, side_words, ParseScreen, Render, Sanitize, ENGINE_VAR, GAME_OVER,
+    INPUT_CLASS_VAR, INPUT_VAR, MESSAGE_VAR, NEW_INFO_VAR, PLAYERS_VAR, PROMPT, PROMPT_VAR,
+    RENDER_VARS, SIDE_WORD_VAR,
 };
 use crate::search::{search_onto_stack, BEST, SCORE};
 use crate::specials::{Step, CHECK_VAR, FROM, PIECE, TO};
@@ -53,8 +57,23 @@ pub fn turn_dsl(m: &mut Machine) {
     m.set(NEW_INFO_VAR, "");
     m.set(MESSAGE_VAR, "");
     m.set(PROMPT_VAR, PROMPT);
+    for v in [PERSON_MOVE, PERSON_SAN, PERSON_SIGN, ENGINE_LINE] {
+        m.set(v, "");
+    }
+    // Nothing typed (a new game, or the engine to move first): a position
+    // that is already over says so at once.
+    m.if_(m.get(INPUT_CLASS_VAR).eq("none"), |m| {
+        m.if_else(
+            m.get(TURN_VAR).eq("w"),
+            |m| already_over(m, Color::White),
+            |m| already_over(m, Color::Black),
+        )
+    });
     // With the engine on the other side (or no engine) the person moves.
-    m.if_(m.get(TURN_VAR).ne(m.get(ENGINE_VAR)), person_turn);
+    m.if_(
+        m.get(TURN_VAR).ne(m.get(ENGINE_VAR)) & m.get(PROMPT_VAR).eq(PROMPT),
+        person_turn,
+    );
     m.if_(
         m.get(TURN_VAR).eq(m.get(ENGINE_VAR)) & m.get(PROMPT_VAR).eq(PROMPT),
         |m| {
@@ -65,7 +84,127 @@ pub fn turn_dsl(m: &mut Machine) {
             )
         },
     );
+    compose_info(m);
     render(m);
+}
+
+/// The person's move (UCI), its SAN and its check sign, set when it is
+/// played.
+const PERSON_MOVE: &str = "pm";
+const PERSON_SAN: &str = "ps";
+const PERSON_SIGN: &str = "psx";
+/// The engine's part of the last-moves line.
+const ENGINE_LINE: &str = "el";
+
+/// The last-moves line from the moves of this turn (empty when none was
+/// played: the old line stays).
+fn compose_info(m: &mut Machine) {
+    m.if_(m.get(PERSON_MOVE).ne(""), |m| {
+        m.set(
+            NEW_INFO_VAR,
+            Expr::from("You played ")
+                .concat(m.get(PERSON_MOVE))
+                .concat(" (")
+                .concat(m.get(PERSON_SAN))
+                .concat(m.get(PERSON_SIGN))
+                .concat(")."),
+        )
+    });
+    m.if_(m.get(ENGINE_LINE).ne(""), |m| {
+        m.if_else(
+            m.get(NEW_INFO_VAR).eq(""),
+            |m| m.set(NEW_INFO_VAR, m.get(ENGINE_LINE)),
+            |m| {
+                m.set(
+                    NEW_INFO_VAR,
+                    m.get(NEW_INFO_VAR).concat(" ").concat(m.get(ENGINE_LINE)),
+                )
+            },
+        )
+    });
+    for v in [PERSON_MOVE, PERSON_SAN, PERSON_SIGN, ENGINE_LINE] {
+        m.delete(v);
+    }
+}
+
+/// The position on the screen, `side` to move, before anyone moves: over
+/// if `side` has no legal move, or by insufficient material or the
+/// fifty-move rule (a repetition needs moves).
+fn already_over(m: &mut Machine, side: Color) {
+    has_moves_into(m, side, "hm0");
+    m.if_else(
+        m.get("hm0").eq("F"),
+        |m| declare_result(m, side),
+        |m| {
+            draw_checks(m, None);
+        },
+    );
+    m.delete("hm0");
+}
+
+/// Sets the message and `Game over.` for the first draw that holds:
+/// insufficient material, the fifty-move rule, then (when `repetition` names
+/// the variable holding it) threefold repetition. The caller has ruled out
+/// mate and stalemate.
+fn draw_checks(m: &mut Machine, repetition: Option<&str>) {
+    m.special(Arc::new(dead_material()), &[], &[]);
+    m.special(Arc::new(fifty_moves()), &[], &[]);
+    m.if_else(
+        m.get(DEAD_VAR).eq("T"),
+        |m| draw(m, "Draw by insufficient material."),
+        |m| {
+            m.if_else(
+                m.get(FIFTY_VAR).eq("T"),
+                |m| draw(m, "Draw by the fifty-move rule."),
+                |m| {
+                    if let Some(rep) = repetition {
+                        m.if_(m.get(rep).eq("T"), |m| {
+                            draw(m, "Draw by threefold repetition.")
+                        });
+                    }
+                },
+            )
+        },
+    );
+    m.delete(DEAD_VAR);
+    m.delete(FIFTY_VAR);
+}
+
+fn draw(m: &mut Machine, message: &str) {
+    m.set(MESSAGE_VAR, message);
+    m.set(PROMPT_VAR, GAME_OVER);
+}
+
+/// After `us` moved (the thread holds the new position): the position goes
+/// into the history (`rep` := its third occurrence), `ck1` := the side to
+/// move is in check, `hm1` := it has a legal move when that must be known
+/// here (`need_moves`, or the fifty-move rule is due: a mate on the 100th
+/// halfmove is a mate); then the game ends if it is over, and `sx` is the
+/// move's check sign (`~` for mate, written `#` on the screen).
+fn after_move(m: &mut Machine, us: Color, need_moves: impl Fn(&Machine) -> Expr) {
+    m.special(Arc::new(NotePosition), &[], &["rep"]);
+    in_check_into(m, !us, "ck1");
+    m.special(Arc::new(fifty_moves()), &[], &[]);
+    m.set("hm1", "T");
+    let need = need_moves(m) | m.get(FIFTY_VAR).eq("T");
+    m.if_(need, |m| has_moves_into(m, !us, "hm1"));
+    m.delete(FIFTY_VAR);
+    m.if_else(
+        m.get("ck1").eq("T"),
+        |m| m.set("sx", "+"),
+        |m| m.set("sx", ""),
+    );
+    m.if_else(
+        m.get("hm1").eq("F"),
+        |m| {
+            m.if_(m.get("ck1").eq("T"), |m| m.set("sx", "~"));
+            declare_result(m, !us);
+        },
+        |m| draw_checks(m, Some("rep")),
+    );
+    for v in ["rep", "ck1", "hm1"] {
+        m.delete(v);
+    }
 }
 
 /// The assembled turn program.
@@ -102,37 +241,10 @@ fn person_turn(m: &mut Machine) {
     m.if_else(
         m.get(INPUT_CLASS_VAR).eq(OK),
         |m| {
-            apply_uci(m, INPUT_VAR);
             m.if_else(
-                m.get("ok").eq("T"),
-                |m| {
-                    m.set(
-                        NEW_INFO_VAR,
-                        Expr::from("You played ")
-                            .concat(m.get(MOVE_VAR))
-                            .concat("."),
-                    );
-                    // Between two people nobody else will notice the end.
-                    m.if_(m.get(ENGINE_VAR).eq("n"), |m| {
-                        m.if_else(
-                            m.get(TURN_VAR).eq("w"),
-                            |m| game_over_if_stuck(m, Color::White),
-                            |m| game_over_if_stuck(m, Color::Black),
-                        )
-                    });
-                },
-                |m| {
-                    m.set(
-                        MESSAGE_VAR,
-                        m.get(INPUT_VAR).concat(" is not a legal move here."),
-                    );
-                    // No legal move at all: the game was already over.
-                    m.if_else(
-                        m.get(TURN_VAR).eq("w"),
-                        |m| game_over_if_stuck(m, Color::White),
-                        |m| game_over_if_stuck(m, Color::Black),
-                    );
-                },
+                m.get(TURN_VAR).eq("w"),
+                |m| person_move(m, Color::White),
+                |m| person_move(m, Color::Black),
             );
         },
         |m| {
@@ -145,10 +257,32 @@ fn person_turn(m: &mut Machine) {
     );
 }
 
-/// If `side`, to move, has no legal move: the game is over; say how.
-fn game_over_if_stuck(m: &mut Machine, side: Color) {
-    has_moves_into(m, side, "hm");
-    m.if_(m.get("hm").eq("F"), |m| declare_result(m, side));
+/// The person, playing `us`, typed a move: named in SAN on the position
+/// before it, played if legal, then the game may end.
+fn person_move(m: &mut Machine, us: Color) {
+    m.set(BEST, m.get(INPUT_VAR));
+    san(m, us);
+    m.delete(BEST);
+    apply_uci(m, INPUT_VAR);
+    m.if_else(
+        m.get("ok").eq("T"),
+        |m| {
+            m.set(PERSON_MOVE, m.get(MOVE_VAR));
+            m.set(PERSON_SAN, m.get("san"));
+            // Between two people nobody else will notice a mate; against
+            // the engine its search does.
+            after_move(m, us, |m| m.get(ENGINE_VAR).eq("n"));
+            m.set(PERSON_SIGN, m.get("sx"));
+            m.delete("sx");
+        },
+        |m| {
+            m.set(
+                MESSAGE_VAR,
+                m.get(INPUT_VAR).concat(" is not a legal move here."),
+            );
+        },
+    );
+    m.delete("san");
 }
 
 /// `side`, to move, has no legal move: checkmate (who won, in the words of
@@ -255,34 +389,21 @@ fn engine_turn(m: &mut Machine, us: Color) {
     search_onto_stack(m, us);
     m.emit_raw(Instr::StackEmpty);
     m.if_else_top(
-        |m| declare_result(m, us),
+        |m| {
+            // The person's move left the engine nothing: mate or stalemate.
+            in_check_into(m, us, "ck3");
+            m.if_(m.get("ck3").eq("T"), |m| m.set(PERSON_SIGN, "~"));
+            m.delete("ck3");
+            declare_result(m, us)
+        },
         |m| {
             m.emit_raw(Instr::AssignPop(var(BEST)));
             m.emit_raw(Instr::AssignPop(var(SCORE)));
             m.assume_set(&[BEST, SCORE]);
             san(m, us);
             apply_uci(m, BEST);
-            in_check_into(m, !us, "ck1");
-            has_moves_into(m, !us, "hm1");
-            m.if_else(
-                m.get("hm1").eq("F"),
-                |m| {
-                    m.if_else(
-                        m.get("ck1").eq("T"),
-                        |m| m.set("sx", "~"),
-                        |m| m.set("sx", ""),
-                    );
-                    declare_result(m, !us);
-                },
-                |m| {
-                    m.if_else(
-                        m.get("ck1").eq("T"),
-                        |m| m.set("sx", "+"),
-                        |m| m.set("sx", ""),
-                    )
-                },
-            );
-            score_text(m);
+            after_move(m, us, |_| Expr::from(true));
+            score_text(m, us);
             let line = Expr::from("The engine played ")
                 .concat(m.get(BEST))
                 .concat(" (")
@@ -291,26 +412,24 @@ fn engine_turn(m: &mut Machine, us: Color) {
                 .concat("), score ")
                 .concat(m.get("st"))
                 .concat(".");
-            m.set("line", line);
-            m.if_else(
-                m.get(NEW_INFO_VAR).eq(""),
-                |m| m.set(NEW_INFO_VAR, m.get("line")),
-                |m| {
-                    m.set(
-                        NEW_INFO_VAR,
-                        m.get(NEW_INFO_VAR).concat(" ").concat(m.get("line")),
-                    )
-                },
-            );
+            m.set(ENGINE_LINE, line);
+            for v in ["san", "sx", "st", BEST, SCORE] {
+                m.delete(v);
+            }
         },
     );
 }
 
-/// `st` := the score as the person reads it: `+1.2` pawns, or `mate`.
-fn score_text(m: &mut Machine) {
+/// `st` := the score as the person reads it, from the engine's (`us`)
+/// side: `+1.2 for black (pawns)`, or `mate for black`.
+fn score_text(m: &mut Machine, us: Color) {
+    let whose = match us {
+        Color::White => " for white",
+        Color::Black => " for black",
+    };
     m.if_else(
         m.get(SCORE).eq(MATE.to_string()),
-        |m| m.set("st", "mate"),
+        |m| m.set("st", Expr::from("mate").concat(whose)),
         |m| {
             m.if_else(
                 m.get(SCORE).ge(5000u32),
@@ -324,7 +443,15 @@ fn score_text(m: &mut Machine) {
                 },
             );
             m.special(Arc::new(tenths("sd")), &[], &[]);
-            m.set("st", m.get("sg").concat(m.get("sd")));
+            m.set(
+                "st",
+                m.get("sg")
+                    .concat(m.get("sd"))
+                    .concat(whose)
+                    .concat(" (pawns)"),
+            );
+            m.delete("sd");
+            m.delete("sg");
         },
     );
 }
@@ -493,14 +620,33 @@ fn san(m: &mut Machine, us: Color) {
     // and whether one shares the file, or the rank, of the move's square.
     let parts = |m: &mut Machine| m.special(Arc::new(from_parts()), &[], &[]);
     let rival = &rival;
-    any_move_into(m, us, "rv", |_| {}, rival);
-    any_move_into(m, us, "rvf", parts, |m| {
-        rival(m) & m.get("ff").eq(m.get("uff"))
-    });
-    any_move_into(m, us, "rvr", parts, |m| {
-        rival(m) & m.get("fr").eq(m.get("ufr"))
+    for v in ["rv", "rvf", "rvr"] {
+        m.set(v, "F");
+    }
+    // Only a knight, bishop, rook or queen can have a rival; the file and
+    // the rank matter only when there is one.
+    let officers: Vec<String> = "NBRTQ".chars().map(|c| letter(us, c).to_string()).collect();
+    m.if_(m.get("upc").is_any(&officers), |m| {
+        any_move_into(m, us, "rv", |_| {}, rival);
+        m.if_(m.get("rv").eq("T"), |m| {
+            any_move_into(m, us, "rvf", parts, |m| {
+                rival(m) & m.get("ff").eq(m.get("uff"))
+            });
+            any_move_into(m, us, "rvr", parts, |m| {
+                rival(m) & m.get("fr").eq(m.get("ufr"))
+            });
+        });
     });
     let pawn = letter(us, 'P').to_string();
+    // A person's `e7e8` means `e7e8q`.
+    let last_rank: Vec<String> = ["a", "b", "c", "d", "e", "f", "g", "h"]
+        .iter()
+        .map(|f| format!("{f}{}", if us == Color::White { 8 } else { 1 }))
+        .collect();
+    m.if_(
+        m.get("upc").eq(pawn.as_str()) & m.get("upr").eq("") & m.get("ut").is_any(&last_rank),
+        |m| m.set("upr", "q"),
+    );
     let enemy: Vec<String> = pieces(!us).chars().map(String::from).collect();
     m.if_else(
         m.get("upc").eq(pawn.as_str()),
@@ -591,8 +737,8 @@ fn piece_san(m: &mut Machine, us: Color, enemy: &[String]) {
 fn render(m: &mut Machine) {
     m.if_else(
         m.get(TURN_VAR).eq("w"),
-        |m| m.set(SIDE_WORD_VAR, "White"),
-        |m| m.set(SIDE_WORD_VAR, "Black"),
+        |m| status_side(m, Color::White),
+        |m| status_side(m, Color::Black),
     );
     m.set(PLAYERS_VAR, players_line(None));
     for (code, engine) in [("w", Color::White), ("b", Color::Black)] {
@@ -604,4 +750,15 @@ fn render(m: &mut Machine) {
         m.set(name, m.get(name));
     }
     m.special(Arc::new(Render), &[], &[]);
+}
+
+/// `sw` := the status line's start for `side` to move, with the check.
+fn status_side(m: &mut Machine, side: Color) {
+    in_check_into(m, side, "ckr");
+    m.if_else(
+        m.get("ckr").eq("T"),
+        |m| m.set(SIDE_WORD_VAR, side_words(side, true)),
+        |m| m.set(SIDE_WORD_VAR, side_words(side, false)),
+    );
+    m.delete("ckr");
 }

@@ -187,7 +187,27 @@ fn turn_program_interp_and_vm_agree() {
             ),
             "a7a8n\n",
         ),
+        // The endings: insufficient material, the fifty-move rule, mate on
+        // the 100th halfmove, a position over at once, an en passant key.
+        (screen("7k/8/8/8/8/8/3r4/4K3 w - - 0 1", None), "e1d2\n"),
+        (screen("8/8/8/4k3/8/8/8/4K2R w K - 99 80", None), "h1h2\n"),
+        (
+            screen(
+                "7k/8/6K1/8/8/8/8/R7 w - - 99 80",
+                Some(shakmaty::Color::Black),
+            ),
+            "a1a8\n",
+        ),
+        (screen("8/8/8/4k3/8/8/8/4K3 w - - 0 1", None), ""),
+        (screen("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", None), "e2e4\n"),
     ];
+    // The third occurrence of a position, two people moving knights.
+    let mut repeated = screen(start, None);
+    for mv in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+        chess::play_turn(&mut repeated, Some(mv)).unwrap();
+    }
+    let mut cases = cases;
+    cases.push((repeated, "f6g8\n"));
     for (screen, line) in cases {
         let start = State::parse(&format!("{screen}{line}")).unwrap();
         compare_stepwise(turn_pass(), &start)

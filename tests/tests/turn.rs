@@ -6,6 +6,7 @@
 use chess::codec::{decode, parse_fen};
 use chess::reference::{best_score, move_score};
 use chess::screen::{parse_screen, render_screen, start_screen, Screen, GAME_OVER, PROMPT};
+use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Position};
 
@@ -33,13 +34,16 @@ fn turn(state: &mut String, line: Option<&str>) -> Screen {
     let mut pos = position_of(&before);
     let mut rest = after.info.as_str();
     if let Some(r) = rest.strip_prefix("You played ") {
-        let (mv, r) = r.split_once('.').unwrap();
+        let (mv, r) = r.split_once(' ').unwrap();
+        let (san, r) = r.split_once(").").unwrap();
         let m = mv.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-        pos.play_unchecked(m);
+        let expected = SanPlus::from_move_and_play_unchecked(&mut pos, m);
+        assert_eq!(san, format!("({expected}"), "the person's move in SAN");
         rest = r.trim_start();
     }
     if let Some(r) = rest.strip_prefix("The engine played ") {
-        let (mv, _) = r.split_once(' ').unwrap();
+        let (mv, r) = r.split_once(' ').unwrap();
+        let (san, _) = r.split_once("),").unwrap();
         let m = mv
             .parse::<UciMove>()
             .unwrap()
@@ -50,12 +54,18 @@ fn turn(state: &mut String, line: Option<&str>) -> Screen {
             best_score(&pos),
             "engine move {mv} misses the best 2-ply score"
         );
-        pos.play_unchecked(m);
+        let expected = SanPlus::from_move_and_play_unchecked(&mut pos, m);
+        assert_eq!(san, format!("({expected}"), "the engine's move in SAN");
     }
     assert_eq!(
         decode(&after.position).unwrap(),
         chess::codec::fen_of(&pos),
         "the screen shows the position after the reported moves"
+    );
+    assert_eq!(
+        after.check,
+        pos.is_check(),
+        "the status line shows the check"
     );
     after
 }
@@ -112,7 +122,11 @@ fn bad_input_reshows_the_same_position_with_a_reason() {
     }
     // Surrounding spaces are fine, and the game goes on.
     let after = turn(&mut s, Some("  d2d4 "));
-    assert!(after.info.starts_with("You played d2d4."), "{}", after.info);
+    assert!(
+        after.info.starts_with("You played d2d4 (d4)."),
+        "{}",
+        after.info
+    );
 }
 
 #[test]
@@ -189,7 +203,7 @@ fn promotions_default_to_a_queen_and_underpromote_on_request() {
         after.position.board
     );
     assert!(
-        after.info.starts_with("You played a7a8q."),
+        after.info.starts_with("You played a7a8q (a8=Q)."),
         "{}",
         after.info
     );
@@ -229,9 +243,9 @@ fn two_players_take_turns_without_the_engine() {
         None,
     )
     .unwrap();
-    for mv in ["e2e4", "e7e5", "g1f3"] {
+    for (mv, san) in [("e2e4", "e4"), ("e7e5", "e5"), ("g1f3", "Nf3")] {
         let after = turn(&mut s, Some(mv));
-        assert_eq!(after.info, format!("You played {mv}."));
+        assert_eq!(after.info, format!("You played {mv} ({san})."));
         assert_eq!(after.engine, None);
     }
     assert_eq!(parse_screen(&s).unwrap().position.turn, Color::Black);

@@ -7,8 +7,13 @@
 //! 1. [`Kind::Movegen`], every position: the regex program's (move, FEN
 //!    after) list equals shakmaty's exactly;
 //! 2. [`Kind::Verdict`], every `--verdict-every`-th ply: the turn program,
-//!    on a two-player screen of the position, accepts each of up to
-//!    `--verdict-moves` legal moves (showing shakmaty's position after it)
+//!    on a two-player screen of the position carrying the game's history,
+//!    announces at once a position that is over (mate, stalemate,
+//!    insufficient material, fifty moves); else it accepts each of up to
+//!    `--verdict-moves` legal moves (showing shakmaty's position after it
+//!    and the game's end when the move ends it: shakmaty's mate, stalemate
+//!    and insufficient material, the halfmove clock, and a repetition count
+//!    the fuzzer keeps by Zobrist hash since the last capture or pawn move)
 //!    and refuses up to three illegal well-formed moves (showing the same
 //!    position and the refusal);
 //! 3. [`Kind::Reply`], every `--reply-every`-th ply: `chess::reply` plays a
@@ -20,7 +25,9 @@
 //! Game `i` draws its moves from a generator seeded with a mix of the
 //! campaign seed and `i`, so a game is the same whatever `--jobs` is, and
 //! starts alternately from the standard position and from the positions of
-//! `tests/data/perft.epd` (as given, then colour-flipped).
+//! `tests/data/perft.epd` (as given, then colour-flipped) and a few long
+//! endings (K+R v K, K+Q v K, K+B+N v K with the halfmove clock at 70, so
+//! that random play reaches the fifty-move rule).
 //!
 //! The first disagreement of each kind is printed as a reproducer (kind,
 //! FEN, move, both answers, seed, game) and written to
@@ -34,7 +41,7 @@
 //! `chess::{legal_moves, reply, play_turn}`, the other side from shakmaty
 //! and `chess::reference`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -46,16 +53,57 @@ use anyhow::{Context, Result};
 use chess::codec::{fen_of, parse_fen};
 use chess::games::{flip_fen, Rng};
 use chess::reference::{best_moves, best_score, move_score};
-use chess::screen::{parse_screen, start_screen};
+use chess::screen::{parse_screen, render_screen, start_screen, GAME_OVER, PROMPT};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::zobrist::{Zobrist64, ZobristHash};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 /// The standard perft positions; odd-numbered games start from them.
 const PERFT_EPD: &str = include_str!("../../../tests/data/perft.epd");
 
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Endings random play seldom finishes, started late in their fifty moves:
+/// their games reach the fifty-move rule (and repeat positions).
+const LONG_ENDINGS: [&str; 3] = [
+    "8/8/3k4/8/8/8/8/R3K3 w - - 70 60",
+    "8/2k5/8/8/8/5Q2/8/4K3 b - - 70 60",
+    "8/8/4k3/8/8/8/8/2B1KN2 w - - 70 60",
+];
+
+/// The draw verdicts counted in the summary, in `draws_checked` order.
+const DRAWS: [&str; 3] = ["threefold", "fifty-move", "insufficient-material"];
+
+/// A position's identity for repetition: shakmaty's Zobrist hash, the en
+/// passant square counted only when a capture there is legal.
+fn hash(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// The game's end shakmaty and the fuzzer's count see in `pos`, reached by
+/// a move (`count`: its occurrences, for repetition; `None` before any
+/// move): the message the turn program must show, or `None` to play on.
+fn expected_end(pos: &Chess, count: Option<u32>) -> Option<(&'static str, Option<usize>)> {
+    if pos.legal_moves().is_empty() {
+        return Some(match (pos.is_check(), pos.turn()) {
+            (true, shakmaty::Color::White) => ("Checkmate: black wins.", None),
+            (true, shakmaty::Color::Black) => ("Checkmate: white wins.", None),
+            (false, _) => ("Stalemate: draw.", None),
+        });
+    }
+    if pos.is_insufficient_material() {
+        return Some(("Draw by insufficient material.", Some(2)));
+    }
+    if pos.halfmoves() >= 100 {
+        return Some(("Draw by the fifty-move rule.", Some(1)));
+    }
+    if count.is_some_and(|n| n >= 3) {
+        return Some(("Draw by threefold repetition.", Some(0)));
+    }
+    None
+}
 
 /// Arguments of `fuzz`.
 ///
@@ -191,6 +239,9 @@ struct Counters {
     replies_checked: AtomicU64,
     verdicts_checked: AtomicU64,
     screens_checked: AtomicU64,
+    /// Verdicts checked that were draws: threefold, fifty moves,
+    /// insufficient material.
+    draws_checked: [AtomicU64; 3],
     disagreements: [AtomicU64; 4],
     /// Whether the first disagreement of each kind was reported.
     reported: [AtomicBool; 4],
@@ -213,6 +264,11 @@ struct Ply<'a> {
     fen: &'a str,
     /// shakmaty's legal moves.
     legal: &'a [Move],
+    /// The game's history line (after `Positions:`) at this position.
+    history: &'a str,
+    /// Occurrences of each position (Zobrist hash, en passant counted when
+    /// legal) since the last capture or pawn move, this one included.
+    seen: &'a HashMap<u64, u32>,
 }
 
 /// What a check did at one position.
@@ -222,6 +278,7 @@ struct Outcome {
     replies_checked: u64,
     verdicts_checked: u64,
     screens_checked: u64,
+    draws_checked: [u64; 3],
     found: Option<Finding>,
 }
 
@@ -247,6 +304,7 @@ struct Summary {
     replies_checked: u64,
     verdicts_checked: u64,
     screens_checked: u64,
+    draws_checked: [u64; 3],
     disagreements: [u64; 4],
     interrupted: bool,
     elapsed: Duration,
@@ -269,6 +327,9 @@ impl fmt::Display for Summary {
         writeln!(f, "replies checked: {}", self.replies_checked)?;
         writeln!(f, "verdicts checked: {}", self.verdicts_checked)?;
         writeln!(f, "screens checked: {}", self.screens_checked)?;
+        for (name, n) in DRAWS.iter().zip(self.draws_checked) {
+            writeln!(f, "{name} draws checked: {n}")?;
+        }
         writeln!(f, "disagreements: {}", self.total_disagreements())?;
         for kind in Kind::ALL {
             write!(
@@ -380,6 +441,10 @@ pub fn run(args: FuzzArgs) -> Result<ExitCode> {
         moves_compared: c.moves_compared.load(Ordering::Relaxed),
         replies_checked: c.replies_checked.load(Ordering::Relaxed),
         verdicts_checked: c.verdicts_checked.load(Ordering::Relaxed),
+        draws_checked: c
+            .draws_checked
+            .each_ref()
+            .map(|n| n.load(Ordering::Relaxed)),
         screens_checked: c.screens_checked.load(Ordering::Relaxed),
         disagreements: c
             .disagreements
@@ -445,6 +510,10 @@ fn start_positions() -> Result<Vec<String>> {
     if starts.is_empty() {
         starts.push(START_FEN.to_string());
     }
+    for ending in LONG_ENDINGS {
+        starts.push(START_FEN.to_string());
+        starts.push(ending.to_string());
+    }
     Ok(starts)
 }
 
@@ -467,17 +536,30 @@ fn play_game(c: &Campaign, game: u64) -> Result<()> {
     let mut pos = parse_fen(start).with_context(|| format!("start position {start:?}"))?;
     let mut rng = Rng::new(game_seed(s.seed, game));
     let mut index = 0u32;
+    // What repetition needs: the keys the game's screen would carry and the
+    // fuzzer's own count of each position, both since the last capture or
+    // pawn move.
+    let mut history = String::new();
+    let mut seen: HashMap<u64, u32> = HashMap::new();
     loop {
         if c.stop.load(Ordering::Relaxed) {
             return Ok(());
         }
         let fen = fen_of(&pos);
+        let encoded = chess::codec::encode(&pos);
+        history = format!(
+            " {}{history}",
+            chess::ending::position_key(&encoded.board, encoded.turn)
+        );
+        *seen.entry(hash(&pos)).or_insert(0) += 1;
         let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
         let ply = Ply {
             index,
             pos: &pos,
             fen: &fen,
             legal: &legal,
+            history: &history,
+            seen: &seen,
         };
         for kind in Kind::CHECKED {
             let outcome = check(kind, &ply, s)?;
@@ -490,6 +572,9 @@ fn play_game(c: &Campaign, game: u64) -> Result<()> {
             ] {
                 counter.fetch_add(add, Ordering::Relaxed);
             }
+            for (counter, add) in n.draws_checked.iter().zip(outcome.draws_checked) {
+                counter.fetch_add(add, Ordering::Relaxed);
+            }
             if let Some(found) = outcome.found {
                 record(c, kind, game, start, &ply, &found)?;
             }
@@ -500,7 +585,12 @@ fn play_game(c: &Campaign, game: u64) -> Result<()> {
         if legal.is_empty() || pos.is_insufficient_material() || index >= s.max_plies {
             break;
         }
-        pos.play_unchecked(legal[rng.below(legal.len())]);
+        let m = legal[rng.below(legal.len())];
+        if m.is_zeroing() {
+            history.clear();
+            seen.clear();
+        }
+        pos.play_unchecked(m);
         index += 1;
         c.counters.plies.fetch_add(1, Ordering::Relaxed);
     }
@@ -599,15 +689,58 @@ fn check_verdict(ply: &Ply, s: &Settings) -> Outcome {
         }
     }
     let mut outcome = Outcome::default();
-    let Ok(screen) = start_screen(ply.fen, None) else {
-        outcome.found = Some(Finding {
-            mv: None,
-            regex: "no screen".into(),
-            reference: "a screen for every legal position".into(),
-            notes: Vec::new(),
-        });
+    let finding = |mv: Option<&String>, regex: String, reference: String, state: &str| Finding {
+        mv: mv.cloned(),
+        regex,
+        reference,
+        notes: vec![format!("screen after the turn:\n{state}")],
+    };
+    // The position's screen in this game: its history line is the game's.
+    let Some(mut screen) = start_screen(ply.fen, None)
+        .ok()
+        .and_then(|t| parse_screen(&t))
+        .map(|mut sc| {
+            sc.history = ply.history.to_string();
+            render_screen(&sc)
+        })
+    else {
+        outcome.found = Some(finding(
+            None,
+            "no screen".into(),
+            "a screen for every legal position".into(),
+            "",
+        ));
         return outcome;
     };
+    // The first pass (nothing typed) announces a finished position at once.
+    outcome.verdicts_checked += 1;
+    if let Err(e) = chess::play_turn(&mut screen, None) {
+        outcome.found = Some(finding(None, format!("error: {e}"), "a screen".into(), ""));
+        return outcome;
+    }
+    let now = expected_end(ply.pos, None);
+    if let Some((_, Some(k))) = now {
+        outcome.draws_checked[k] += 1;
+    }
+    let ending = |end: Option<(&'static str, Option<usize>)>| {
+        end.map_or(("", PROMPT), |(message, _)| (message, GAME_OVER))
+    };
+    let shows = |state: &str, (message, prompt): (&str, &str)| {
+        parse_screen(state).is_some_and(|sc| sc.message == message && sc.prompt == prompt)
+    };
+    if !shows(&screen, ending(now)) {
+        let (message, prompt) = ending(now);
+        outcome.found = Some(finding(
+            None,
+            "a different message or prompt at once".into(),
+            format!("{message:?} then {prompt:?}"),
+            &screen,
+        ));
+        return outcome;
+    }
+    if now.is_some() {
+        return outcome;
+    }
     let tries = legal
         .iter()
         .map(|m| (m, true))
@@ -616,28 +749,35 @@ fn check_verdict(ply: &Ply, s: &Settings) -> Outcome {
         outcome.verdicts_checked += 1;
         let mut state = screen.clone();
         if let Err(e) = chess::play_turn(&mut state, Some(mv)) {
-            outcome.found = Some(Finding {
-                mv: Some(mv.clone()),
-                regex: format!("error: {e}"),
-                reference: if is_legal { "legal" } else { "illegal" }.into(),
-                notes: Vec::new(),
-            });
+            outcome.found = Some(finding(
+                Some(mv),
+                format!("error: {e}"),
+                if is_legal { "legal" } else { "illegal" }.into(),
+                "",
+            ));
             return outcome;
         }
         let shown = parse_screen(&state);
         let accepted = shown
             .as_ref()
-            .is_some_and(|sc| sc.info == format!("You played {mv}."));
+            .is_some_and(|sc| sc.info.starts_with(&format!("You played {mv} (")));
         let accepted = accepted != (i == 0 && s.fault == Some(Fault::WrongVerdict));
+        let mut after = ply.pos.clone();
+        let mut end = None;
+        if let Some(m) = ply
+            .legal
+            .iter()
+            .find(|m| UciMove::from_move(**m, CastlingMode::Standard).to_string() == *mv)
+        {
+            after.play_unchecked(*m);
+            let count = if m.is_zeroing() {
+                1
+            } else {
+                ply.seen.get(&hash(&after)).copied().unwrap_or(0) + 1
+            };
+            end = expected_end(&after, Some(count));
+        }
         let expected_fen = if is_legal {
-            let mut after = ply.pos.clone();
-            if let Some(m) = ply
-                .legal
-                .iter()
-                .find(|m| UciMove::from_move(**m, CastlingMode::Standard).to_string() == *mv)
-            {
-                after.play_unchecked(*m);
-            }
             fen_of(&after)
         } else {
             ply.fen.to_string()
@@ -646,35 +786,31 @@ fn check_verdict(ply: &Ply, s: &Settings) -> Outcome {
             .as_ref()
             .and_then(|sc| chess::codec::decode(&sc.position).ok())
             .unwrap_or_else(|| "no screen".into());
-        // Without any legal move the refusal is the end of the game.
-        let refusal = if ply.legal.is_empty() {
-            match (ply.pos.is_check(), ply.pos.turn()) {
-                (true, shakmaty::Color::White) => "Checkmate: black wins.".to_string(),
-                (true, shakmaty::Color::Black) => "Checkmate: white wins.".to_string(),
-                (false, _) => "Stalemate: draw.".to_string(),
+        let (message, prompt) = if is_legal {
+            if let Some((_, Some(k))) = end {
+                outcome.draws_checked[k] += 1;
             }
+            let (m, p) = ending(end);
+            (m.to_string(), p)
         } else {
-            format!("{mv} is not a legal move here.")
+            (format!("{mv} is not a legal move here."), PROMPT)
         };
-        let refused_right = shown.as_ref().is_some_and(|sc| sc.message == refusal);
-        let ok = if is_legal {
-            accepted && shown_fen == expected_fen
-        } else {
-            !accepted && refused_right && shown_fen == expected_fen
-        };
+        let ok = accepted == is_legal
+            && shown_fen == expected_fen
+            && shows(&state, (message.as_str(), prompt));
         if !ok {
-            outcome.found = Some(Finding {
-                mv: Some(mv.clone()),
-                regex: format!(
+            outcome.found = Some(finding(
+                Some(mv),
+                format!(
                     "{}, showing {shown_fen}",
                     if accepted { "accepted" } else { "refused" }
                 ),
-                reference: format!(
-                    "{}, position {expected_fen}",
+                format!(
+                    "{}, position {expected_fen}, {message:?} then {prompt:?}",
                     if is_legal { "legal" } else { "illegal" }
                 ),
-                notes: vec![format!("screen after the turn:\n{state}")],
-            });
+                &state,
+            ));
             return outcome;
         }
     }
@@ -982,8 +1118,9 @@ mod tests {
     #[test]
     fn starts_alternate_with_the_standard_position() {
         let starts = start_positions().unwrap();
-        assert_eq!(starts.len(), 28);
+        assert_eq!(starts.len(), 28 + 2 * LONG_ENDINGS.len());
         assert!(starts.iter().step_by(2).all(|f| f == START_FEN));
+        assert!(starts.ends_with(&[START_FEN.to_string(), LONG_ENDINGS[2].to_string()]));
         assert!(starts[3].starts_with("r3k2r/p1ppqpb1/"));
         assert!(starts[17].starts_with("r3k2r/pppbbppp/"), "{}", starts[17]);
     }
@@ -1025,15 +1162,66 @@ mod tests {
             let pos = parse_fen(fen).unwrap();
             let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
             assert!(legal.is_empty());
+            let encoded = chess::codec::encode(&pos);
+            let history = chess::ending::start_history(&encoded.board, encoded.turn);
+            let seen = HashMap::from([(hash(&pos), 1)]);
             let ply = Ply {
                 index: 0,
                 pos: &pos,
                 fen,
                 legal: &legal,
+                history: &history,
+                seen: &seen,
             };
             let outcome = check_verdict(&ply, &settings);
             assert!(outcome.verdicts_checked > 0, "{fen}");
             assert!(outcome.found.is_none(), "{fen}");
         }
+    }
+
+    #[test]
+    fn verdicts_see_the_third_occurrence_the_fuzzer_counted() {
+        let settings = Settings {
+            seed: 1,
+            max_plies: 10,
+            reply_every: 0,
+            verdict_every: 1,
+            verdict_moves: 100,
+            fault: None,
+            out: PathBuf::from("unused"),
+            starts: Vec::new(),
+        };
+        let fen = "8/8/3k4/8/8/8/8/R3K3 w - - 10 60";
+        let pos = parse_fen(fen).unwrap();
+        let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
+        let mut after = pos.clone();
+        let rook_up = legal
+            .iter()
+            .find(|m| UciMove::from_move(**m, CastlingMode::Standard).to_string() == "a1a2")
+            .unwrap();
+        after.play_unchecked(*rook_up);
+        // The position after Ra2 was seen twice: the screen's history
+        // carries it twice, and the fuzzer's count says so.
+        let key = |p: &Chess| {
+            let e = chess::codec::encode(p);
+            chess::ending::position_key(&e.board, e.turn)
+        };
+        let history = format!(" {} {} {}", key(&pos), key(&after), key(&after));
+        let seen = HashMap::from([(hash(&pos), 1), (hash(&after), 2)]);
+        let ply = Ply {
+            index: 0,
+            pos: &pos,
+            fen,
+            legal: &legal,
+            history: &history,
+            seen: &seen,
+        };
+        let outcome = check_verdict(&ply, &settings);
+        assert!(
+            outcome.found.is_none(),
+            "{:?}",
+            outcome.found.map(|f| f.regex)
+        );
+        assert_eq!(outcome.draws_checked[0], 1);
     }
 }

@@ -104,9 +104,13 @@ fn glyph(c: char) -> char {
 
 /// The screen as shown: board rows in Unicode unless `ascii`, and with
 /// `flipped` the board seen from black's side (rank 1 on top, file h on
-/// the left). The lines below the board are shown as they are.
+/// the left). The lines below the board are shown as they are, but for
+/// the line of positions the program keeps for repetition, not shown.
 pub fn display(screen: &str, ascii: bool, flipped: bool) -> String {
-    let lines: Vec<&str> = screen.split('\n').collect();
+    let lines: Vec<&str> = screen
+        .split('\n')
+        .filter(|line| !line.starts_with(chess::ending::HISTORY_PREFIX))
+        .collect();
     let mut shown: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
     if flipped && lines.len() >= 10 {
         let reversed = |line: &str| {
@@ -296,8 +300,13 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         }
         None => {
             let fen = args.fen.as_deref().unwrap_or(crate::START_FEN);
-            let pos =
-                chess::codec::parse_fen(fen).with_context(|| format!("position {}", quote(fen)))?;
+            // The FEN is checked (and its clocks' bounds) here, at the
+            // input; the error quotes at most its first 100 characters.
+            let (pos, warnings) =
+                chess::codec::parse_fen_with_warnings(fen).context("the --fen position")?;
+            for w in warnings {
+                eprintln!("regex-chess: warning: {w}");
+            }
             (chess::codec::fen_of(&pos), None)
         }
     };

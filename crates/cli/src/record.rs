@@ -31,6 +31,24 @@ pub struct Record {
     black: String,
     /// The side that resigned.
     resigned: Option<Color>,
+    /// The result the last screen announced (`*` while the game goes on).
+    announced: &'static str,
+}
+
+/// The result a screen announces (the regex program's verdict): a draw, or
+/// a mate won by the side not to move; `*` while the game goes on.
+fn screen_result(screen: &chess::screen::Screen) -> &'static str {
+    if screen.prompt != chess::screen::GAME_OVER {
+        return "*";
+    }
+    if screen.message.starts_with("Checkmate") {
+        match screen.position.turn {
+            Color::White => "0-1",
+            Color::Black => "1-0",
+        }
+    } else {
+        "1/2-1/2"
+    }
 }
 
 impl Record {
@@ -53,6 +71,7 @@ impl Record {
             white: name(Color::White),
             black: name(Color::Black),
             resigned: None,
+            announced: "*",
         })
     }
 
@@ -77,6 +96,7 @@ impl Record {
         let Some(after) = parse_screen(screen) else {
             return;
         };
+        self.announced = screen_result(&after);
         if after.info == before_info {
             return;
         }
@@ -102,19 +122,20 @@ impl Record {
         self.moves.push(san.to_string());
     }
 
-    /// The result: `1-0`, `0-1`, `1/2-1/2`, or `*` for a game in progress.
+    /// The result: a resignation's, else the one the screen announced
+    /// (`1-0`, `0-1`, `1/2-1/2`), or `*` for a game in progress.
     pub fn result(&self) -> &'static str {
         match self.resigned {
             Some(Color::White) => "0-1",
             Some(Color::Black) => "1-0",
-            None => self.pos.outcome().as_str(),
+            None => self.announced,
         }
     }
 
     /// The moves, numbered (`1. e4 e5 2. Nf3`).
     pub fn movetext(&self) -> String {
         let start = parse_fen(&self.start_fen).ok();
-        let mut number = start.as_ref().map_or(1, |p| p.fullmoves().get());
+        let mut number = start.as_ref().map_or(1, |p| u64::from(p.fullmoves().get()));
         let mut white_to_move = start.as_ref().is_none_or(|p| p.turn() == Color::White);
         let mut words = Vec::new();
         for (i, san) in self.moves.iter().enumerate() {
@@ -374,6 +395,14 @@ mod tests {
         for uci in ["f2f3", "e7e5", "g2g4", "d8h4"] {
             r.play(uci);
         }
+        // The result is the screen's: the regex program announces the mate.
+        let mut screen = chess::screen::start_screen(
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            Some(Color::Black),
+        )
+        .unwrap();
+        chess::play_turn(&mut screen, None).unwrap();
+        r.note_turn("", &screen);
         let pgn = r.pgn("2026.11.29");
         assert!(
             pgn.contains("[White \"You\"]\n[Black \"regex-chess\"]\n[Result \"0-1\"]"),

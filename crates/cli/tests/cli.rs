@@ -59,7 +59,7 @@ fn invalid_fen_is_a_clear_error() {
     assert!(!ok);
     assert!(out.is_empty());
     assert!(
-        err.starts_with("error: position \"not a fen\": invalid FEN"),
+        err.starts_with("error: the --fen position: invalid FEN \"not a fen\""),
         "{err}"
     );
     assert!(!err.contains("panicked"));

@@ -30,7 +30,10 @@ fn scripted_game_with_quit() {
     let (ok, out, _) = play(&[], "e2e4\nquit\n");
     assert!(ok);
     assert!(out.contains("Your move: e2e4"), "{out}");
-    assert!(out.contains("You played e2e4. The engine played "), "{out}");
+    assert!(
+        out.contains("You played e2e4 (e4). The engine played "),
+        "{out}"
+    );
     assert!(out.contains("(engine reply: "), "{out}");
     assert!(out.trim_end().ends_with("Bye."), "{out}");
     // Unicode pieces by default, plain letters with --ascii.
@@ -56,7 +59,7 @@ fn bad_lines_do_not_end_the_game() {
     ] {
         assert!(out.contains(reason), "missing {reason:?} in\n{out}");
     }
-    assert!(out.contains("You played e2e4."), "{out}");
+    assert!(out.contains("You played e2e4 (e4)."), "{out}");
     // The board was shown unchanged after each bad line.
     assert_eq!(out.matches("8 r n b q k b n r 8").count(), 10, "{out}");
 }
@@ -99,7 +102,10 @@ fn stalemate_and_underpromotion() {
 fn invalid_fen_is_an_error_not_a_panic() {
     let (ok, _, err) = play(&["--fen", "nonsense"], "");
     assert!(!ok);
-    assert!(err.contains("error: position \"nonsense\""), "{err}");
+    assert!(
+        err.contains("error: the --fen position: invalid FEN \"nonsense\""),
+        "{err}"
+    );
     assert!(!err.contains("panicked"));
 }
 
@@ -139,8 +145,8 @@ fn san_input_and_pgn_record() {
         "e4\nNf3\nquit\n",
     );
     assert!(ok);
-    assert!(out.contains("You played e2e4."), "{out}");
-    assert!(out.contains("You played g1f3."), "{out}");
+    assert!(out.contains("You played e2e4 (e4)."), "{out}");
+    assert!(out.contains("You played g1f3 (Nf3)."), "{out}");
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert!(text.contains("[White \"You\"]"), "{text}");
     assert!(text.contains("[Result \"*\"]"), "{text}");
