@@ -41,6 +41,9 @@ enum Command {
     Dump {
         /// The file to write.
         file: std::path::PathBuf,
+        /// Plies the engine's search looks ahead in the dumped program.
+        #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
+        depth: u32,
     },
     /// Print the legal moves of a position, one UCI move per line, sorted.
     Moves {
@@ -63,11 +66,14 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         runs: u32,
     },
-    /// Print the engine's move (UCI) and its 2-ply score for a position.
+    /// Print the engine's move (UCI) and its score for a position.
     Reply {
         /// The position (FEN); the side to move is the engine.
         #[arg(long, default_value = START_FEN)]
         fen: String,
+        /// Plies the search looks ahead.
+        #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
+        depth: u32,
     },
     /// Play random games and compare every ply with shakmaty.
     Fuzz(fuzz::FuzzArgs),
@@ -93,8 +99,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         .unwrap_or(Command::Play(play::PlayArgs::default()));
     match command {
         Command::Play(args) => return play::run(args),
-        Command::Dump { file } => {
-            let program = &chess::turn_pass()
+        Command::Dump { file, depth } => {
+            let program = &chess::turn_pass_at(depth)
                 .context("building the turn program")?
                 .program;
             regex_vm::format::write_file(program, &file)
@@ -148,10 +154,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 program.distinct_patterns()
             );
         }
-        Command::Reply { fen } => {
-            chess::reply_pass().context("building the reply program")?;
+        Command::Reply { fen, depth } => {
+            chess::reply_pass_at(depth).context("building the reply program")?;
             let start = Instant::now();
-            let (reply, stats) = chess::reply(&fen).with_context(|| format!("position {fen:?}"))?;
+            let (reply, stats) =
+                chess::reply_at(&fen, depth).with_context(|| format!("position {fen:?}"))?;
             match reply {
                 Some((uci, score)) => println!("{uci} {score}"),
                 None => println!("none (no legal move)"),

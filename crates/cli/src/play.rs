@@ -42,6 +42,9 @@ pub struct PlayArgs {
     /// Write the game as PGN to this file when it ends or on `quit`.
     #[arg(long)]
     pub pgn: Option<std::path::PathBuf>,
+    /// Plies the engine searches (default: the engine's default depth).
+    #[arg(long)]
+    pub depth: Option<u32>,
 }
 
 const HELP: &str = "\
@@ -144,7 +147,8 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         EngineColor::None => None,
     };
     let t0 = Instant::now();
-    chess::turn_pass().context("building the turn program")?;
+    let depth = args.depth.unwrap_or(chess::search::DEFAULT_DEPTH);
+    chess::turn_pass_at(depth).context("building the turn program")?;
     let build = t0.elapsed();
     let mut state = match (&args.fen, engine) {
         (None, Some(Color::Black)) => String::new(),
@@ -155,7 +159,7 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
     };
     eprintln!(
         "regex-chess: turn program of {} rewrites ready in {} ms",
-        chess::turn_pass()?.program.len(),
+        chess::turn_pass_at(depth)?.program.len(),
         build.as_millis()
     );
     let start_fen = args.fen.as_deref().unwrap_or(crate::START_FEN).to_string();
@@ -170,7 +174,8 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
     };
     // First pass: boots the empty state, or lets an engine to move play.
     let before = info_line(&state).to_string();
-    let mut stats = chess::play_turn(&mut state, None).context("running the turn program")?;
+    let mut stats =
+        chess::play_turn_at(&mut state, None, depth).context("running the turn program")?;
     record.note_turn(&before, &state);
     let mut engine_moved = info_line(&state).contains("The engine played");
     let mut input = Input::new()?;
@@ -208,7 +213,8 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         };
         let line = normalize(&state, &line);
         let before = info_line(&state).to_string();
-        stats = chess::play_turn(&mut state, Some(&line)).context("running the turn program")?;
+        stats = chess::play_turn_at(&mut state, Some(&line), depth)
+            .context("running the turn program")?;
         record.note_turn(&before, &state);
         // Only a new engine move gets its time printed.
         engine_moved =
