@@ -48,6 +48,13 @@ pub enum Error {
     /// The VM's output is not a valid state (a bug).
     #[error("the program left an invalid state: {0}")]
     BadState(String),
+    /// A search depth the program is not built for.
+    #[error(
+        "search depth {0} is not supported (use {min} to {max})",
+        min = search::MIN_DEPTH,
+        max = search::MAX_DEPTH
+    )]
+    Depth(u32),
 }
 
 /// The move program and its compiled executor, built once.
@@ -206,38 +213,100 @@ impl PerftWalk<'_> {
     }
 }
 
-/// The reply program and its executor, built once.
-static REPLY: OnceLock<Result<MovePass, String>> = OnceLock::new();
+/// The number of search depths programs are built for.
+const DEPTHS: usize = (search::MAX_DEPTH - search::MIN_DEPTH + 1) as usize;
 
-/// The 2-ply reply program (built and compiled on first use).
+type Cache = [OnceLock<Result<MovePass, String>>; DEPTHS];
+
+/// The reply programs and their executors, one per depth, built once.
+static REPLY: Cache = [const { OnceLock::new() }; DEPTHS];
+/// The turn programs and their executors, one per depth, built once.
+static TURN: Cache = [const { OnceLock::new() }; DEPTHS];
+
+/// The executor settings for a search of `depth` plies: deeper searches
+/// hold more threads at once (see `bench --depth`), so their state cap is
+/// 64 MiB instead of the default 16 MiB.
+pub fn config_for(depth: u32) -> Config {
+    let mut config = Config::default();
+    if depth > search::MIN_DEPTH {
+        config.max_state_bytes = 64 << 20;
+    }
+    config
+}
+
+/// Checks `depth` against the depths the search supports.
 ///
 /// # Errors
 ///
-/// [`Error::Assemble`] if the program cannot be built.
-pub fn reply_pass() -> Result<&'static MovePass, Error> {
-    REPLY
+/// [`Error::Depth`] outside [`search::MIN_DEPTH`]..=[`search::MAX_DEPTH`].
+pub fn check_depth(depth: u32) -> Result<u32, Error> {
+    if (search::MIN_DEPTH..=search::MAX_DEPTH).contains(&depth) {
+        Ok(depth)
+    } else {
+        Err(Error::Depth(depth))
+    }
+}
+
+fn cached(
+    cache: &'static Cache,
+    depth: u32,
+    build: impl FnOnce(u32) -> Result<Program, regex_asm::AsmError>,
+) -> Result<&'static MovePass, Error> {
+    let depth = check_depth(depth)?;
+    cache[(depth - search::MIN_DEPTH) as usize]
         .get_or_init(|| {
-            let program = search::reply_program().map_err(|e| e.to_string())?;
-            let executor = Executor::new(&program, Config::default()).map_err(|e| e.to_string())?;
+            let program = build(depth).map_err(|e| e.to_string())?;
+            let executor = Executor::new(&program, config_for(depth)).map_err(|e| e.to_string())?;
             Ok(MovePass { program, executor })
         })
         .as_ref()
         .map_err(|e| Error::Assemble(e.clone()))
 }
 
-/// The engine's reply computed by the regex program: its move (UCI) and
-/// 2-ply score, `None` when the side to move has no legal move.
+/// The reply program at the default depth (built and compiled on first
+/// use).
+///
+/// # Errors
+///
+/// [`Error::Assemble`] if the program cannot be built.
+pub fn reply_pass() -> Result<&'static MovePass, Error> {
+    reply_pass_at(search::DEFAULT_DEPTH)
+}
+
+/// The reply program searching `depth` plies.
+///
+/// # Errors
+///
+/// [`Error::Depth`] for an unsupported depth, [`Error::Assemble`] if the
+/// program cannot be built.
+pub fn reply_pass_at(depth: u32) -> Result<&'static MovePass, Error> {
+    cached(&REPLY, depth, search::reply_program_at)
+}
+
+/// The engine's reply computed by the regex program at the default depth:
+/// its move (UCI) and score, `None` when the side to move has no legal
+/// move.
 ///
 /// # Errors
 ///
 /// [`Error::Fen`] for an invalid FEN; the others for failures of the VM.
 pub fn reply(fen: &str) -> Result<(Option<(String, u32)>, Stats), Error> {
+    reply_at(fen, search::DEFAULT_DEPTH)
+}
+
+/// As [`reply`], searching `depth` plies.
+///
+/// # Errors
+///
+/// [`Error::Depth`] for an unsupported depth, [`Error::Fen`] for an invalid
+/// FEN; the others for failures of the VM.
+pub fn reply_at(fen: &str, depth: u32) -> Result<(Option<(String, u32)>, Stats), Error> {
+    let pass = reply_pass_at(depth)?;
     let start = codec::encode_fen(fen)?;
     let state = State {
         prefix: String::new(),
         threads: vec![codec::thread_of(&start)],
     };
-    let pass = reply_pass()?;
     let mut s = state.render();
     let stats = pass.executor.run(&mut s)?;
     let parsed = State::parse(&s).map_err(|e| Error::BadState(e.to_string()))?;
@@ -256,22 +325,24 @@ pub fn reply(fen: &str) -> Result<(Option<(String, u32)>, Stats), Error> {
     Ok((Some((mv.to_string(), score)), stats))
 }
 
-/// The turn program and its executor, built once.
-static TURN: OnceLock<Result<MovePass, String>> = OnceLock::new();
-
-/// The turn program (built and compiled on first use).
+/// The turn program at the default depth (built and compiled on first
+/// use).
 ///
 /// # Errors
 ///
 /// [`Error::Assemble`] if the program cannot be built.
 pub fn turn_pass() -> Result<&'static MovePass, Error> {
-    TURN.get_or_init(|| {
-        let program = turn::turn_program().map_err(|e| e.to_string())?;
-        let executor = Executor::new(&program, Config::default()).map_err(|e| e.to_string())?;
-        Ok(MovePass { program, executor })
-    })
-    .as_ref()
-    .map_err(|e| Error::Assemble(e.clone()))
+    turn_pass_at(search::DEFAULT_DEPTH)
+}
+
+/// The turn program, the engine searching `depth` plies.
+///
+/// # Errors
+///
+/// [`Error::Depth`] for an unsupported depth, [`Error::Assemble`] if the
+/// program cannot be built.
+pub fn turn_pass_at(depth: u32) -> Result<&'static MovePass, Error> {
+    cached(&TURN, depth, turn::turn_program_at)
 }
 
 /// Plays one turn: appends `line` and a newline to the screen in `state`
@@ -282,11 +353,22 @@ pub fn turn_pass() -> Result<&'static MovePass, Error> {
 ///
 /// [`Error::Exec`] if the VM stops; `state` is then as the VM left it.
 pub fn play_turn(state: &mut String, line: Option<&str>) -> Result<Stats, Error> {
+    play_turn_at(state, line, search::DEFAULT_DEPTH)
+}
+
+/// As [`play_turn`], the engine searching `depth` plies.
+///
+/// # Errors
+///
+/// [`Error::Depth`] for an unsupported depth (`state` untouched);
+/// [`Error::Exec`] if the VM stops, `state` then as the VM left it.
+pub fn play_turn_at(state: &mut String, line: Option<&str>, depth: u32) -> Result<Stats, Error> {
+    let pass = turn_pass_at(depth)?;
     if let Some(line) = line {
         state.push_str(line);
         state.push('\n');
     }
-    Ok(turn_pass()?.executor.run(state)?)
+    Ok(pass.executor.run(state)?)
 }
 
 /// The (move, FEN) pairs of every thread of a state left by the move pass.

@@ -244,14 +244,15 @@ impl Special for KeepOnly {
     }
 }
 
-/// Searches every active position thread for its side to move and stores
-/// the result in `em` and `v` (both empty when there is no legal move).
-pub fn reply_dsl(m: &mut Machine) {
+/// Searches every active position thread for its side to move, `depth`
+/// plies, and stores the result in `em` and `v` (both empty when there is
+/// no legal move).
+pub fn reply_dsl(m: &mut Machine, depth: u32) {
     m.assume_set(&POSITION_VARS);
     m.if_else(
         m.get(TURN_VAR).eq("w"),
-        |m| search_onto_stack(m, Color::White),
-        |m| search_onto_stack(m, Color::Black),
+        |m| search_onto_stack_at(m, Color::White, depth),
+        |m| search_onto_stack_at(m, Color::Black, depth),
     );
     store_result(m);
 }
@@ -278,5 +279,14 @@ pub fn store_result(m: &mut Machine) {
 ///
 /// Only if the program breaks an assembler rule (a bug).
 pub fn reply_program() -> Result<Program, AsmError> {
-    regex_asm::assemble(reply_dsl)
+    reply_program_at(DEFAULT_DEPTH)
+}
+
+/// The assembled reply program searching `depth` plies.
+///
+/// # Errors
+///
+/// Only if the program breaks an assembler rule (a bug).
+pub fn reply_program_at(depth: u32) -> Result<Program, AsmError> {
+    regex_asm::assemble(|m| reply_dsl(m, depth))
 }

@@ -30,7 +30,7 @@ use crate::screen::{
     INPUT_CLASS_VAR, INPUT_VAR, MESSAGE_VAR, NEW_INFO_VAR, PLAYERS_VAR, PROMPT, PROMPT_VAR,
     RENDER_VARS, SIDE_WORD_VAR,
 };
-use crate::search::{search_onto_stack, BEST, SCORE};
+use crate::search::{search_onto_stack_at, BEST, SCORE};
 use crate::specials::{Step, CHECK_VAR, FROM, PIECE, TO};
 
 const OK: &str = "ok";
@@ -49,8 +49,13 @@ pub fn default_start_screen() -> String {
     .expect("the standard position is valid")
 }
 
-/// Records one turn.
+/// Records one turn (the engine searching the default depth).
 pub fn turn_dsl(m: &mut Machine) {
+    turn_dsl_at(m, crate::search::DEFAULT_DEPTH);
+}
+
+/// Records one turn, the engine searching `depth` plies.
+pub fn turn_dsl_at(m: &mut Machine, depth: u32) {
     m.boot(&default_start_screen());
     m.special(Arc::new(Sanitize), &[], &[]);
     m.special(Arc::new(ParseScreen), &[], &[]);
@@ -79,8 +84,8 @@ pub fn turn_dsl(m: &mut Machine) {
         |m| {
             m.if_else(
                 m.get(ENGINE_VAR).eq("w"),
-                |m| engine_turn(m, Color::White),
-                |m| engine_turn(m, Color::Black),
+                |m| engine_turn(m, Color::White, depth),
+                |m| engine_turn(m, Color::Black, depth),
             )
         },
     );
@@ -214,6 +219,15 @@ fn after_move(m: &mut Machine, us: Color, need_moves: impl Fn(&Machine) -> Expr)
 /// Only if the program breaks an assembler rule (a bug).
 pub fn turn_program() -> Result<Program, AsmError> {
     regex_asm::assemble(turn_dsl)
+}
+
+/// The assembled turn program, the engine searching `depth` plies.
+///
+/// # Errors
+///
+/// Only if the program breaks an assembler rule (a bug).
+pub fn turn_program_at(depth: u32) -> Result<Program, AsmError> {
+    regex_asm::assemble(|m| turn_dsl_at(m, depth))
 }
 
 /// Why a line is not a move, by its sanitized class.
@@ -385,8 +399,8 @@ fn has_moves_into(m: &mut Machine, c: Color, dst: &str) {
     any_move_into(m, c, dst, |_| {}, |_| Expr::from(true));
 }
 
-fn engine_turn(m: &mut Machine, us: Color) {
-    search_onto_stack(m, us);
+fn engine_turn(m: &mut Machine, us: Color, depth: u32) {
+    search_onto_stack_at(m, us, depth);
     m.emit_raw(Instr::StackEmpty);
     m.if_else_top(
         |m| {

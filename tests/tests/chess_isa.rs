@@ -50,7 +50,7 @@ fn move_pass() -> &'static Stepwise {
 
 fn reply_pass() -> &'static Stepwise {
     static CELL: OnceLock<Stepwise> = OnceLock::new();
-    CELL.get_or_init(|| Stepwise::new(optimize(&trace(reply_dsl).unwrap())))
+    CELL.get_or_init(|| Stepwise::new(optimize(&trace(|m| reply_dsl(m, 2)).unwrap())))
 }
 
 /// Runs the program instruction by instruction on both sides; the first

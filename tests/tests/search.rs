@@ -1,8 +1,10 @@
-//! The regex engine's 2-ply choice against the native reference search:
+//! The regex engine's choice against the native reference search, at
+//! every depth:
 //! same best score, and the chosen move is legal and reaches it.
 
 use chess::codec::{fen_of, parse_fen};
-use chess::reference::{best_score, move_score};
+use chess::reference::{best_score_at, move_score_at};
+use chess::search::{DEFAULT_DEPTH, MAX_DEPTH, MIN_DEPTH};
 use proptest::prelude::*;
 use regex_chess_tests::cases;
 use regex_chess_tests::positions::{flip_fen, random_game, Rng};
@@ -10,9 +12,14 @@ use shakmaty::uci::UciMove;
 use shakmaty::Chess;
 
 fn check(fen: &str) -> Result<(), String> {
+    check_at(fen, DEFAULT_DEPTH)
+}
+
+/// The regex reply at `depth` against the reference at the same depth.
+fn check_at(fen: &str, depth: u32) -> Result<(), String> {
     let pos = parse_fen(fen).unwrap();
-    let (got, _) = chess::reply(fen).map_err(|e| format!("{fen}: {e}"))?;
-    match (got, best_score(&pos)) {
+    let (got, _) = chess::reply_at(fen, depth).map_err(|e| format!("{fen}: {e}"))?;
+    match (got, best_score_at(&pos, depth)) {
         (None, None) => Ok(()),
         (Some((uci, score)), Some(best)) => {
             let m = uci
@@ -20,10 +27,10 @@ fn check(fen: &str) -> Result<(), String> {
                 .map_err(|e| format!("{fen}: bad move {uci}: {e}"))?
                 .to_move(&pos)
                 .map_err(|e| format!("{fen}: illegal move {uci}: {e}"))?;
-            let reached = move_score(&pos, m);
+            let reached = move_score_at(&pos, m, depth);
             if score != best || reached != best {
                 return Err(format!(
-                    "{fen}: regex plays {uci} claiming {score}, it reaches {reached}; best is {best}"
+                    "{fen} (depth {depth}): regex plays {uci} claiming {score}, it reaches {reached}; best is {best}"
                 ));
             }
             Ok(())
@@ -231,4 +238,83 @@ fn vm_search_scores_lone_king_endings_like_the_reference() {
         check(fen).unwrap();
         check(&flip_fen(fen)).unwrap();
     }
+}
+
+/// Every depth the program is built for, below the default one too: the
+/// perft positions with few enough moves to keep the deeper search quick
+/// in a test (as given and colour-flipped), and positions from random
+/// games.
+#[test]
+fn vm_best_move_matches_native_search_at_every_depth() {
+    use shakmaty::Position;
+    let mut fens: Vec<String> = include_str!("../data/perft.epd")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split(';').next().unwrap().trim().to_string())
+        .filter(|f| parse_fen(f).unwrap().legal_moves().len() <= 20)
+        .flat_map(|f| [flip_fen(&f), f])
+        .collect();
+    let mut rng = Rng::new(31);
+    while fens.len() < 16 {
+        let plies = 40 + rng.below(60);
+        let pos = random_game(&Chess::default(), &mut rng, plies);
+        if pos.legal_moves().len() <= 20 && !pos.legal_moves().is_empty() {
+            fens.push(fen_of(&pos));
+        }
+    }
+    for depth in MIN_DEPTH..=MAX_DEPTH {
+        for fen in &fens {
+            check_at(fen, depth).unwrap();
+        }
+    }
+}
+
+/// Depth 1 and 4 are not built: a clear error, not a panic.
+#[test]
+fn unsupported_depths_are_refused() {
+    let fen = "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1";
+    for depth in [0, 1, MAX_DEPTH + 1] {
+        let err = chess::reply_at(fen, depth).unwrap_err();
+        assert!(err.to_string().contains("not supported"), "{err}");
+    }
+}
+
+/// A lone king's defence: the legal move that keeps the king nearest the
+/// centre (the first such move in shakmaty's order).
+fn central_defence(pos: &Chess) -> Option<shakmaty::Move> {
+    use shakmaty::Position;
+    let centre = |sq: shakmaty::Square| {
+        let d = |x: u32| if x < 4 { 3 - x } else { x - 4 };
+        d(sq.file() as u32) + d(sq.rank() as u32)
+    };
+    pos.legal_moves().into_iter().min_by_key(|m| centre(m.to()))
+}
+
+/// The mop-up term drives the lone king to the edge: K+Q v K from the
+/// centre ends in mate against a defender that clings to the centre, each
+/// of the engine's moves (3 plies deep: at 2 the engine sees mate only on
+/// its own move and wanders) scored as the reference scores it.
+#[test]
+fn vm_search_mates_with_king_and_queen() {
+    use shakmaty::Position;
+    let mut pos = parse_fen("8/8/8/3k4/8/8/8/Q3K3 w - - 0 1").unwrap();
+    for _ in 0..30 {
+        let fen = fen_of(&pos);
+        check_at(&fen, 3).unwrap();
+        let (got, _) = chess::reply_at(&fen, 3).unwrap();
+        let (uci, _) = got.unwrap();
+        let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        pos.play_unchecked(m);
+        if pos.is_checkmate() {
+            return;
+        }
+        assert!(
+            !pos.is_stalemate(),
+            "stalemate after {uci}: {}",
+            fen_of(&pos)
+        );
+        let d = central_defence(&pos).unwrap();
+        pos.play_unchecked(d);
+    }
+    panic!("no mate in 30 moves: {}", fen_of(&pos));
 }

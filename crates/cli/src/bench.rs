@@ -57,6 +57,9 @@ pub struct BenchArgs {
     /// this runs on one core.
     #[arg(long, value_name = "N")]
     pub profile: Option<usize>,
+    /// Plies the engine's search looks ahead.
+    #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
+    pub depth: u32,
 }
 
 const DEFAULT_SUITE: &str = include_str!("../../../tests/data/bench.epd");
@@ -170,6 +173,7 @@ json.dump(out, sys.stdout)
 /// Runs a CPython script on the dumped turn program and the turns'
 /// screens (a JSON job on its standard input) and returns its JSON answer.
 fn python_job(
+    program: &regex_vm::Program,
     script: &str,
     turns: &[Turn],
     states: &[String],
@@ -177,7 +181,7 @@ fn python_job(
 ) -> Result<serde_json::Value> {
     let dir = tempfile::tempdir().context("temporary directory")?;
     let json = dir.path().join("turn.json");
-    format::write_file(&chess::turn_pass()?.program, &json).context("dumping the program")?;
+    format::write_file(program, &json).context("dumping the program")?;
     let job = serde_json::json!({
         "program": json,
         "runs": runs,
@@ -202,8 +206,13 @@ fn python_job(
     serde_json::from_slice(&out.stdout).context("reading python3's answer")
 }
 
-fn run_python(turns: &[Turn], states: &[String], runs: usize) -> Result<Vec<(Vec<f64>, String)>> {
-    let value = python_job(PYTHON_BENCH, turns, states, runs)?;
+fn run_python(
+    program: &regex_vm::Program,
+    turns: &[Turn],
+    states: &[String],
+    runs: usize,
+) -> Result<Vec<(Vec<f64>, String)>> {
+    let value = python_job(program, PYTHON_BENCH, turns, states, runs)?;
     let list = value.as_array().context("python3's answer is not a list")?;
     list.iter()
         .map(|item| {
@@ -235,7 +244,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let turns = parse_suite(&text)?;
     let runs = args.runs.max(1);
     let t0 = Instant::now();
-    let pass = chess::turn_pass().context("building the turn program")?;
+    let pass = chess::turn_pass_at(args.depth).context("building the turn program")?;
     let build_ms = t0.elapsed().as_secs_f64() * 1e3;
     let other;
     if let Some(top) = args.profile {
@@ -249,7 +258,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 profile: true,
                 parallel: !args.sequential,
                 backtrack: !args.no_backtrack,
-                ..regex_vm::Config::default()
+                ..chess::config_for(args.depth)
             },
         );
     }
@@ -260,7 +269,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 naive: args.naive,
                 parallel: !args.sequential,
                 backtrack: !args.no_backtrack,
-                ..regex_vm::Config::default()
+                ..chess::config_for(args.depth)
             },
         )?;
         &other
@@ -316,7 +325,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     }
     bar.finish_and_clear();
     if args.python {
-        let py = run_python(&turns, &states, runs)?;
+        let py = run_python(&pass.program, &turns, &states, runs)?;
         for (r, (times, state)) in results.iter_mut().zip(py) {
             if state != r.state {
                 bail!("turn {}: CPython ended in other bytes than the VM", r.id);
@@ -353,8 +362,13 @@ json.dump(total, sys.stdout)
 
 /// Per-rewrite times of CPython's loop: the fastest run of each turn,
 /// summed over the turns, in ms.
-fn python_profile(turns: &[Turn], states: &[String], runs: usize) -> Result<Vec<f64>> {
-    let value = python_job(PYTHON_PROFILE, turns, states, runs)?;
+fn python_profile(
+    program: &regex_vm::Program,
+    turns: &[Turn],
+    states: &[String],
+    runs: usize,
+) -> Result<Vec<f64>> {
+    let value = python_job(program, PYTHON_PROFILE, turns, states, runs)?;
     serde_json::from_value(value).context("reading python3's answer")
 }
 
@@ -392,7 +406,7 @@ fn profile(
         }
     }
     let theirs = if python {
-        Some(python_profile(turns, &states, runs)?)
+        Some(python_profile(program, turns, &states, runs)?)
     } else {
         None
     };

@@ -52,7 +52,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result};
 use chess::codec::{fen_of, parse_fen};
 use chess::games::{flip_fen, Rng};
-use chess::reference::{best_moves, best_score, move_score};
+use chess::reference::{best_moves_at, best_score_at, move_score_at};
 use chess::screen::{parse_screen, render_screen, start_screen, GAME_OVER, PROMPT};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -137,6 +137,9 @@ pub struct FuzzArgs {
     /// included); 0 disables the reply check.
     #[arg(long, default_value_t = 8)]
     pub reply_every: u32,
+    /// Plies of the search whose replies are checked.
+    #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
+    pub depth: u32,
     /// Check the turn program's verdict on moves (legal ones accepted,
     /// illegal well-formed ones refused) every K-th ply; 0 disables it.
     #[arg(long, default_value_t = 4)]
@@ -221,6 +224,7 @@ struct Settings {
     seed: u64,
     max_plies: u32,
     reply_every: u32,
+    depth: u32,
     verdict_every: u32,
     verdict_moves: usize,
     fault: Option<Fault>,
@@ -379,6 +383,7 @@ pub fn run(args: FuzzArgs) -> Result<ExitCode> {
         seed,
         max_plies: args.max_plies,
         reply_every: args.reply_every,
+        depth: args.depth,
         verdict_every: args.verdict_every,
         verdict_moves: args.verdict_moves,
         fault: args.inject_fault,
@@ -390,13 +395,13 @@ pub fn run(args: FuzzArgs) -> Result<ExitCode> {
     // cannot be built.
     chess::move_pass().context("building the move program")?;
     if settings.reply_every > 0 {
-        chess::reply_pass().context("building the reply program")?;
+        chess::reply_pass_at(settings.depth).context("building the reply program")?;
     }
     chess::turn_pass().context("building the turn program")?;
 
     let replies = match settings.reply_every {
         0 => "reply check off".to_string(),
-        k => format!("reply check every {k} plies"),
+        k => format!("reply check every {k} plies at depth {}", settings.depth),
     };
     let fault = settings
         .fault
@@ -634,7 +639,7 @@ fn check(kind: Kind, ply: &Ply, s: &Settings) -> Result<Outcome> {
         Kind::Reply => {
             // `checked_rem` is `None` for 0: the check is off.
             if ply.index.checked_rem(s.reply_every) == Some(0) {
-                check_reply(ply, s.fault)
+                check_reply(ply, s.fault, s.depth)
             } else {
                 Outcome::default()
             }
@@ -944,8 +949,8 @@ fn diff_moves(regex: &[(String, String)], reference: &[(String, String)]) -> Opt
 
 /// Kind 3: `chess::reply` plays a legal move reaching the reference's best
 /// 2-ply score and claims that score; no legal move, no reply.
-fn check_reply(ply: &Ply, fault: Option<Fault>) -> Outcome {
-    let found = reply_finding(ply, fault);
+fn check_reply(ply: &Ply, fault: Option<Fault>, depth: u32) -> Outcome {
+    let found = reply_finding(ply, fault, depth);
     Outcome {
         replies_checked: 1,
         found,
@@ -953,15 +958,15 @@ fn check_reply(ply: &Ply, fault: Option<Fault>) -> Outcome {
     }
 }
 
-fn reply_finding(ply: &Ply, fault: Option<Fault>) -> Option<Finding> {
-    let best = best_score(ply.pos);
+fn reply_finding(ply: &Ply, fault: Option<Fault>, depth: u32) -> Option<Finding> {
+    let best = best_score_at(ply.pos, depth);
     let finding = |mv: Option<String>, regex: String| Finding {
         mv,
         regex,
-        reference: describe_best(ply.pos),
+        reference: describe_best(ply.pos, depth),
         notes: Vec::new(),
     };
-    let got = match chess::reply(ply.fen) {
+    let got = match chess::reply_at(ply.fen, depth) {
         Ok((got, _)) => got,
         Err(e) => return Some(finding(None, format!("error: {e}"))),
     };
@@ -994,7 +999,7 @@ fn reply_finding(ply: &Ply, fault: Option<Fault>) -> Option<Finding> {
             ))
         }
     };
-    let reached = move_score(ply.pos, m);
+    let reached = move_score_at(ply.pos, m, depth);
     if reached == best && score == best {
         return None;
     }
@@ -1005,8 +1010,8 @@ fn reply_finding(ply: &Ply, fault: Option<Fault>) -> Option<Finding> {
 }
 
 /// The reference's best score and the moves reaching it.
-fn describe_best(pos: &Chess) -> String {
-    match best_moves(pos) {
+fn describe_best(pos: &Chess, depth: u32) -> String {
+    match best_moves_at(pos, depth) {
         None => "no legal move".into(),
         Some((moves, score)) => {
             let moves: Vec<String> = moves
@@ -1149,6 +1154,7 @@ mod tests {
             seed: 1,
             max_plies: 10,
             reply_every: 0,
+            depth: chess::search::DEFAULT_DEPTH,
             verdict_every: 1,
             verdict_moves: 8,
             fault: None,

@@ -59,6 +59,9 @@ enum Command {
         /// The format, when the file's extension does not say it.
         #[arg(long, value_enum)]
         format: Option<DumpFormat>,
+        /// Plies the engine's search looks ahead in the dumped program.
+        #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
+        depth: u32,
     },
     /// Print the legal moves of a position, one UCI move per line, sorted.
     Moves {
@@ -93,6 +96,9 @@ enum Command {
         /// The position (FEN); the side to move is the engine.
         #[arg(long, default_value = START_FEN)]
         fen: String,
+        /// Plies the search looks ahead.
+        #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
+        depth: u32,
     },
     /// Play random games and compare every ply with shakmaty.
     Fuzz(fuzz::FuzzArgs),
@@ -147,14 +153,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
     let command = cli.command.unwrap_or(Command::Play(cli.play));
     match command {
         Command::Play(args) => return play::run(args),
-        Command::Dump { file, format } => {
+        Command::Dump {
+            file,
+            format,
+            depth,
+        } => {
             let Some(format) = format.or_else(|| DumpFormat::of(&file)) else {
                 anyhow::bail!(
                     "{}: unknown extension; name the file .json, .js or .mjs, or pass --format json|js",
                     textio::quote(&file.to_string_lossy())
                 );
             };
-            let program = &chess::turn_pass()
+            let program = &chess::turn_pass_at(depth)
                 .context("building the turn program")?
                 .program;
             let text = match format {
@@ -189,7 +199,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             divide,
             batch,
         } => perft(&fen, depth, runs, divide, batch)?,
-        Command::Reply { fen } => reply(&fen)?,
+        Command::Reply { fen, depth } => reply(&fen, depth)?,
         Command::Fuzz(args) => return fuzz::run(args),
         Command::Uci => uci::run()?,
         Command::Bench(args) => bench::run(args)?,
@@ -288,14 +298,14 @@ fn perft(fen: &str, depth: u32, runs: u32, divide: bool, batch: usize) -> Result
 
 /// `reply`: `MOVE cp N` / `MOVE mate N` from the mover's view, or why
 /// there is no move.
-fn reply(fen: &str) -> Result<()> {
+fn reply(fen: &str, depth: u32) -> Result<()> {
     use shakmaty::Position;
-    chess::reply_pass().context("building the reply program")?;
+    chess::reply_pass_at(depth).context("building the reply program")?;
     let position =
         chess::codec::parse_fen(fen).with_context(|| format!("position {}", textio::quote(fen)))?;
     let start = Instant::now();
     let (reply, stats) =
-        chess::reply(fen).with_context(|| format!("position {}", textio::quote(fen)))?;
+        chess::reply_at(fen, depth).with_context(|| format!("position {}", textio::quote(fen)))?;
     match reply {
         Some((uci, score)) => textio::println(format_args!("{uci} {}", uci::score_text(score)))?,
         None if position.is_check() => textio::println("none: checkmate")?,

@@ -63,6 +63,9 @@ pub struct PlayArgs {
     /// Resume the last game of this PGN file.
     #[arg(long, value_name = "GAME.pgn")]
     pub load: Option<PathBuf>,
+    /// Plies the engine searches (default: the engine's default depth).
+    #[arg(long)]
+    pub depth: Option<u32>,
 }
 
 pub(crate) const HELP: &str = "\
@@ -217,6 +220,8 @@ struct Start {
     engine: Option<Color>,
     /// The game loaded with `--load`: its screens and records.
     loaded: Option<Game>,
+    /// Plies the engine searches.
+    depth: u32,
 }
 
 impl Start {
@@ -243,7 +248,8 @@ impl Start {
         };
         // First pass: boots the empty state, or lets an engine to move play.
         let before = info_line(&game.state).to_string();
-        let stats = chess::play_turn(&mut game.state, None).context("running the turn program")?;
+        let stats = chess::play_turn_at(&mut game.state, None, self.depth)
+            .context("running the turn program")?;
         game.record.note_turn(&before, &game.state);
         let moved = info_line(&game.state).contains("The engine played");
         Ok((game, moved.then_some(stats)))
@@ -291,7 +297,8 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         None => None,
     };
     let t0 = Instant::now();
-    chess::turn_pass().context("building the turn program")?;
+    let depth = args.depth.unwrap_or(chess::search::DEFAULT_DEPTH);
+    chess::turn_pass_at(depth).context("building the turn program")?;
     let build = t0.elapsed();
     let (fen, loaded) = match &args.load {
         Some(path) => {
@@ -314,6 +321,7 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
         fen,
         engine,
         loaded,
+        depth,
     };
     let (mut game, stats) = start.game(false)?;
     if let Some(file) = &pgn {
@@ -321,7 +329,7 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
     }
     eprintln!(
         "regex-chess: turn program of {} rewrites ready in {} ms",
-        chess::turn_pass()?.program.len(),
+        chess::turn_pass_at(depth)?.program.len(),
         build.as_millis()
     );
     let mut view = View {
@@ -406,8 +414,8 @@ fn session(
         let before_state = game.state.clone();
         let before_record = game.record.clone();
         let before = info_line(&game.state).to_string();
-        let stats =
-            chess::play_turn(&mut game.state, Some(&line)).context("running the turn program")?;
+        let stats = chess::play_turn_at(&mut game.state, Some(&line), start.depth)
+            .context("running the turn program")?;
         game.record.note_turn(&before, &game.state);
         if game.record.len() != before_record.len() {
             game.history.push((before_state, before_record));
@@ -480,7 +488,7 @@ fn command(
             let Some(fen) = current_fen(&game.state) else {
                 bail!("the screen shows no position");
             };
-            let (best, _) = chess::reply(&fen).context("searching for a hint")?;
+            let (best, _) = chess::reply_at(&fen, start.depth).context("searching for a hint")?;
             match best {
                 Some((uci, _)) => {
                     let san = san_of(game.record.position(), &uci).unwrap_or_default();

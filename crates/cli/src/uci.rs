@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use chess::eval::{EVEN, MATE};
+use chess::search::{mate_at, MAX_DEPTH};
 
 use crate::textio::{self, quote, Line};
 
@@ -262,11 +263,19 @@ pub struct Outcome {
     pub elapsed: Duration,
 }
 
-/// The UCI score of a search score: `mate 1` for [`MATE`], otherwise
-/// centipawns, `(score - EVEN) * 10`.
+/// The UCI score of a search score, from the mover's view: `mate N` for a
+/// mate the mover gives with its `N`th move (`mate -N`: the mover is
+/// mated by the opponent's `N`th move), otherwise centipawns,
+/// `(score - EVEN) * 10`. Mate scores are [`mate_at`] of the ply, and the
+/// search is never deeper than [`MAX_DEPTH`] plies.
 pub fn score_text(score: u32) -> String {
-    if score == MATE {
-        "mate 1".into()
+    let nearest_mated = 2 * EVEN - mate_at(MAX_DEPTH);
+    if score >= mate_at(MAX_DEPTH) && score <= MATE {
+        let ply = MATE + 1 - score;
+        format!("mate {}", ply.div_ceil(2))
+    } else if score <= nearest_mated && score >= 2 * EVEN - MATE {
+        let ply = MATE + 1 - (2 * EVEN - score);
+        format!("mate -{}", ply / 2)
     } else {
         format!("cp {}", (i64::from(score) - i64::from(EVEN)) * 10)
     }
@@ -598,6 +607,8 @@ mod tests {
         assert_eq!(score_text(5012), "cp 120");
         assert_eq!(score_text(4990), "cp -100");
         assert_eq!(score_text(9000), "mate 1");
+        assert_eq!(score_text(mate_at(3)), "mate 2");
+        assert_eq!(score_text(2 * EVEN - mate_at(2)), "mate -1");
     }
 
     #[test]
