@@ -31,7 +31,7 @@ use elo::elo;
 use opponent::Opponent;
 
 /// The search depths our engine offers today.
-const DEPTHS: &[u32] = &[2];
+const DEPTHS: &[u32] = &[2, 3];
 
 /// Arguments of `match`.
 #[derive(clap::Args, Debug)]
@@ -50,7 +50,7 @@ pub struct MatchArgs {
     /// The opponent's time per move, in milliseconds (`go movetime`).
     #[arg(long, value_name = "MS", default_value = "100")]
     pub movetime: String,
-    /// Our engine's search depth in plies (today only 2 exists).
+    /// Our engine's search depth in plies (2 or 3).
     #[arg(long, value_name = "N", default_value = "2")]
     pub depth: String,
     /// Openings, one a line: UCI moves from the start position, or a FEN
@@ -126,13 +126,13 @@ fn parse_option(text: &str) -> Result<(String, String), String> {
 ///
 /// A depth the engine does not offer, or a failure of the regex program.
 fn engine_move(fen: &str, depth: u32) -> Result<Option<String>> {
-    match depth {
-        2 => Ok(chess::reply(fen)
-            .with_context(|| format!("our engine on {}", quote(fen)))?
-            .0
-            .map(|(uci, _)| uci)),
-        _ => Err(unknown_depth(depth)),
+    if !DEPTHS.contains(&depth) {
+        return Err(unknown_depth(depth));
     }
+    Ok(chess::reply_at(fen, depth)
+        .with_context(|| format!("our engine on {}", quote(fen)))?
+        .0
+        .map(|(uci, _)| uci))
 }
 
 fn unknown_depth(depth: u32) -> anyhow::Error {

@@ -357,11 +357,11 @@ fn a_bad_openings_file_names_its_line() {
 }
 
 #[test]
-fn only_depth_2_exists_today() {
-    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine", "--depth", "3"]);
+fn a_depth_the_engine_lacks_is_refused() {
+    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine", "--depth", "4"]);
     assert!(!ok);
     assert!(
-        err.contains("--depth 3: our engine offers only depth 2"),
+        err.contains("--depth 4: our engine offers only depth 2, 3"),
         "{err}"
     );
 }
