@@ -6,10 +6,13 @@
 //! input). All chess is the regex programs': `position ... moves` plays each
 //! move by finding it among `chess::legal_moves` of the current position
 //! and taking the FEN the program computed after it, and `go` runs
-//! `chess::reply`, the 2-ply search. shakmaty only validates FEN text.
+//! `chess::reply_at`, the search at a depth of 2 or 3 plies. shakmaty only
+//! validates FEN text.
 //!
-//! Searches are synchronous and fast, so `go` answers at once; the limits
-//! it carries are accepted and ignored. Under `go infinite` and `go ponder`
+//! Searches are synchronous, so `go` answers when the search is done. The
+//! depth is `go depth N` (clamped to the depths the engine has), else the
+//! deepest program whose expected time fits `movetime` or the clock
+//! ([`choose_depth`]), else the `Depth` option. Under `go infinite` and `go ponder`
 //! the protocol forbids `bestmove` before `stop` (or `ponderhit`), so the
 //! finished answer is held back until then, or until `quit` or the end of
 //! the input: every `go` gets exactly one `bestmove`. A command that cannot
@@ -24,25 +27,58 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use chess::eval::{EVEN, MATE};
-use chess::search::{mate_at, MAX_DEPTH};
+use chess::search::{mate_at, DEFAULT_DEPTH, MAX_DEPTH, MIN_DEPTH};
 
 use crate::textio::{self, quote, Line};
 
 /// The longest input line read (1 MB); a longer one is refused.
 pub const MAX_LINE: usize = 1 << 20;
 
-/// The depth (plies) the regex search looks ahead: what `info depth`
-/// reports and the `Depth` option allows.
-pub fn search_depth() -> u32 {
-    2
-}
-
 /// The `option` lines of the `uci` answer: every option the engine has.
 pub fn options() -> Vec<String> {
-    let d = search_depth();
     vec![format!(
-        "option name Depth type spin default {d} min {d} max {d}"
+        "option name Depth type spin default {DEFAULT_DEPTH} min {MIN_DEPTH} max {MAX_DEPTH}"
     )]
+}
+
+/// A guess of a search's time at `depth` before any was measured, in
+/// milliseconds (release build, the middle of the benchmark turns, rounded
+/// up): what [`choose_depth`] starts from.
+fn first_guess_ms(depth: u32) -> u64 {
+    match depth {
+        0..=2 => 50,
+        _ => 2_000,
+    }
+}
+
+/// The depth of a `go`: `go depth N` clamped to the engine's depths; else,
+/// with a time limit (`movetime`, or the mover's clock: a thirtieth of it
+/// plus half the increment), the deepest depth whose expected time
+/// (`expected_ms`, the last measured or a first guess) fits it; else the
+/// `Depth` option.
+pub fn choose_depth(
+    go: &GoCmd,
+    white_to_move: bool,
+    option: u32,
+    expected_ms: impl Fn(u32) -> u64,
+) -> u32 {
+    if let Some(d) = go.depth {
+        return d.clamp(MIN_DEPTH, MAX_DEPTH);
+    }
+    let clock = if white_to_move {
+        go.wtime.map(|t| (t, go.winc.unwrap_or(0)))
+    } else {
+        go.btime.map(|t| (t, go.binc.unwrap_or(0)))
+    };
+    let budget = match (go.movetime, clock) {
+        (Some(ms), _) => ms,
+        (None, Some((time, inc))) => time / 30 + inc / 2,
+        (None, None) => return option,
+    };
+    (MIN_DEPTH..=MAX_DEPTH)
+        .rev()
+        .find(|&d| expected_ms(d) <= budget)
+        .unwrap_or(MIN_DEPTH)
 }
 
 /// The position of `position startpos`.
@@ -78,6 +114,11 @@ pub struct Session {
     pending: Option<String>,
     /// `quit` was received.
     quit: bool,
+    /// The `Depth` option.
+    depth: u32,
+    /// The last measured search time at each depth, in milliseconds
+    /// (index: depth - MIN_DEPTH).
+    measured_ms: Vec<Option<u64>>,
 }
 
 impl Default for Session {
@@ -95,7 +136,18 @@ impl Session {
             fen: START_FEN.to_string(),
             pending: None,
             quit: false,
+            depth: DEFAULT_DEPTH,
+            measured_ms: vec![None; (MAX_DEPTH - MIN_DEPTH + 1) as usize],
         }
+    }
+
+    /// The search time expected at `depth`: the last measured, or a guess.
+    fn expected_ms(&self, depth: u32) -> u64 {
+        self.measured_ms
+            .get((depth - MIN_DEPTH) as usize)
+            .copied()
+            .flatten()
+            .unwrap_or_else(|| first_guess_ms(depth))
     }
 
     /// The current position (FEN).
@@ -203,6 +255,18 @@ pub fn parse_position(args: &[&str]) -> Result<PositionCmd, String> {
 pub struct GoCmd {
     /// `infinite` or `ponder`: hold `bestmove` back.
     pub wait: bool,
+    /// `depth N`.
+    pub depth: Option<u32>,
+    /// `movetime MS`.
+    pub movetime: Option<u64>,
+    /// `wtime MS`.
+    pub wtime: Option<u64>,
+    /// `btime MS`.
+    pub btime: Option<u64>,
+    /// `winc MS`.
+    pub winc: Option<u64>,
+    /// `binc MS`.
+    pub binc: Option<u64>,
     /// Messages about arguments that made no sense (the search runs anyway).
     pub warnings: Vec<String>,
 }
@@ -236,7 +300,21 @@ pub fn parse_go(args: &[&str]) -> GoCmd {
                     .push("searchmoves is not supported; searching all moves".into());
             }
             _ if NUMBERS.contains(&token) => match args.get(i) {
-                Some(value) if value.parse::<i64>().is_ok() => i += 1,
+                Some(value) if value.parse::<i64>().is_ok() => {
+                    i += 1;
+                    // Negative clocks (a GUI past its flag) count as 0.
+                    let n = value.parse::<i64>().map_or(0, |v| v.max(0) as u64);
+                    let small = u32::try_from(n).unwrap_or(u32::MAX);
+                    match token {
+                        "depth" => go.depth = Some(small),
+                        "movetime" => go.movetime = Some(n),
+                        "wtime" => go.wtime = Some(n),
+                        "btime" => go.btime = Some(n),
+                        "winc" => go.winc = Some(n),
+                        "binc" => go.binc = Some(n),
+                        _ => {}
+                    }
+                }
                 _ => go.warnings.push(format!("go {token}: expected a number")),
             },
             _ => go.warnings.push(format!("go: ignoring {}", quote(token))),
@@ -252,8 +330,10 @@ fn is_go_flag(token: &str) -> bool {
 /// What a search found, for [`report`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
-    /// The move (UCI) and its 2-ply score, `None` without a legal move.
+    /// The move (UCI) and its score, `None` without a legal move.
     pub best: Option<(String, u32)>,
+    /// Plies searched.
+    pub depth: u32,
     /// Positions searched: the most threads the search held at once (it
     /// expands every line of play side by side).
     pub nodes: usize,
@@ -286,13 +366,14 @@ pub fn report(outcome: &Result<Outcome, String>) -> Vec<String> {
     match outcome {
         Ok(Outcome {
             best: Some((uci, score)),
+            depth,
             nodes,
             rewrites,
             elapsed,
         }) => vec![
             format!(
                 "info depth {} score {} time {} nodes {nodes} string {rewrites} rewrites",
-                search_depth(),
+                depth,
                 score_text(*score),
                 elapsed.as_millis()
             ),
@@ -303,6 +384,7 @@ pub fn report(outcome: &Result<Outcome, String>) -> Vec<String> {
             nodes,
             rewrites,
             elapsed,
+            ..
         }) => vec![
             format!(
                 "info depth 0 time {} nodes {nodes} string no legal move, {rewrites} rewrites",
@@ -317,12 +399,13 @@ pub fn report(outcome: &Result<Outcome, String>) -> Vec<String> {
     }
 }
 
-/// Runs the regex search on a position.
-fn search(fen: &str) -> Result<Outcome, String> {
+/// Runs the regex search on a position, `depth` plies deep.
+fn search(fen: &str, depth: u32) -> Result<Outcome, String> {
     let start = Instant::now();
-    let (best, stats) = chess::reply(fen).map_err(|e| e.to_string())?;
+    let (best, stats) = chess::reply_at(fen, depth).map_err(|e| e.to_string())?;
     Ok(Outcome {
         best,
+        depth,
         nodes: stats.peak_threads,
         rewrites: stats.executed,
         elapsed: start.elapsed(),
@@ -391,7 +474,16 @@ pub fn handle(line: &str, session: &mut Session) -> Vec<String> {
             // A search still waiting for `stop` is answered first: every
             // `go` gets exactly one `bestmove`.
             out.extend(session.pending.take());
-            let mut lines = report(&search(session.fen()));
+            let white_to_move = session.fen.split(' ').nth(1) != Some("b");
+            let depth = choose_depth(&go, white_to_move, session.depth, |d| {
+                session.expected_ms(d)
+            });
+            let outcome = search(session.fen(), depth);
+            if let Ok(found) = &outcome {
+                let ms = u64::try_from(found.elapsed.as_millis()).unwrap_or(u64::MAX);
+                session.measured_ms[(depth - MIN_DEPTH) as usize] = Some(ms);
+            }
+            let mut lines = report(&outcome);
             if go.wait {
                 session.pending = lines.pop();
             }
@@ -404,7 +496,7 @@ pub fn handle(line: &str, session: &mut Session) -> Vec<String> {
             // A search waiting for `stop` still answers.
             session.pending.take().into_iter().collect()
         }
-        "setoption" => set_option(args).into_iter().collect(),
+        "setoption" => set_option(args, session).into_iter().collect(),
         // `debug`, `register`.
         _ => Vec::new(),
     }
@@ -412,7 +504,7 @@ pub fn handle(line: &str, session: &mut Session) -> Vec<String> {
 
 /// The answer to `setoption`: nothing for an accepted value, a message
 /// otherwise.
-fn set_option(args: &[&str]) -> Option<String> {
+fn set_option(args: &[&str], session: &mut Session) -> Option<String> {
     let text = args.join(" ");
     let rest = text.strip_prefix("name ")?;
     let (name, value) = rest.split_once(" value ").unwrap_or((rest, ""));
@@ -422,11 +514,13 @@ fn set_option(args: &[&str]) -> Option<String> {
             quote(name.trim())
         )));
     }
-    let d = search_depth();
     match value.trim().parse::<u32>() {
-        Ok(v) if v == d => None,
+        Ok(v) if (MIN_DEPTH..=MAX_DEPTH).contains(&v) => {
+            session.depth = v;
+            None
+        }
         _ => Some(info_string(&format!(
-            "Depth {} refused: the search looks {d} plies ahead",
+            "Depth {} refused: the search looks {MIN_DEPTH} to {MAX_DEPTH} plies ahead",
             quote(value.trim())
         ))),
     }
@@ -615,6 +709,7 @@ mod tests {
     fn report_format() {
         let found = Ok(Outcome {
             best: Some(("e7e5".into(), 4997)),
+            depth: 2,
             nodes: 600,
             rewrites: 1234,
             elapsed: Duration::from_micros(87_600),
@@ -628,6 +723,7 @@ mod tests {
         );
         let none = Ok(Outcome {
             best: None,
+            depth: 2,
             nodes: 1,
             rewrites: 10,
             elapsed: Duration::from_millis(3),
@@ -724,14 +820,37 @@ mod tests {
     }
 
     #[test]
+    fn go_chooses_the_depth_from_its_limits() {
+        let go = |args: &str| parse_go(&args.split_whitespace().collect::<Vec<_>>());
+        let guess = |d: u32| first_guess_ms(d);
+        // An explicit depth, clamped to what the engine has.
+        assert_eq!(choose_depth(&go("depth 1"), true, 2, guess), 2);
+        assert_eq!(choose_depth(&go("depth 3"), true, 2, guess), 3);
+        assert_eq!(choose_depth(&go("depth 9"), true, 2, guess), 3);
+        // A time limit picks the deepest depth expected to fit.
+        assert_eq!(choose_depth(&go("movetime 100"), true, 3, guess), 2);
+        assert_eq!(choose_depth(&go("movetime 5000"), true, 2, guess), 3);
+        assert_eq!(choose_depth(&go("movetime 5000"), true, 2, |_| 9_000), 2);
+        // The mover's clock: a thirtieth of it plus half the increment.
+        let clocks = go("wtime 600000 btime 3000 winc 0 binc 0");
+        assert_eq!(choose_depth(&clocks, true, 2, guess), 3);
+        assert_eq!(choose_depth(&clocks, false, 3, guess), 2);
+        // No limit: the Depth option.
+        assert_eq!(choose_depth(&go("infinite"), true, 3, guess), 3);
+    }
+
+    #[test]
     fn options_are_advertised_and_checked() {
         let out = lines(&mut Session::new(), "uci");
         assert!(
-            out.contains(&"option name Depth type spin default 2 min 2 max 2".to_string()),
+            out.contains(&"option name Depth type spin default 2 min 2 max 3".to_string()),
             "{out:?}"
         );
         let mut s = Session::new();
+        assert!(lines(&mut s, "setoption name Depth value 3").is_empty());
+        assert_eq!(s.depth, 3);
         assert!(lines(&mut s, "setoption name Depth value 2").is_empty());
+        assert_eq!(s.depth, 2);
         let out = lines(&mut s, "setoption name Depth value 7");
         assert!(
             out[0].starts_with("info string Depth \"7\" refused"),

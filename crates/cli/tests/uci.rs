@@ -157,7 +157,7 @@ fn scripted_session_over_a_pipe() {
     assert!(infos[0].contains("illegal move \"e7e9\""), "{infos:?}");
     assert!(infos[1].contains("invalid FEN"), "{infos:?}");
     assert!(infos[3].contains("no option named \"Hash\""), "{infos:?}");
-    assert!(lines.contains(&"option name Depth type spin default 2 min 2 max 2"));
+    assert!(lines.contains(&"option name Depth type spin default 2 min 2 max 3"));
 
     let best: Vec<(usize, &str)> = lines
         .iter()
