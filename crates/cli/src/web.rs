@@ -27,6 +27,9 @@ pub struct WebArgs {
     /// The folder to write the site into (created if missing; files of the
     /// same names are replaced).
     pub dir: PathBuf,
+    /// Plies the engine's search looks ahead in the page's turn program.
+    #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
+    pub depth: u32,
 }
 
 /// The page's hand-written files, built into the binary.
@@ -81,7 +84,7 @@ fn write(dir: &Path, name: &str, text: &str) -> Result<u64> {
 pub fn run(args: WebArgs) -> Result<()> {
     let dir = &args.dir;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let turn = &chess::turn_pass()
+    let turn = &chess::turn_pass_at(args.depth)
         .context("building the turn program")?
         .program;
     let moves = moves_program()?;
