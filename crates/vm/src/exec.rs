@@ -285,7 +285,7 @@ impl Executor {
                 .entry((r.pattern.as_str(), r.engine))
                 .or_insert_with(|| {
                     let stripped = match r.engine {
-                        Engine::Plain if !config.naive => whole_match_group(&r.pattern),
+                        Engine::Plain if !config.naive => analysis::whole_match_group(&r.pattern),
                         _ => None,
                     };
                     distinct.push((index, r.pattern.as_str(), r.engine, stripped));
@@ -364,8 +364,8 @@ impl Executor {
                 Reach::Tagged(tag) => Some(format!("%{tag}\n")),
                 Reach::Global | Reach::AnyPiece => None,
             };
-            let required =
-                Some(required_prefix(stripped.unwrap_or(&r.pattern))).filter(|t| !t.is_empty());
+            let required = Some(analysis::required_prefix(stripped.unwrap_or(&r.pattern)))
+                .filter(|t| !t.is_empty());
             let mut probes = [NO_PROBE; 3];
             for (slot, text) in probes
                 .iter_mut()
@@ -844,7 +844,7 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
                     .map_err(|e| e.to_string())
             };
             let re = build(pattern)?;
-            let prefix = required_prefix(pattern);
+            let prefix = analysis::required_prefix(pattern);
             let fast = if pattern.starts_with('^') || crate::portable::check(pattern).is_err() {
                 None
             } else if let Some(text) = analysis::literal_text(pattern) {
@@ -885,8 +885,13 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
                     .map_err(|e| e.to_string())
             };
             let re = build(pattern)?;
-            let prefix = required_prefix(pattern);
-            let anchored = if prefix.is_empty() || pattern.starts_with('^') {
+            let prefix = analysis::required_prefix(pattern);
+            // Anchored at a place, a pattern must not look at the text
+            // before it: only portable patterns are run that way.
+            let anchored = if prefix.is_empty()
+                || pattern.starts_with('^')
+                || crate::portable::check(pattern).is_err()
+            {
                 None
             } else {
                 Some(Box::new(Anchored {
@@ -897,36 +902,6 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
             Ok(Compiled::Fancy(Box::new(re), anchored))
         }
     }
-}
-
-/// `X` when `pattern` is `(X)` and that group is its only one: group 1 is
-/// then always the whole match, which the engines report without a capture
-/// search, so the executor compiles `X` and reads group 1 as group 0.
-fn whole_match_group(pattern: &str) -> Option<&str> {
-    let inner = pattern.strip_prefix('(')?.strip_suffix(')')?;
-    if inner.starts_with('?') {
-        return None;
-    }
-    let bytes = pattern.as_bytes();
-    let (mut depth, mut in_class, mut i) = (1usize, false, 1);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 1,
-            b'[' if !in_class => in_class = true,
-            b']' if in_class => in_class = false,
-            b'(' if !in_class => depth += 1,
-            b')' if !in_class => {
-                depth -= 1;
-                if depth == 0 && i != bytes.len() - 1 {
-                    return None;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    let hir = regex_syntax::Parser::new().parse(inner).ok()?;
-    (hir.properties().explicit_captures_len() == 0).then_some(inner)
 }
 
 /// Whether a rewrite can raise the thread count (see [`Step::adds_threads`]):
@@ -960,7 +935,7 @@ fn adds_threads(groups: &Option<Vec<bool>>, template: &Template, reach: &Reach) 
 }
 
 /// The template with group 1 read as the whole match (see
-/// [`whole_match_group`]).
+/// [`analysis::whole_match_group`]).
 fn group_one_as_whole_match(template: &Template) -> Template {
     template
         .pieces()
@@ -1373,82 +1348,10 @@ fn fancy_replace_all<'t>(
     Ok(Cow::Owned(out))
 }
 
-/// The longest literal text every match of `pattern` starts with.
-///
-/// Conservative: it stops at the first construct that is not a plain
-/// character, and drops a character that a quantifier makes optional or
-/// repeatable. An empty result means "no requirement".
-pub fn required_prefix(pattern: &str) -> String {
-    let chars: Vec<char> = pattern.chars().collect();
-    let mut out = String::new();
-    let mut i = 0;
-    if chars.first() == Some(&'^') {
-        i = 1;
-    }
-    // A top-level alternation makes any prefix optional.
-    if has_top_level_alternation(&chars) {
-        return String::new();
-    }
-    while i < chars.len() {
-        let (c, width) = match chars[i] {
-            '\\' => match chars.get(i + 1) {
-                Some('n') => ('\n', 2),
-                Some('t') => ('\t', 2),
-                Some(&d) if d.is_ascii_punctuation() => (d, 2),
-                _ => break,
-            },
-            '(' | ')' | '[' | '.' | '*' | '+' | '?' | '{' | '|' | '^' | '$' => break,
-            c => (c, 1),
-        };
-        match chars.get(i + width) {
-            Some('*' | '?' | '{') => break,
-            Some('+') => {
-                out.push(c);
-                break;
-            }
-            _ => {}
-        }
-        out.push(c);
-        i += width;
-    }
-    out
-}
-
-fn has_top_level_alternation(chars: &[char]) -> bool {
-    let mut depth = 0usize;
-    let mut in_class = false;
-    let mut i = 0;
-    while i < chars.len() {
-        match chars[i] {
-            '\\' => i += 1,
-            '[' if !in_class => in_class = true,
-            ']' if in_class => in_class = false,
-            '(' if !in_class => depth += 1,
-            ')' if !in_class => depth = depth.saturating_sub(1),
-            '|' if !in_class && depth == 0 => return true,
-            _ => {}
-        }
-        i += 1;
-    }
-    false
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::program::Rewrite;
-
-    #[test]
-    fn required_prefix_is_conservative() {
-        assert_eq!(required_prefix(r"%%\n#stack:\n([^%]*)"), "%%\n#stack:\n");
-        assert_eq!(required_prefix(r"ab*c"), "a");
-        assert_eq!(required_prefix(r"ab+c"), "ab");
-        assert_eq!(required_prefix(r"a\.b"), "a.b");
-        assert_eq!(required_prefix(r"ab|cd"), "");
-        assert_eq!(required_prefix(r"(ab)"), "");
-        assert_eq!(required_prefix(r"^$"), "");
-        assert_eq!(required_prefix(r"x\d"), "x");
-    }
 
     fn run(program: &Program, state: &str, naive: bool) -> String {
         let exec = Executor::new(
@@ -1478,8 +1381,11 @@ mod tests {
 
     #[test]
     fn a_group_around_the_whole_pattern_is_the_whole_match() {
+        use analysis::whole_match_group;
         assert_eq!(whole_match_group(r"(a[)]b\))"), Some(r"a[)]b\)"));
         assert_eq!(whole_match_group(r"(%%\n[^%]*)"), Some(r"%%\n[^%]*"));
+        // A class that starts with `]` holds the `)(`.
+        assert_eq!(whole_match_group(r"([])(])"), Some(r"[])(]"));
         for p in [
             r"(a)(b)", r"(a)|(b)", r"(a(b))", r"(?:ab)", r"a(b)", r"(a)b",
         ] {
