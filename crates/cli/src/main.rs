@@ -4,7 +4,8 @@
 //! terminal, `moves` lists the legal moves the regex program computes for a
 //! position, `perft` counts leaf nodes with it, `reply` prints the engine's
 //! choice, `dump` writes the turn program to a file, `fuzz` compares the
-//! program with shakmaty on random games, `uci` speaks the UCI protocol.
+//! program with shakmaty on random games, `uci` speaks the UCI protocol,
+//! `run` runs any program file as the README's Python loop does.
 //! The binary owns argument parsing, terminal I/O and printing; all chess
 //! is computed by the regex programs of `regex-chess-program`.
 
@@ -12,6 +13,7 @@ mod bench;
 mod fuzz;
 mod play;
 mod record;
+mod run;
 mod uci;
 
 use std::process::ExitCode;
@@ -75,6 +77,8 @@ enum Command {
     Uci,
     /// Time full turns of the turn program (and, with --python, CPython's).
     Bench(bench::BenchArgs),
+    /// Run any program file as the README's Python loop does.
+    Run(run::RunArgs),
 }
 
 fn main() -> ExitCode {
@@ -165,6 +169,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Fuzz(args) => return fuzz::run(args),
         Command::Uci => uci::run()?,
         Command::Bench(args) => bench::run(args)?,
+        Command::Run(args) => run::run(args)?,
     }
     Ok(ExitCode::SUCCESS)
 }

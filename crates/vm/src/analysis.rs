@@ -65,6 +65,15 @@ const BACKREF_BASE: u32 = 0xF0000;
 /// read (a syntax `regex-syntax` does not know, a reference to a group
 /// that is not closed before it, a private-use character of our own).
 pub fn superset(pattern: &str) -> Option<Hir> {
+    let hir = marked(pattern)?;
+    let mut closed = Vec::new();
+    expand_backrefs(&hir, &mut closed)
+}
+
+/// The pattern's parsed form with each back-reference `\N` (outside a
+/// class) written as one marker character inside a literal (see
+/// [`split_marks`]), when every reference names a group closed before it.
+pub fn marked(pattern: &str) -> Option<Hir> {
     let mut text = String::with_capacity(pattern.len());
     let mut chars = pattern.chars().peekable();
     let mut in_class = false;
@@ -97,8 +106,33 @@ pub fn superset(pattern: &str) -> Option<Hir> {
         }
     }
     let hir = regex_syntax::Parser::new().parse(&text).ok()?;
-    let mut closed = Vec::new();
-    expand_backrefs(&hir, &mut closed)
+    expand_backrefs(&hir, &mut Vec::new())?;
+    Some(hir)
+}
+
+/// A literal of [`marked`]'s tree cut into its text and its
+/// back-references: `Ok(bytes)` or `Err(group)`, in order.
+pub fn split_marks(lit: &[u8]) -> Vec<Result<&[u8], usize>> {
+    let mut out = Vec::new();
+    let mut last = 0;
+    let mut i = 0;
+    // U+F0000 + n is F3 B0 80 (80 + n) in UTF-8, n below 16.
+    while i + 4 <= lit.len() {
+        if lit[i..i + 3] == [0xF3, 0xB0, 0x80] && (0x80..0x90).contains(&lit[i + 3]) {
+            if i > last {
+                out.push(Ok(&lit[last..i]));
+            }
+            out.push(Err(usize::from(lit[i + 3] - 0x80)));
+            i += 4;
+            last = i;
+        } else {
+            i += 1;
+        }
+    }
+    if last < lit.len() {
+        out.push(Ok(&lit[last..]));
+    }
+    out
 }
 
 /// [`superset`]'s walk: `closed[n]` is group `n`'s sub-pattern once the
