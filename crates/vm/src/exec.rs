@@ -138,7 +138,19 @@ enum Compiled {
     /// A back-reference pattern; with its required prefix and the same
     /// pattern anchored at the start, when every match begins with a
     /// literal (see [`fancy_replace_all`]).
-    Fancy(Box<fancy_regex::Regex>, Option<Box<Anchored>>),
+    Fancy(
+        Box<fancy_regex::Regex>,
+        Option<Box<Anchored>>,
+        Option<Box<Own>>,
+    ),
+}
+
+/// A back-reference pattern our own matcher runs (see [`backtrack`]),
+/// tried only where `prefix` occurs, on ASCII states; if it gives up,
+/// fancy-regex runs the rewrite.
+struct Own {
+    prefix: memchr::memmem::Finder<'static>,
+    matcher: Matcher,
 }
 
 /// A faster way to run a plain pattern, proven from its text.
@@ -816,7 +828,20 @@ impl Executor {
                     _ => by_regex(),
                 }
             }
-            Compiled::Fancy(re, anchored) => {
+            Compiled::Fancy(re, anchored, own) => {
+                if let Some(own) = own.as_deref().filter(|_| ascii && !self.config.naive) {
+                    if let Ok(next) = backtrack_replace_all(
+                        places(&own.prefix),
+                        &own.matcher,
+                        text,
+                        &step.template,
+                    ) {
+                        return Ok(match next {
+                            Cow::Borrowed(_) => None,
+                            Cow::Owned(s) => Some(s),
+                        });
+                    }
+                }
                 let anchored = anchored.as_deref().filter(|_| !self.config.naive);
                 let anchored = anchored.map(|a| (&a.regex, places(&a.prefix)));
                 fancy_replace_all(re, anchored, text, &step.template, from).map_err(|e| {
@@ -888,10 +913,8 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
             let prefix = analysis::required_prefix(pattern);
             // Anchored at a place, a pattern must not look at the text
             // before it: only portable patterns are run that way.
-            let anchored = if prefix.is_empty()
-                || pattern.starts_with('^')
-                || crate::portable::check(pattern).is_err()
-            {
+            let portable = !pattern.starts_with('^') && crate::portable::check(pattern).is_ok();
+            let anchored = if prefix.is_empty() || !portable {
                 None
             } else {
                 Some(Box::new(Anchored {
@@ -899,7 +922,21 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
                     regex: build(&format!("^(?:{pattern})"))?,
                 }))
             };
-            Ok(Compiled::Fancy(Box::new(re), anchored))
+            let own = config
+                .backtrack
+                .then_some(())
+                .filter(|()| portable)
+                .and_then(|()| Matcher::new(pattern))
+                .and_then(|matcher| {
+                    let start = matcher.prefix();
+                    (start.len() >= BACKTRACK_PREFIX || start.first() == Some(&b'`')).then(|| {
+                        Box::new(Own {
+                            prefix: crate::state::finder(&start),
+                            matcher,
+                        })
+                    })
+                });
+            Ok(Compiled::Fancy(Box::new(re), anchored, own))
         }
     }
 }
