@@ -17,6 +17,7 @@ pub mod format;
 pub mod portable;
 pub mod program;
 pub mod python;
+mod replace;
 pub mod state;
 
 pub use exec::{CompileError, Config, ExecError, Executor, Stats};
