@@ -7,7 +7,8 @@
 //! program with shakmaty on random games, `uci` speaks the UCI protocol,
 //! `listing` shows a program instruction by instruction, `trace` runs
 //! one turn phase by phase, `web` writes the game as a static web site and
-//! `match` plays a UCI engine to measure strength.
+//! `match` plays a UCI engine to measure strength; `run` runs any program
+//! file as the README's Python loop does.
 //! The binary owns argument parsing, terminal I/O and printing; all chess
 //! is computed by the regex programs of `regex-chess-program`.
 
@@ -19,6 +20,7 @@ mod notation;
 mod play;
 mod record;
 mod report;
+mod run;
 mod textio;
 mod trace;
 mod uci;
@@ -114,6 +116,8 @@ enum Command {
     Web(web::WebArgs),
     /// Play a match against a UCI engine and report the score and Elo.
     Match(arena::MatchArgs),
+    /// Run any program file as the README's Python loop does.
+    Run(run::RunArgs),
 }
 
 /// The formats `dump` writes.
@@ -207,6 +211,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Trace(args) => trace::run(args)?,
         Command::Web(args) => web::run(args)?,
         Command::Match(args) => arena::run(args)?,
+        Command::Run(args) => run::run(args)?,
     }
     Ok(ExitCode::SUCCESS)
 }

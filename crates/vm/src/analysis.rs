@@ -1,16 +1,25 @@
-//! What the executor can prove about a pattern before running it.
+//! What the executor can prove about a pattern before running it: every
+//! fact read from a pattern's text lives here.
 //!
-//! Two facts, both derived from the pattern's text alone (no metadata is
-//! trusted): where its matches can lie ([`Reach`]), and a literal every
-//! match contains ([`Analysis::needle`]) to skip a piece of text cheaply.
-//! A pattern that begins with a thread head (`%%`, `` %` ``, `%tag\n`) and
-//! whose rest can never match `%` only ever matches inside one thread of
-//! that kind; a pattern that can never match `%` at all only ever matches
-//! inside one thread or inside the text before the first thread. Anything
-//! else, and anything anchored with `^`, reaches the whole state. This
-//! module runs nothing.
+//! Each fact is derived from the pattern's parsed form (`regex-syntax`'s
+//! HIR), never from its characters, and no metadata is trusted. A pattern
+//! with back-references is read as a superset of itself: each `\N` stands
+//! for a copy of group `N`'s sub-pattern (what it matches is text that
+//! group could match), so a fact true of every text the superset matches
+//! is true of every match. The facts: where matches can lie ([`Reach`]),
+//! a literal every match contains ([`Analysis::needle`]), the literal every
+//! match starts with ([`required_prefix`]), whether the pattern is one
+//! literal ([`literal_text`]) or one group around everything
+//! ([`whole_match_group`]), and which groups can hold a `%`
+//! ([`groups_with_percent`]). A pattern that starts, on every path, with a
+//! thread head (`%%`, `` %` ``, `%tag\n`) and whose rest can never match
+//! `%` only ever matches inside one thread of that kind; a pattern that can
+//! never match `%` (nor the empty string) only ever matches inside one
+//! thread or inside the text before the first thread. Anything else, any
+//! pattern with an anchor or look-around, and any pattern that cannot be
+//! read reaches the whole state. This module runs nothing.
 
-use regex_syntax::hir::{Class, Hir, HirKind};
+use regex_syntax::hir::{Capture, Class, Hir, HirKind, Repetition};
 
 /// Which pieces of the state a pattern's matches can lie in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,7 +43,8 @@ pub struct Analysis {
     /// Where matches can lie.
     pub reach: Reach,
     /// A literal every match contains, if any: the longest found past
-    /// the text a match starts with, else the longest found.
+    /// the text a match starts with, else the longest found (a thread
+    /// head's `%` characters are never part of it).
     pub needle: Option<String>,
     /// The needle is part of the literal text every match starts with
     /// (so it cannot tell apart two places where a match may start).
@@ -45,32 +55,205 @@ pub struct Analysis {
     pub looks: bool,
 }
 
+/// The first private-use character standing for a back-reference while
+/// the pattern is parsed (`\N` is this plus `N`).
+const BACKREF_BASE: u32 = 0xF0000;
+
+/// The pattern's parsed form, each back-reference `\N` (outside a class)
+/// replaced by a copy of group `N`'s sub-pattern with its own groups made
+/// non-capturing: a superset of the pattern. `None` when it cannot be
+/// read (a syntax `regex-syntax` does not know, a reference to a group
+/// that is not closed before it, a private-use character of our own).
+pub fn superset(pattern: &str) -> Option<Hir> {
+    let hir = marked(pattern)?;
+    let mut closed = Vec::new();
+    expand_backrefs(&hir, &mut closed)
+}
+
+/// The pattern's parsed form with each back-reference `\N` (outside a
+/// class) written as one marker character inside a literal (see
+/// [`split_marks`]), when every reference names a group closed before it.
+pub fn marked(pattern: &str) -> Option<Hir> {
+    let mut text = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars().peekable();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        match c {
+            c if (BACKREF_BASE..BACKREF_BASE + 16).contains(&u32::from(c)) => return None,
+            '\\' => {
+                let d = chars.next()?;
+                if !in_class && ('1'..='9').contains(&d) {
+                    if chars.peek().is_some_and(char::is_ascii_digit) {
+                        // `\12`: a two-digit reference; not read.
+                        return None;
+                    }
+                    let n = u32::from(d) - u32::from('0');
+                    text.push_str(&format!(r"\x{{{:X}}}", BACKREF_BASE + n));
+                    continue;
+                }
+                text.push('\\');
+                text.push(d);
+            }
+            '[' if !in_class => {
+                in_class = true;
+                text.push(c);
+            }
+            ']' if in_class => {
+                in_class = false;
+                text.push(c);
+            }
+            _ => text.push(c),
+        }
+    }
+    let hir = regex_syntax::Parser::new().parse(&text).ok()?;
+    expand_backrefs(&hir, &mut Vec::new())?;
+    Some(hir)
+}
+
+/// A literal of [`marked`]'s tree cut into its text and its
+/// back-references: `Ok(bytes)` or `Err(group)`, in order.
+pub fn split_marks(lit: &[u8]) -> Vec<Result<&[u8], usize>> {
+    let mut out = Vec::new();
+    let mut last = 0;
+    let mut i = 0;
+    // U+F0000 + n is F3 B0 80 (80 + n) in UTF-8, n below 16.
+    while i + 4 <= lit.len() {
+        if lit[i..i + 3] == [0xF3, 0xB0, 0x80] && (0x80..0x90).contains(&lit[i + 3]) {
+            if i > last {
+                out.push(Ok(&lit[last..i]));
+            }
+            out.push(Err(usize::from(lit[i + 3] - 0x80)));
+            i += 4;
+            last = i;
+        } else {
+            i += 1;
+        }
+    }
+    if last < lit.len() {
+        out.push(Ok(&lit[last..]));
+    }
+    out
+}
+
+/// [`superset`]'s walk: `closed[n]` is group `n`'s sub-pattern once the
+/// group has been read.
+fn expand_backrefs(hir: &Hir, closed: &mut Vec<Option<Hir>>) -> Option<Hir> {
+    Some(match hir.kind() {
+        HirKind::Literal(lit) => {
+            let text = std::str::from_utf8(&lit.0).ok()?;
+            let mut parts = Vec::new();
+            let mut plain = String::new();
+            for c in text.chars() {
+                let code = u32::from(c);
+                if (BACKREF_BASE..BACKREF_BASE + 16).contains(&code) {
+                    let n = (code - BACKREF_BASE) as usize;
+                    parts.push(Hir::literal(std::mem::take(&mut plain).into_bytes()));
+                    parts.push(closed.get(n)?.clone()?);
+                } else {
+                    plain.push(c);
+                }
+            }
+            if parts.is_empty() {
+                return Some(hir.clone());
+            }
+            parts.push(Hir::literal(plain.into_bytes()));
+            Hir::concat(parts)
+        }
+        HirKind::Empty | HirKind::Class(_) | HirKind::Look(_) => hir.clone(),
+        HirKind::Repetition(r) => Hir::repetition(Repetition {
+            sub: Box::new(expand_backrefs(&r.sub, closed)?),
+            ..r.clone()
+        }),
+        HirKind::Capture(c) => {
+            let sub = expand_backrefs(&c.sub, closed)?;
+            let i = c.index as usize;
+            if closed.len() <= i {
+                closed.resize(i + 1, None);
+            }
+            closed[i] = Some(without_captures(&sub));
+            Hir::capture(Capture {
+                index: c.index,
+                name: c.name.clone(),
+                sub: Box::new(sub),
+            })
+        }
+        HirKind::Concat(hs) => Hir::concat(
+            hs.iter()
+                .map(|h| expand_backrefs(h, closed))
+                .collect::<Option<_>>()?,
+        ),
+        HirKind::Alternation(hs) => Hir::alternation(
+            hs.iter()
+                .map(|h| expand_backrefs(h, closed))
+                .collect::<Option<_>>()?,
+        ),
+    })
+}
+
+/// The same pattern with every group non-capturing.
+fn without_captures(hir: &Hir) -> Hir {
+    match hir.kind() {
+        HirKind::Capture(c) => without_captures(&c.sub),
+        HirKind::Repetition(r) => Hir::repetition(Repetition {
+            sub: Box::new(without_captures(&r.sub)),
+            ..r.clone()
+        }),
+        HirKind::Concat(hs) => Hir::concat(hs.iter().map(without_captures).collect()),
+        HirKind::Alternation(hs) => Hir::alternation(hs.iter().map(without_captures).collect()),
+        _ => hir.clone(),
+    }
+}
+
 /// Analyses a pattern (back-references allowed).
 pub fn analyse(pattern: &str) -> Analysis {
-    let skeleton = skeleton(pattern);
-    let (reach, inner) = head(&skeleton);
-    let Ok(hir) = regex_syntax::Parser::new().parse(&inner) else {
-        return Analysis {
-            reach: Reach::Global,
-            needle: None,
-            needle_leads: false,
-            looks: true,
-        };
+    let unread = Analysis {
+        reach: Reach::Global,
+        needle: None,
+        needle_leads: false,
+        looks: true,
     };
-    let reach = if pattern.starts_with('^') || can_match_percent(&hir) {
+    let Some(hir) = superset(pattern) else {
+        return unread;
+    };
+    let looks = !hir.properties().look_set().is_empty();
+    let empty = hir.properties().minimum_len().unwrap_or(1) == 0;
+    let (lead, _) = leading_literal(&hir);
+    // The head a match starts with, and how many of its bytes are `%`.
+    let head = if lead.starts_with(b"%%") {
+        Some((Reach::Active, 2))
+    } else if lead.starts_with(b"%`") {
+        Some((Reach::Marked, 1))
+    } else if lead.first() == Some(&b'%') {
+        let tag = lead[1..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|end| &lead[1..1 + end])
+            .filter(|t| !t.is_empty() && t.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_'));
+        tag.map(|t| (Reach::Tagged(String::from_utf8_lossy(t).into_owned()), 1))
+    } else {
+        None
+    };
+    // What follows the head's `%` characters (the whole pattern if none).
+    let (reach, rest) = match head {
+        Some((reach, percents)) => match strip_lead(&hir, percents) {
+            Some((rest, 0)) => (reach, rest),
+            _ => (Reach::Global, hir.clone()),
+        },
+        None => (Reach::AnyPiece, hir.clone()),
+    };
+    let reach = if looks || empty || can_match_percent(&rest) {
         Reach::Global
     } else {
         reach
     };
     let mut runs = Runs::default();
-    runs.read(&hir);
+    runs.read(&rest);
     runs.flush();
-    // Placeholders (a head's `%`, a back-reference) are not text a match
-    // must contain: only the chunks between them are. A chunk of the
-    // run a match starts with (`leads`) is found anyway where the match
-    // starts; a chunk further on can tell a thread without a match from
-    // one with, so the longest of those (two bytes or more) is preferred.
-    // Otherwise the longest chunk.
+    // A chunk of the run a match starts with (`leads`) is found anyway
+    // where the match starts; a chunk further on can tell a thread
+    // without a match from one with, so the longest of those (two bytes
+    // or more) is preferred. Otherwise the longest chunk. Chunks holding
+    // `%` (what is left of a head, or a head's copy) are split there.
     let first_leads = runs.first_leads;
     let chunks: Vec<(bool, String)> = runs
         .done
@@ -82,7 +265,7 @@ pub fn analyse(pattern: &str) -> Analysis {
                 .map(|s| (i == 0 && first_leads, s))
         })
         .flat_map(|(leads, s)| {
-            s.split(['\u{1}', '\u{2}'])
+            s.split('%')
                 .map(|c| (leads, c.to_string()))
                 .collect::<Vec<_>>()
         })
@@ -101,75 +284,152 @@ pub fn analyse(pattern: &str) -> Analysis {
         reach,
         needle,
         needle_leads,
-        looks: !hir.properties().look_set().is_empty(),
+        looks,
     }
 }
 
-/// The pattern with each back-reference replaced by the placeholder
-/// `\x02`: it matches text its group matched (so it adds no character
-/// that could be `%` unless the group could), and it separates the
-/// literals around it, which are not adjacent in a match.
-fn skeleton(pattern: &str) -> String {
-    let mut out = String::with_capacity(pattern.len());
-    let mut chars = pattern.chars().peekable();
+/// The literal bytes every match starts with, read from the pattern's
+/// structure, and whether the whole pattern is that literal (so what
+/// follows it in a concatenation still leads).
+fn leading_literal(hir: &Hir) -> (Vec<u8>, bool) {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => (Vec::new(), true),
+        HirKind::Literal(lit) => (lit.0.to_vec(), true),
+        HirKind::Class(c) => match c.literal() {
+            Some(b) => (b, true),
+            None => (Vec::new(), false),
+        },
+        HirKind::Capture(c) => leading_literal(&c.sub),
+        HirKind::Repetition(r) if r.min >= 1 => {
+            let (b, whole) = leading_literal(&r.sub);
+            (b, whole && r.max == Some(1))
+        }
+        HirKind::Repetition(_) => (Vec::new(), false),
+        HirKind::Concat(hs) => {
+            let mut out = Vec::new();
+            for h in hs {
+                let (b, whole) = leading_literal(h);
+                out.extend(b);
+                if !whole {
+                    return (out, false);
+                }
+            }
+            (out, true)
+        }
+        HirKind::Alternation(hs) => {
+            let mut branches = hs.iter().map(leading_literal);
+            let Some((mut common, mut whole)) = branches.next() else {
+                return (Vec::new(), false);
+            };
+            for (b, w) in branches {
+                let same = common.iter().zip(&b).take_while(|(x, y)| x == y).count();
+                whole = whole && w && same == common.len() && same == b.len();
+                common.truncate(same);
+            }
+            (common, whole)
+        }
+    }
+}
+
+/// The pattern with its first `n` bytes removed, when they are literal
+/// bytes at its start on every path (through groups, concatenations and
+/// alternations); with the count of bytes still to remove when the whole
+/// pattern was shorter.
+fn strip_lead(hir: &Hir, n: usize) -> Option<(Hir, usize)> {
+    if n == 0 {
+        return Some((hir.clone(), 0));
+    }
+    match hir.kind() {
+        HirKind::Empty => Some((Hir::empty(), n)),
+        HirKind::Literal(lit) => {
+            let k = n.min(lit.0.len());
+            Some((Hir::literal(lit.0[k..].to_vec()), n - k))
+        }
+        HirKind::Capture(c) => {
+            let (sub, left) = strip_lead(&c.sub, n)?;
+            Some((
+                Hir::capture(Capture {
+                    index: c.index,
+                    name: c.name.clone(),
+                    sub: Box::new(sub),
+                }),
+                left,
+            ))
+        }
+        HirKind::Concat(hs) => {
+            let mut out = Vec::with_capacity(hs.len());
+            let mut left = n;
+            for h in hs {
+                let (h, l) = strip_lead(h, left)?;
+                out.push(h);
+                left = l;
+            }
+            Some((Hir::concat(out), left))
+        }
+        HirKind::Alternation(hs) => {
+            let mut out = Vec::with_capacity(hs.len());
+            let mut left = None;
+            for h in hs {
+                let (h, l) = strip_lead(h, n)?;
+                if left.is_some_and(|x| x != l) {
+                    return None;
+                }
+                left = Some(l);
+                out.push(h);
+            }
+            Some((Hir::alternation(out), left?))
+        }
+        HirKind::Class(_) | HirKind::Look(_) | HirKind::Repetition(_) => None,
+    }
+}
+
+/// The longest literal text every match of `pattern` starts with, read
+/// from its parsed form (an anchor adds nothing; empty when there is
+/// none, or the pattern cannot be read).
+pub fn required_prefix(pattern: &str) -> String {
+    superset(pattern)
+        .map(|hir| leading_literal(&hir).0)
+        .and_then(|b| String::from_utf8(b).ok())
+        .unwrap_or_default()
+}
+
+/// Whether the pattern has back-references (`\1`..`\9` outside a class).
+pub fn has_backrefs(pattern: &str) -> bool {
+    let mut chars = pattern.chars();
     let mut in_class = false;
     while let Some(c) = chars.next() {
         match c {
             '\\' => {
-                let Some(d) = chars.next() else {
-                    out.push('\\');
-                    break;
-                };
-                if !in_class && ('1'..='9').contains(&d) {
-                    out.push_str(r"\x02");
-                    continue;
+                if let Some(d) = chars.next() {
+                    if !in_class && d.is_ascii_digit() && d != '0' {
+                        return true;
+                    }
                 }
-                out.push('\\');
-                out.push(d);
             }
-            '[' if !in_class => {
-                in_class = true;
-                out.push(c);
-            }
-            ']' if in_class => {
-                in_class = false;
-                out.push(c);
-            }
-            _ => out.push(c),
+            '[' => in_class = true,
+            ']' => in_class = false,
+            _ => {}
         }
     }
-    out
+    false
 }
 
-/// Splits off a leading thread head: returns its reach and the pattern
-/// with the head's `%` characters replaced by a character no state
-/// contains (`\x01`), so that the rest can be checked for `%`.
-fn head(pattern: &str) -> (Reach, String) {
-    let opens = pattern.chars().take_while(|&c| c == '(').count();
-    let rest = &pattern[opens..];
-    let (reach, percents) = if rest.starts_with("%%") {
-        (Reach::Active, 2)
-    } else if rest.starts_with("%`") {
-        (Reach::Marked, 1)
-    } else if let Some(tail) = rest.strip_prefix('%') {
-        match tail.find(r"\n") {
-            Some(end)
-                if end > 0
-                    && tail[..end]
-                        .bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b == b'_') =>
-            {
-                (Reach::Tagged(tail[..end].to_string()), 1)
-            }
-            _ => return (Reach::Global, pattern.to_string()),
-        }
-    } else {
-        return (Reach::AnyPiece, pattern.to_string());
+/// `X` when `pattern` is `(X)` and that group is its only one: group 1 is
+/// then always the whole match, which the engines report without a capture
+/// search, so the executor compiles `X` and reads group 1 as group 0.
+pub fn whole_match_group(pattern: &str) -> Option<&str> {
+    let inner = pattern.strip_prefix('(')?.strip_suffix(')')?;
+    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    let HirKind::Capture(c) = hir.kind() else {
+        return None;
     };
-    let mut inner = pattern[..opens].to_string();
-    inner.push_str(&r"\x01".repeat(percents));
-    inner.push_str(&rest[percents..]);
-    (reach, inner)
+    if c.index != 1 || hir.properties().explicit_captures_len() != 1 {
+        return None;
+    }
+    // `inner` parses only if the group that opens the pattern is the one
+    // that closes it (otherwise it holds an unmatched `)`).
+    let sub = regex_syntax::Parser::new().parse(inner).ok()?;
+    (sub.properties().explicit_captures_len() == 0 && sub == *c.sub).then_some(inner)
 }
 
 /// For each group of `pattern` (0 is the whole match), whether the text
@@ -190,7 +450,7 @@ pub fn groups_with_percent(pattern: &str) -> Option<Vec<bool>> {
             _ => {}
         }
     }
-    let hir = regex_syntax::Parser::new().parse(&skeleton(pattern)).ok()?;
+    let hir = superset(pattern)?;
     let mut out = vec![can_match_percent(&hir)];
     walk(&hir, &mut out);
     Some(out)
@@ -200,7 +460,7 @@ pub fn groups_with_percent(pattern: &str) -> Option<Vec<bool>> {
 /// class, repetition, alternation or group): such a pattern can be found
 /// with a substring search.
 pub fn literal_text(pattern: &str) -> Option<String> {
-    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    let hir = superset(pattern)?;
     match hir.kind() {
         HirKind::Literal(lit) if !lit.0.is_empty() => String::from_utf8(lit.0.to_vec()).ok(),
         _ => None,
@@ -345,6 +605,44 @@ mod tests {
         for p in [r"(ab)", r"a|b", r"ab*", r"[ab]c", r"a\1"] {
             assert_eq!(literal_text(p), None, "{p}");
         }
+    }
+
+    #[test]
+    fn required_prefix_reads_the_parsed_pattern() {
+        assert_eq!(required_prefix(r"%%\n#stack:\n([^%]*)"), "%%\n#stack:\n");
+        assert_eq!(
+            required_prefix(r"(%%\n#stack:\n)F([^%]*)"),
+            "%%\n#stack:\nF"
+        );
+        assert_eq!(required_prefix(r"ab*c"), "a");
+        assert_eq!(required_prefix(r"ab+c"), "ab");
+        assert_eq!(required_prefix(r"a\.b"), "a.b");
+        assert_eq!(required_prefix(r"ab|cd"), "");
+        assert_eq!(required_prefix(r"ab|ac"), "a");
+        assert_eq!(required_prefix(r"(ab)"), "ab");
+        assert_eq!(required_prefix(r"(ab)?c"), "");
+        assert_eq!(required_prefix(r"%%?x"), "%");
+        assert_eq!(required_prefix(r"^$"), "");
+        assert_eq!(required_prefix(r"x\d"), "x");
+        assert_eq!(required_prefix(r"(a)\1b"), "aab");
+    }
+
+    /// The four shapes the text-reading analysis got wrong: a `?` after
+    /// the head, an optional group around it, and a top-level `|`.
+    #[test]
+    fn optional_heads_and_alternations_reach_the_whole_state() {
+        for p in [r"%%?x\n", r"(%%\n)?abc", r"%%\n|abc", r"%%x|abc", r"(%%)*x"] {
+            assert_eq!(analyse(p).reach, Reach::Global, "{p}");
+        }
+        assert_eq!(analyse(r"%%a|%%b").reach, Reach::Active);
+        assert_eq!(analyse(r"(%%\na|%%\nb)c").reach, Reach::Active);
+        assert_eq!(analyse(r"(x|y)+").reach, Reach::AnyPiece);
+        assert_eq!(
+            analyse(r"x*").reach,
+            Reach::Global,
+            "matches the empty string"
+        );
+        assert_eq!(analyse(r"(%%\n)x\1").reach, Reach::Global);
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! A backtracking matcher for the patterns the executor runs most.
 //!
-//! It owns one thing: finding, for a plain portable pattern anchored at the
+//! It owns one thing: finding, for a portable pattern anchored at the
 //! start of a byte slice, the match and the capture spans that the `regex`
-//! crate's leftmost-first search would report there. It compiles the
+//! crate's leftmost-first search (for a pattern with back-references,
+//! fancy-regex's) would report there; a back-reference compares the span
+//! its group captured. It compiles the
 //! pattern's syntax tree (from `regex-syntax`, the same parser the `regex`
 //! crate uses) into a small program for a backtracking machine. The
 //! machine is what any Perl-style engine is; what makes it fast on the
@@ -17,7 +19,7 @@
 //! It must not touch the state, templates or thread markers (it borrows
 //! only the state's byte frequencies, to tune its substring search), and it
 //! declines (returns `None` from [`Matcher::new`]) anything it does not
-//! handle exactly: look-around other than `^`, back-references, loops whose
+//! handle exactly: look-around other than `^`, loops whose
 //! body can match the empty string, and programs that would be large. It
 //! reads bytes, so it is exact only on ASCII text (where a byte is a
 //! character); the executor checks that before using it. A search that
@@ -118,6 +120,9 @@ enum Inst {
     Jmp(usize),
     /// Record the position in a capture slot.
     Save(usize),
+    /// The text group `n` last captured, again (a back-reference; fails
+    /// when the group did not take part).
+    Backref(usize),
     /// Position 0 only (`^`).
     Start,
     Match,
@@ -257,7 +262,8 @@ fn word_list(subs: &[Hir]) -> Option<Vec<Box<[u8]>>> {
     let words: Vec<Box<[u8]>> = subs
         .iter()
         .map(|h| match h.kind() {
-            HirKind::Literal(lit) if !lit.0.is_empty() => Some(lit.0.clone()),
+            // A non-ASCII byte may be a back-reference's marker.
+            HirKind::Literal(lit) if !lit.0.is_empty() && lit.0.is_ascii() => Some(lit.0.clone()),
             _ => None,
         })
         .collect::<Option<_>>()?;
@@ -395,7 +401,12 @@ impl Builder {
         match hir.kind() {
             HirKind::Empty => {}
             HirKind::Literal(lit) => {
-                self.push(Inst::Lit(lit.0.clone()))?;
+                for part in crate::analysis::split_marks(&lit.0) {
+                    match part {
+                        Ok(bytes) => self.push(Inst::Lit(bytes.into())),
+                        Err(group) => self.push(Inst::Backref(group)),
+                    }?;
+                }
             }
             HirKind::Class(class) => {
                 let s = self.set(byte_set(class));
@@ -567,11 +578,10 @@ fn optional_byte_group(hir: &Hir) -> Option<(usize, ByteSet, bool)> {
 fn first_bytes(hir: &Hir) -> Option<ByteSet> {
     match hir.kind() {
         HirKind::Literal(lit) => {
-            let mut set = [false; 128];
+            // A non-ASCII byte may be a back-reference's marker: unknown.
             let first = usize::from(*lit.0.first()?);
-            if first < 128 {
-                set[first] = true;
-            }
+            let mut set = [false; 128];
+            *set.get_mut(first)? = true;
             Some(ByteSet(set))
         }
         HirKind::Class(c) => Some(byte_set(c)),
@@ -597,8 +607,11 @@ impl Matcher {
     /// Compiles `pattern`, or `None` when it is outside what this matcher
     /// handles exactly (see the module documentation).
     pub fn new(pattern: &str) -> Option<Matcher> {
-        let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
-        if hir.properties().minimum_len() == Some(0) {
+        // Back-references are markers in literals (see `analysis::marked`);
+        // what the pattern can match is read from the superset.
+        let hir = crate::analysis::marked(pattern)?;
+        let superset = crate::analysis::superset(pattern)?;
+        if superset.properties().minimum_len() == Some(0) {
             return None;
         }
         // A group the syntax tree dropped (`(a){0}`) still has its number:
@@ -800,6 +813,16 @@ impl Matcher {
                     pc += 1;
                     true
                 }
+                Inst::Backref(group) => {
+                    pc += 1;
+                    match backref(hay, slots, *group, pos) {
+                        Some(len) => {
+                            pos += len;
+                            true
+                        }
+                        None => false,
+                    }
+                }
                 Inst::Split(a, b) => {
                     stack.push(Frame::Resume { pc: *b, pos });
                     choices += 1;
@@ -978,6 +1001,10 @@ impl Matcher {
                     pos += 1;
                 }
                 Inst::Save(slot) => slots[slot] = pos,
+                Inst::Backref(group) => match backref(hay, slots, group, pos) {
+                    Some(len) => pos += len,
+                    None => return false,
+                },
                 Inst::Start => {
                     if pos != 0 {
                         return false;
@@ -1162,6 +1189,17 @@ fn set_slot(slots: &mut [usize], stack: &mut Vec<Frame>, open: bool, slot: usize
     slots[slot] = value;
 }
 
+/// The length of group `group`'s text when it also stands at `pos`;
+/// `None` when it does not, or the group did not take part.
+fn backref(hay: &[u8], slots: &[usize], group: usize, pos: usize) -> Option<usize> {
+    let (start, end) = (*slots.get(2 * group)?, *slots.get(2 * group + 1)?);
+    if start == usize::MAX || end == usize::MAX || end < start {
+        return None;
+    }
+    let len = end - start;
+    (hay.get(pos..pos + len)? == &hay[start..end]).then_some(len)
+}
+
 /// Moves each `Save` into the [`Matcher::pre`] entry of the instruction
 /// after it, when no jump lands on that instruction (a jump there must
 /// not record the save) and the entry has room; jump targets are
@@ -1322,6 +1360,50 @@ mod tests {
                     .collect::<Vec<_>>()
             });
             assert_eq!(ours, theirs, "{pattern:?} on {rest:?}");
+        }
+    }
+
+    /// [`agree`] for back-reference patterns, against fancy-regex.
+    fn agree_backrefs(pattern: &str, hay: &str) {
+        let m = Matcher::new(pattern).unwrap_or_else(|| panic!("{pattern:?} declined"));
+        let re = fancy_regex::Regex::new(&format!("^(?:{pattern})")).unwrap();
+        for start in 0..=hay.len() {
+            let rest = &hay[start..];
+            let mut scratch = Scratch::default();
+            let mut budget = usize::MAX;
+            let ours = m
+                .find_anchored(rest.as_bytes(), &mut scratch, &mut budget)
+                .unwrap()
+                .then(|| {
+                    (0..m.slot_count() / 2)
+                        .map(|g| {
+                            let (s, e) = (scratch.slots[2 * g], scratch.slots[2 * g + 1]);
+                            (s != usize::MAX).then_some((s, e))
+                        })
+                        .collect::<Vec<_>>()
+                });
+            let theirs = re.captures(rest).unwrap().map(|c| {
+                c.iter()
+                    .map(|g| g.map(|g| (g.start(), g.end())))
+                    .collect::<Vec<_>>()
+            });
+            assert_eq!(ours, theirs, "{pattern:?} on {rest:?}");
+        }
+    }
+
+    #[test]
+    fn back_references_agree_with_fancy_regex() {
+        let hay = "%%\n#stack:\nab\nab\nx\n#ab: 12\n%%\n#stack:\nAAA\nAA\n#n: 1;2;2;2;3\n%%\n#stack:\nA\nA\n";
+        for p in [
+            r"(%%\n#stack:\n)([^\n]*)\n\2\n",
+            r"(%%\n#stack:\n)([^\n]+)\n([^%]*#\2: )([^#%\n]*)",
+            r"(%%\n#stack:\n)(A*)(A+)\n\2\n",
+            r"(%%[^%]*#n: [^\n]*)([^;\n]*;)\2+([^%\n]*)",
+            r"(a|ab)(c|bcd)\2",
+            r"(x?)(?:\1y|z)",
+            r"(%%\n)?(#[a-z]+):[^%]*\2",
+        ] {
+            agree_backrefs(p, hay);
         }
     }
 

@@ -15,8 +15,12 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
 use crate::analysis::{self, Reach};
-use crate::backtrack::{self, Matcher, Scratch};
+use crate::backtrack::{self, Matcher};
 use crate::program::{Engine, Piece, Program, Template};
+use crate::replace::{
+    anchored_replace_all, backtrack_replace_all, fancy_replace_all, from_place,
+    literal_replace_all, recycle, Expand, Places,
+};
 use crate::state;
 
 /// Limits and switches of one executor.
@@ -138,7 +142,19 @@ enum Compiled {
     /// A back-reference pattern; with its required prefix and the same
     /// pattern anchored at the start, when every match begins with a
     /// literal (see [`fancy_replace_all`]).
-    Fancy(Box<fancy_regex::Regex>, Option<Box<Anchored>>),
+    Fancy(
+        Box<fancy_regex::Regex>,
+        Option<Box<Anchored>>,
+        Option<Box<Own>>,
+    ),
+}
+
+/// A back-reference pattern our own matcher runs (see [`backtrack`]),
+/// tried only where `prefix` occurs, on ASCII states; if it gives up,
+/// fancy-regex runs the rewrite.
+struct Own {
+    prefix: memchr::memmem::Finder<'static>,
+    matcher: Matcher,
 }
 
 /// A faster way to run a plain pattern, proven from its text.
@@ -285,7 +301,7 @@ impl Executor {
                 .entry((r.pattern.as_str(), r.engine))
                 .or_insert_with(|| {
                     let stripped = match r.engine {
-                        Engine::Plain if !config.naive => whole_match_group(&r.pattern),
+                        Engine::Plain if !config.naive => analysis::whole_match_group(&r.pattern),
                         _ => None,
                     };
                     distinct.push((index, r.pattern.as_str(), r.engine, stripped));
@@ -364,8 +380,8 @@ impl Executor {
                 Reach::Tagged(tag) => Some(format!("%{tag}\n")),
                 Reach::Global | Reach::AnyPiece => None,
             };
-            let required =
-                Some(required_prefix(stripped.unwrap_or(&r.pattern))).filter(|t| !t.is_empty());
+            let required = Some(analysis::required_prefix(stripped.unwrap_or(&r.pattern)))
+                .filter(|t| !t.is_empty());
             let mut probes = [NO_PROBE; 3];
             for (slot, text) in probes
                 .iter_mut()
@@ -816,7 +832,20 @@ impl Executor {
                     _ => by_regex(),
                 }
             }
-            Compiled::Fancy(re, anchored) => {
+            Compiled::Fancy(re, anchored, own) => {
+                if let Some(own) = own.as_deref().filter(|_| ascii && !self.config.naive) {
+                    if let Ok(next) = backtrack_replace_all(
+                        places(&own.prefix),
+                        &own.matcher,
+                        text,
+                        &step.template,
+                    ) {
+                        return Ok(match next {
+                            Cow::Borrowed(_) => None,
+                            Cow::Owned(s) => Some(s),
+                        });
+                    }
+                }
                 let anchored = anchored.as_deref().filter(|_| !self.config.naive);
                 let anchored = anchored.map(|a| (&a.regex, places(&a.prefix)));
                 fancy_replace_all(re, anchored, text, &step.template, from).map_err(|e| {
@@ -844,7 +873,7 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
                     .map_err(|e| e.to_string())
             };
             let re = build(pattern)?;
-            let prefix = required_prefix(pattern);
+            let prefix = analysis::required_prefix(pattern);
             let fast = if pattern.starts_with('^') || crate::portable::check(pattern).is_err() {
                 None
             } else if let Some(text) = analysis::literal_text(pattern) {
@@ -885,8 +914,11 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
                     .map_err(|e| e.to_string())
             };
             let re = build(pattern)?;
-            let prefix = required_prefix(pattern);
-            let anchored = if prefix.is_empty() || pattern.starts_with('^') {
+            let prefix = analysis::required_prefix(pattern);
+            // Anchored at a place, a pattern must not look at the text
+            // before it: only portable patterns are run that way.
+            let portable = !pattern.starts_with('^') && crate::portable::check(pattern).is_ok();
+            let anchored = if prefix.is_empty() || !portable {
                 None
             } else {
                 Some(Box::new(Anchored {
@@ -894,39 +926,23 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
                     regex: build(&format!("^(?:{pattern})"))?,
                 }))
             };
-            Ok(Compiled::Fancy(Box::new(re), anchored))
+            let own = config
+                .backtrack
+                .then_some(())
+                .filter(|()| portable)
+                .and_then(|()| Matcher::new(pattern))
+                .and_then(|matcher| {
+                    let start = matcher.prefix();
+                    (start.len() >= BACKTRACK_PREFIX || start.first() == Some(&b'`')).then(|| {
+                        Box::new(Own {
+                            prefix: crate::state::finder(&start),
+                            matcher,
+                        })
+                    })
+                });
+            Ok(Compiled::Fancy(Box::new(re), anchored, own))
         }
     }
-}
-
-/// `X` when `pattern` is `(X)` and that group is its only one: group 1 is
-/// then always the whole match, which the engines report without a capture
-/// search, so the executor compiles `X` and reads group 1 as group 0.
-fn whole_match_group(pattern: &str) -> Option<&str> {
-    let inner = pattern.strip_prefix('(')?.strip_suffix(')')?;
-    if inner.starts_with('?') {
-        return None;
-    }
-    let bytes = pattern.as_bytes();
-    let (mut depth, mut in_class, mut i) = (1usize, false, 1);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' => i += 1,
-            b'[' if !in_class => in_class = true,
-            b']' if in_class => in_class = false,
-            b'(' if !in_class => depth += 1,
-            b')' if !in_class => {
-                depth -= 1;
-                if depth == 0 && i != bytes.len() - 1 {
-                    return None;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    let hir = regex_syntax::Parser::new().parse(inner).ok()?;
-    (hir.properties().explicit_captures_len() == 0).then_some(inner)
 }
 
 /// Whether a rewrite can raise the thread count (see [`Step::adds_threads`]):
@@ -960,7 +976,7 @@ fn adds_threads(groups: &Option<Vec<bool>>, template: &Template, reach: &Reach) 
 }
 
 /// The template with group 1 read as the whole match (see
-/// [`whole_match_group`]).
+/// [`analysis::whole_match_group`]).
 fn group_one_as_whole_match(template: &Template) -> Template {
     template
         .pieces()
@@ -986,14 +1002,6 @@ const MIN_STRETCH: usize = 8;
 /// better).
 const BACKTRACK_PREFIX: usize = 2;
 
-/// Places a skip needle is tried on before it is dropped, if it passed
-/// over fewer than a quarter of them.
-const SKIP_TRIAL: usize = 32;
-
-/// Steps our own matcher may take in one replace-all, plus 16 per byte of
-/// text, before the `regex` crate takes over.
-const BACKTRACK_BUDGET: usize = 200_000;
-
 /// A thread start near the middle of the state (a `%` not preceded by
 /// `%`), if there is one past the first byte.
 fn middle_thread_start(state: &str) -> Option<usize> {
@@ -1004,451 +1012,10 @@ fn middle_thread_start(state: &str) -> Option<usize> {
         .find(|&i| i > 0 && b[i - 1] != b'%')
 }
 
-/// Appends `template` with each group reference read through `group`
-/// (a group that did not take part adds nothing).
-fn expand<'h>(template: &Template, out: &mut String, group: impl Fn(usize) -> Option<&'h str>) {
-    for p in template.pieces() {
-        match p {
-            Piece::Literal(s) => out.push_str(s),
-            Piece::Group(n) => out.push_str(group(*n).unwrap_or_default()),
-        }
-    }
-}
-
-/// One way of matching at a place and writing the replacement, for
-/// [`replace_at_prefixes`].
-trait AtPlace<'t> {
-    type Error;
-    /// Whether the pattern matches at the start of `rest`, and how long
-    /// the match is; what [`AtPlace::write`] needs is kept.
-    fn try_at(&mut self, rest: &'t str) -> Result<Option<usize>, Self::Error>;
-    /// Appends the replacement of the match just found at `rest`.
-    fn write(&mut self, rest: &'t str, out: &mut String);
-}
-
-/// Replace-all where every match starts with a literal `prefix`: the
-/// leftmost match at or after a position starts at the first occurrence of
-/// the prefix there where the pattern, anchored, matches. So the prefix is
-/// found with `memmem` and the pattern tried only there. Exact for
-/// portable patterns: they have no look-around, no word boundary and no
-/// `^` but at the start, so the text before a place cannot change what
-/// matches there. With a skip needle (a literal every match contains
-/// past its start, the pattern confined to one piece of the state), a
-/// place is passed over, up to the start of the piece where the needle
-/// next occurs, when its own piece ends before that occurrence. The
-/// output is sized once, at the first match, and each replacement is
-/// written straight into it.
-fn replace_at_prefixes<'t, P: AtPlace<'t>>(
-    places: Places<'_>,
-    text: &'t str,
-    mut place: P,
-) -> Result<Cow<'t, str>, P::Error> {
-    let mut out = take_spare();
-    let (mut last, mut at, mut any) = (0, places.from, false);
-    let bytes = text.as_bytes();
-    // The first occurrence of the skip needle at or after the last place.
-    let mut needle: Option<usize> = None;
-    let mut skip = places.skip;
-    // Places checked against the needle, and how many it passed over: a
-    // needle most pieces have is dropped after a while.
-    let (mut checked, mut passed) = (0usize, 0usize);
-    while let Some(i) = places.prefix.find(&bytes[at..]) {
-        let start = at + i;
-        if let Some(finder) = skip {
-            if needle.is_none_or(|n| n < start) {
-                match finder.find(&bytes[start..]) {
-                    Some(j) => needle = Some(start + j),
-                    None => break,
-                }
-            }
-            checked += 1;
-            if let Some(head) = needle.and_then(|n| piece_head_between(bytes, start, n)) {
-                passed += 1;
-                at = head;
-                continue;
-            }
-            if checked >= SKIP_TRIAL && passed * 4 < checked {
-                skip = None;
-            }
-        }
-        let rest = &text[start..];
-        match place.try_at(rest)? {
-            Some(len) => {
-                if !any {
-                    any = true;
-                    out.reserve(text.len() + text.len() / 4 + 64);
-                }
-                out.push_str(&text[last..start]);
-                place.write(rest, &mut out);
-                last = start + len;
-                // Portable patterns cannot match the empty string, but
-                // never loop on one.
-                at = last.max(start + 1);
-            }
-            None => at = start + 1,
-        }
-    }
-    if !any {
-        recycle(out);
-        return Ok(Cow::Borrowed(text));
-    }
-    out.push_str(&text[last..]);
-    Ok(Cow::Owned(out))
-}
-
-thread_local! {
-    // A buffer to build the next state in: the state a rewrite replaced,
-    // kept for the next one (an allocation and a free per change saved,
-    // which on small states is a fair part of a rewrite).
-    static SPARE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-}
-
-/// An empty buffer, with the capacity of the last state recycled.
-fn take_spare() -> String {
-    let mut out = SPARE.with_borrow_mut(std::mem::take);
-    out.clear();
-    out
-}
-
-/// Keeps `buffer` for [`take_spare`] (the larger, if one is kept).
-fn recycle(buffer: String) {
-    SPARE.with_borrow_mut(|spare| {
-        if buffer.capacity() > spare.capacity() {
-            *spare = buffer;
-        }
-    });
-}
-
-/// Where [`replace_at_prefixes`] tries a pattern: where `prefix` occurs,
-/// and, given `skip`, only in pieces of the state (the text before the
-/// first thread, or one thread) that contain it from that place on.
-#[derive(Clone, Copy)]
-struct Places<'a> {
-    prefix: &'a memchr::memmem::Finder<'static>,
-    skip: Option<&'a memchr::memmem::Finder<'static>>,
-    /// No match starts before this.
-    from: usize,
-}
-
-/// `replace_all` run on the text from `from` on (no match starts before
-/// it), with the text before put back in front. Exact for portable
-/// patterns: nothing before a place changes what matches there.
-fn from_place<'t>(
-    text: &'t str,
-    from: usize,
-    replace_all: impl FnOnce(&'t str) -> Cow<'t, str>,
-) -> Cow<'t, str> {
-    match replace_all(&text[from..]) {
-        Cow::Owned(rest) if from > 0 => {
-            let mut out = String::with_capacity(from + rest.len());
-            out.push_str(&text[..from]);
-            out.push_str(&rest);
-            Cow::Owned(out)
-        }
-        next => next,
-    }
-}
-
-/// The start of the last piece that begins in `start + 1 ..= end` (a `%`
-/// not right after a `%`), if one does: a match starting at `start` that
-/// stays in its piece cannot reach `end` then.
-fn piece_head_between(bytes: &[u8], start: usize, end: usize) -> Option<usize> {
-    let last = start + 1 + memchr::memrchr(b'%', bytes.get(start + 1..=end)?)?;
-    let mut head = last;
-    while head > 0 && bytes[head - 1] == b'%' {
-        head -= 1;
-    }
-    (head > start).then_some(head)
-}
-
-/// A plain pattern whose matches all start with a thread head, run as
-/// `^(?:pattern)` only where the head is: one forward search per place
-/// instead of a forward, a reverse and a capture search over the text.
-fn anchored_replace_all<'t>(
-    places: Places<'_>,
-    regex: &regex::Regex,
-    text: &'t str,
-    literal: Option<&str>,
-    template: &Template,
-) -> Cow<'t, str> {
-    struct Anchored<'a> {
-        regex: &'a regex::Regex,
-        locs: regex::CaptureLocations,
-        literal: Option<&'a str>,
-        template: &'a Template,
-    }
-    impl<'t> AtPlace<'t> for Anchored<'_> {
-        type Error = std::convert::Infallible;
-        fn try_at(&mut self, rest: &'t str) -> Result<Option<usize>, Self::Error> {
-            Ok(match self.literal {
-                Some(_) => self.regex.find(rest).map(|m| m.end()),
-                None => self
-                    .regex
-                    .captures_read(&mut self.locs, rest)
-                    .map(|m| m.end()),
-            })
-        }
-        fn write(&mut self, rest: &'t str, out: &mut String) {
-            match self.literal {
-                Some(lit) => out.push_str(lit),
-                None => expand(self.template, out, |n| {
-                    self.locs.get(n).map(|(s, e)| &rest[s..e])
-                }),
-            }
-        }
-    }
-    let place = Anchored {
-        regex,
-        locs: regex.capture_locations(),
-        literal,
-        template,
-    };
-    match replace_at_prefixes(places, text, place) {
-        Ok(cow) => cow,
-        Err(never) => match never {},
-    }
-}
-
-/// A plain pattern whose matches all start with `prefix`, run by our own
-/// matcher only where the prefix is (see [`backtrack`]). The text must be
-/// ASCII. Gives up, changing nothing, when the search runs past a budget
-/// that grows with the text.
-fn backtrack_replace_all<'t>(
-    places: Places<'_>,
-    matcher: &Matcher,
-    text: &'t str,
-    template: &Template,
-) -> Result<Cow<'t, str>, backtrack::GaveUp> {
-    thread_local! {
-        // Kept between rewrites: the matcher's stack and slots, allocated
-        // once per thread rather than once per rewrite.
-        static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
-    }
-    let budget = BACKTRACK_BUDGET + 16 * text.len();
-    SCRATCH.with_borrow_mut(|scratch| {
-        let place = Backtracking {
-            matcher,
-            template,
-            scratch,
-            budget,
-        };
-        replace_at_prefixes(places, text, place)
-    })
-}
-
-/// Our own matcher at one place (see [`backtrack_replace_all`]).
-struct Backtracking<'a> {
-    matcher: &'a Matcher,
-    template: &'a Template,
-    scratch: &'a mut Scratch,
-    /// Steps left for the whole rewrite.
-    budget: usize,
-}
-
-impl<'t> AtPlace<'t> for Backtracking<'_> {
-    type Error = backtrack::GaveUp;
-
-    fn try_at(&mut self, rest: &'t str) -> Result<Option<usize>, Self::Error> {
-        let found = self
-            .matcher
-            .find_anchored(rest.as_bytes(), self.scratch, &mut self.budget)?;
-        Ok(found.then(|| self.scratch.slots[1]))
-    }
-
-    fn write(&mut self, rest: &'t str, out: &mut String) {
-        let slots = &self.scratch.slots;
-        expand(self.template, out, |n| {
-            let (s, e) = (*slots.get(2 * n)?, *slots.get(2 * n + 1)?);
-            (s != usize::MAX && e != usize::MAX).then(|| &rest[s..e])
-        });
-    }
-}
-
-/// A pattern that is literal text: its occurrences, found by `memmem`, are
-/// its matches (the template's only possible group is the whole match).
-fn literal_replace_all<'t>(
-    finder: &memchr::memmem::Finder<'static>,
-    text: &'t str,
-    template: &Template,
-    from: usize,
-) -> Cow<'t, str> {
-    let len = finder.needle().len();
-    let places = Places {
-        prefix: finder,
-        skip: None,
-        from,
-    };
-    struct Literal<'a> {
-        len: usize,
-        template: &'a Template,
-    }
-    impl<'t> AtPlace<'t> for Literal<'_> {
-        type Error = std::convert::Infallible;
-        fn try_at(&mut self, _: &'t str) -> Result<Option<usize>, Self::Error> {
-            Ok(Some(self.len))
-        }
-        fn write(&mut self, rest: &'t str, out: &mut String) {
-            expand(self.template, out, |n| (n == 0).then(|| &rest[..self.len]));
-        }
-    }
-    match replace_at_prefixes(places, text, Literal { len, template }) {
-        Ok(cow) => cow,
-        Err(never) => match never {},
-    }
-}
-
-/// Expands a [`Template`] for the `regex` crate.
-struct Expand<'a>(&'a Template);
-
-impl regex::Replacer for Expand<'_> {
-    fn replace_append(&mut self, caps: &regex::Captures<'_>, dst: &mut String) {
-        expand(self.0, dst, |n| caps.get(n).map(|m| m.as_str()));
-    }
-}
-
-/// Replace-all on `fancy-regex`, reporting engine failures instead of
-/// panicking. `fancy-regex` tries a back-reference pattern at every
-/// position of the text; when every match starts with a literal, only the
-/// places where it occurs are tried (see [`replace_at_prefixes`]).
-fn fancy_replace_all<'t>(
-    re: &fancy_regex::Regex,
-    anchored: Option<(&fancy_regex::Regex, Places<'_>)>,
-    text: &'t str,
-    template: &Template,
-    from: usize,
-) -> Result<Cow<'t, str>, fancy_regex::Error> {
-    if let Some((regex, places)) = anchored {
-        struct Fancy<'a> {
-            regex: &'a fancy_regex::Regex,
-            template: &'a Template,
-            /// The spans of the groups of the match just found.
-            spans: Vec<Option<(usize, usize)>>,
-        }
-        impl<'t> AtPlace<'t> for Fancy<'_> {
-            type Error = fancy_regex::Error;
-            fn try_at(&mut self, rest: &'t str) -> Result<Option<usize>, Self::Error> {
-                let Some(caps) = self.regex.captures(rest)? else {
-                    return Ok(None);
-                };
-                let Some(whole) = caps.get(0) else {
-                    return Ok(None);
-                };
-                self.spans.clear();
-                self.spans
-                    .extend(caps.iter().map(|g| g.map(|m| (m.start(), m.end()))));
-                Ok(Some(whole.end()))
-            }
-            fn write(&mut self, rest: &'t str, out: &mut String) {
-                let spans = &self.spans;
-                expand(self.template, out, |n| {
-                    spans.get(n).copied().flatten().map(|(s, e)| &rest[s..e])
-                });
-            }
-        }
-        let place = Fancy {
-            regex,
-            template,
-            spans: Vec::new(),
-        };
-        return replace_at_prefixes(places, text, place);
-    }
-    let mut out = String::new();
-    let (mut last, mut any) = (0, false);
-    let rest = &text[from..];
-    for caps in re.captures_iter(rest) {
-        let caps = caps?;
-        let Some(whole) = caps.get(0) else { continue };
-        if !any {
-            out.push_str(&text[..from]);
-            any = true;
-        }
-        out.push_str(&rest[last..whole.start()]);
-        expand(template, &mut out, |n| caps.get(n).map(|m| m.as_str()));
-        last = whole.end();
-    }
-    if !any {
-        return Ok(Cow::Borrowed(text));
-    }
-    out.push_str(&rest[last..]);
-    Ok(Cow::Owned(out))
-}
-
-/// The longest literal text every match of `pattern` starts with.
-///
-/// Conservative: it stops at the first construct that is not a plain
-/// character, and drops a character that a quantifier makes optional or
-/// repeatable. An empty result means "no requirement".
-pub fn required_prefix(pattern: &str) -> String {
-    let chars: Vec<char> = pattern.chars().collect();
-    let mut out = String::new();
-    let mut i = 0;
-    if chars.first() == Some(&'^') {
-        i = 1;
-    }
-    // A top-level alternation makes any prefix optional.
-    if has_top_level_alternation(&chars) {
-        return String::new();
-    }
-    while i < chars.len() {
-        let (c, width) = match chars[i] {
-            '\\' => match chars.get(i + 1) {
-                Some('n') => ('\n', 2),
-                Some('t') => ('\t', 2),
-                Some(&d) if d.is_ascii_punctuation() => (d, 2),
-                _ => break,
-            },
-            '(' | ')' | '[' | '.' | '*' | '+' | '?' | '{' | '|' | '^' | '$' => break,
-            c => (c, 1),
-        };
-        match chars.get(i + width) {
-            Some('*' | '?' | '{') => break,
-            Some('+') => {
-                out.push(c);
-                break;
-            }
-            _ => {}
-        }
-        out.push(c);
-        i += width;
-    }
-    out
-}
-
-fn has_top_level_alternation(chars: &[char]) -> bool {
-    let mut depth = 0usize;
-    let mut in_class = false;
-    let mut i = 0;
-    while i < chars.len() {
-        match chars[i] {
-            '\\' => i += 1,
-            '[' if !in_class => in_class = true,
-            ']' if in_class => in_class = false,
-            '(' if !in_class => depth += 1,
-            ')' if !in_class => depth = depth.saturating_sub(1),
-            '|' if !in_class && depth == 0 => return true,
-            _ => {}
-        }
-        i += 1;
-    }
-    false
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::program::Rewrite;
-
-    #[test]
-    fn required_prefix_is_conservative() {
-        assert_eq!(required_prefix(r"%%\n#stack:\n([^%]*)"), "%%\n#stack:\n");
-        assert_eq!(required_prefix(r"ab*c"), "a");
-        assert_eq!(required_prefix(r"ab+c"), "ab");
-        assert_eq!(required_prefix(r"a\.b"), "a.b");
-        assert_eq!(required_prefix(r"ab|cd"), "");
-        assert_eq!(required_prefix(r"(ab)"), "");
-        assert_eq!(required_prefix(r"^$"), "");
-        assert_eq!(required_prefix(r"x\d"), "x");
-    }
 
     fn run(program: &Program, state: &str, naive: bool) -> String {
         let exec = Executor::new(
@@ -1478,8 +1045,11 @@ mod tests {
 
     #[test]
     fn a_group_around_the_whole_pattern_is_the_whole_match() {
+        use analysis::whole_match_group;
         assert_eq!(whole_match_group(r"(a[)]b\))"), Some(r"a[)]b\)"));
         assert_eq!(whole_match_group(r"(%%\n[^%]*)"), Some(r"%%\n[^%]*"));
+        // A class that starts with `]` holds the `)(`.
+        assert_eq!(whole_match_group(r"([])(])"), Some(r"[])(]"));
         for p in [
             r"(a)(b)", r"(a)|(b)", r"(a(b))", r"(?:ab)", r"a(b)", r"(a)b",
         ] {

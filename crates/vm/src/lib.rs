@@ -5,7 +5,8 @@
 //! one text state whose grammar lives in [`state`]. [`format`] reads and
 //! writes programs as JSON (the original project's shape) and JavaScript;
 //! [`portable`] decides whether a pattern belongs to the subset that every
-//! engine (Rust, Python `re`, JavaScript) runs the same way.
+//! engine (Rust, Python `re`, JavaScript) runs the same way, and [`python`]
+//! whether a program read from a file runs exactly as CPython runs it.
 //!
 //! Nothing here knows about instructions (that is `regex-asm`) or chess.
 
@@ -15,6 +16,8 @@ pub mod exec;
 pub mod format;
 pub mod portable;
 pub mod program;
+pub mod python;
+mod replace;
 pub mod state;
 
 pub use exec::{CompileError, Config, ExecError, Executor, Stats};

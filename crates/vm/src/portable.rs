@@ -47,6 +47,10 @@ pub enum PortableError {
     /// The pattern can match the empty string.
     #[error("the pattern can match the empty string")]
     MatchesEmpty,
+    /// A back-reference followed by a digit: `\12` is group 12 in Python
+    /// and JavaScript, group 1 then `2` in Rust.
+    #[error("back-reference at byte {0} followed by a digit")]
+    BackrefDigit(usize),
 }
 
 /// What the checker learned about a portable pattern.
@@ -84,6 +88,9 @@ pub fn check(pattern: &str) -> Result<PatternInfo, PortableError> {
                     return Err(PortableError::Malformed("trailing backslash".into()));
                 };
                 if ('1'..='9').contains(&d) && !in_class {
+                    if chars.get(i + 2).is_some_and(char::is_ascii_digit) {
+                        return Err(PortableError::BackrefDigit(i));
+                    }
                     backrefs = true;
                     // The skeleton drops back-references: it can only match
                     // more, and shorter, than the real pattern.
@@ -178,7 +185,7 @@ mod tests {
     #[test]
     fn rejects_each_non_portable_construct() {
         type Expect = fn(&PortableError) -> bool;
-        let cases: [(&str, Expect); 14] = [
+        let cases: [(&str, Expect); 15] = [
             ("a(?=b)", |e| matches!(e, PortableError::LookAround(1))),
             ("a(?<!b)", |e| matches!(e, PortableError::LookAround(1))),
             ("(?i)a", |e| matches!(e, PortableError::GroupSyntax(0))),
@@ -193,6 +200,7 @@ mod tests {
             ("a*", |e| matches!(e, PortableError::MatchesEmpty)),
             ("^$", |e| matches!(e, PortableError::MatchesEmpty)),
             ("(a", |e| matches!(e, PortableError::Malformed(_))),
+            (r"(a)\10", |e| matches!(e, PortableError::BackrefDigit(3))),
         ];
         for (p, ok) in cases {
             let e = check(p).expect_err(p);

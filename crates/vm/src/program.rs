@@ -22,30 +22,19 @@ impl Engine {
     /// The engine a pattern needs, judged from its text: any `\1`..`\9`
     /// outside a character class means back-references.
     pub fn of_pattern(pattern: &str) -> Engine {
-        let mut chars = pattern.chars();
-        let mut in_class = false;
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' => {
-                    if let Some(d) = chars.next() {
-                        if !in_class && d.is_ascii_digit() && d != '0' {
-                            return Engine::Backref;
-                        }
-                    }
-                }
-                '[' => in_class = true,
-                ']' => in_class = false,
-                _ => {}
-            }
+        if crate::analysis::has_backrefs(pattern) {
+            Engine::Backref
+        } else {
+            Engine::Plain
         }
-        Engine::Plain
     }
 }
 
 /// What part of the state a rewrite can touch, as the lowering that wrote it
 /// declares it: documentation in listings and a claim the tests check. The
-/// executor does not trust it; it proves where a pattern can match from the
-/// pattern's text (`analysis`), which also covers programs read from files.
+/// executor does not trust it: it proves where a pattern can match from the
+/// pattern's parsed form (`analysis`), the same way for a program read
+/// from a file as for one the lowering wrote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Scope {
     /// Every match lies inside one active thread (one whose tag line is

@@ -1,0 +1,114 @@
+//! `regex-chess run PROGRAM`: any program file run as the README's Python
+//! loop runs it, fast.
+//!
+//! It owns the loop and its I/O: read a program in the original project's
+//! JSON shape, refuse it at load unless every entry runs exactly as
+//! CPython's `re` runs it (`regex_vm::python`), then from the empty state
+//! run one pass, print the state as `print(state, end="")` would, and for
+//! each line of standard input append the line and `\n`, run a pass and
+//! print; stop at the end of input or once the state contains `--until`.
+//! No backtracking budget applies (a pattern that needs long searches
+//! takes long, as in Python). It knows nothing of chess.
+
+use std::io::{BufRead, Read, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use regex_vm::{Config, Executor};
+
+/// Arguments of `regex-chess run`.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// The program: a JSON array of [pattern, replacement] pairs, the
+    /// replacements in Python `re.sub` syntax.
+    pub program: PathBuf,
+    /// Stop after the pass whose state contains this text.
+    #[arg(long)]
+    pub until: Option<String>,
+    /// Print each pass's time, rewrites run and skipped, and peak state
+    /// size to standard error.
+    #[arg(long)]
+    pub stats: bool,
+    /// Stop with an error when the state (or an input line) grows past
+    /// this many bytes.
+    #[arg(long, default_value_t = 256 << 20)]
+    pub max_state_bytes: usize,
+}
+
+/// Runs the loop.
+pub fn run(args: RunArgs) -> Result<()> {
+    let start = Instant::now();
+    let read = regex_vm::format::from_json_file(&args.program)
+        .with_context(|| format!("reading {}", args.program.display()))?;
+    let program = regex_vm::python::exact(&read)
+        .with_context(|| format!("refusing {}", args.program.display()))?;
+    let exec = Executor::new(
+        &program,
+        Config {
+            max_state_bytes: args.max_state_bytes,
+            backtrack_limit: usize::MAX,
+            ..Config::default()
+        },
+    )
+    .with_context(|| format!("compiling {}", args.program.display()))?;
+    if args.stats {
+        eprintln!(
+            "loaded {}: {} rewrites, {} distinct patterns, in {:.1} ms",
+            args.program.display(),
+            program.len(),
+            program.distinct_patterns(),
+            start.elapsed().as_secs_f64() * 1e3
+        );
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut state = String::new();
+    let mut line = Vec::new();
+    for pass in 1.. {
+        let stats = exec
+            .run(&mut state)
+            .with_context(|| format!("pass {pass}"))?;
+        out.write_all(state.as_bytes())
+            .and_then(|()| out.flush())
+            .context("writing the state")?;
+        if args.stats {
+            eprintln!(
+                "pass {pass}: {:.2} ms, {} rewrites run, {} skipped, peak {} bytes, {} threads",
+                stats.elapsed.as_secs_f64() * 1e3,
+                stats.executed,
+                stats.skipped,
+                stats.peak_state_bytes,
+                stats.peak_threads
+            );
+        }
+        if args.until.as_deref().is_some_and(|t| state.contains(t)) {
+            break;
+        }
+        line.clear();
+        let limit = args.max_state_bytes.saturating_add(1) as u64;
+        let n = (&mut input)
+            .take(limit)
+            .read_until(b'\n', &mut line)
+            .context("reading standard input")?;
+        if n == 0 {
+            break;
+        }
+        if line.len() > args.max_state_bytes {
+            bail!(
+                "input line {pass} is longer than the state cap of {} bytes",
+                args.max_state_bytes
+            );
+        }
+        if line.last() == Some(&b'\n') {
+            line.pop();
+        }
+        let text = std::str::from_utf8(&line)
+            .with_context(|| format!("input line {pass} is not UTF-8"))?;
+        state.push_str(text);
+        state.push('\n');
+    }
+    Ok(())
+}

@@ -1,0 +1,163 @@
+//! `regex-chess run` against CPython running the same file with the
+//! README's loop: the same bytes on standard output, pass by pass, on the
+//! dumped turn program and on small programs that probe the loop's edges
+//! (Python's `^$` on a newline state, `--until`, refusals at load).
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// The README's loop, with `--until` and the issue's line rule (the line
+/// and `\n` appended).
+const PYTHON_LOOP: &str = r#"
+import json, re, sys
+rewrites = [(re.compile(p), r) for p, r in json.load(open(sys.argv[1], encoding="utf-8"))]
+until = sys.argv[2] if len(sys.argv) > 2 else None
+state = ""
+while True:
+    for pattern, replacement in rewrites:
+        state = pattern.sub(replacement, state)
+    print(state, end="", flush=True)
+    if until is not None and until in state:
+        break
+    line = sys.stdin.readline()
+    if not line:
+        break
+    state += line.rstrip("\n") + "\n"
+"#;
+
+fn feed(mut cmd: Command, input: &str) -> (bool, Vec<u8>, String) {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    // A program refused at load exits without reading: a broken pipe is
+    // not the test's concern.
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes());
+    let out = child.wait_with_output().expect("runs");
+    (
+        out.status.success(),
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn ours(program: &Path, extra: &[&str], input: &str) -> (bool, Vec<u8>, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_regex-chess"));
+    cmd.arg("run").arg(program).args(extra);
+    feed(cmd, input)
+}
+
+/// CPython's bytes, or `None` (a skip, said on stderr) when `python3` is
+/// missing outside CI; under `CI=true` a missing `python3` fails.
+fn cpython(program: &Path, until: Option<&str>, input: &str) -> Option<Vec<u8>> {
+    if Command::new("python3").arg("--version").output().is_err() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "python3 is required under CI"
+        );
+        eprintln!("SKIPPED: python3 not found");
+        return None;
+    }
+    let mut cmd = Command::new("python3");
+    cmd.env("PYTHONIOENCODING", "utf-8")
+        .arg("-I")
+        .arg("-c")
+        .arg(PYTHON_LOOP)
+        .arg(program)
+        .args(until);
+    let (ok, out, err) = feed(cmd, input);
+    assert!(ok, "python3 failed: {err}");
+    Some(out)
+}
+
+fn write(dir: &Path, name: &str, json: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, json).expect("written");
+    path
+}
+
+#[test]
+fn the_dumped_turn_program_prints_what_cpython_prints() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("turn.json");
+    let dumped = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .arg("dump")
+        .arg(&file)
+        .output()
+        .expect("dump runs");
+    assert!(dumped.status.success());
+    let input = "e2e4\nhello\ng1f3\n";
+    let (ok, out, err) = ours(&file, &["--stats"], input);
+    assert!(ok, "{err}");
+    let text = String::from_utf8(out.clone()).expect("UTF-8");
+    assert!(text.contains("You played e2e4."), "{text}");
+    assert_eq!(err.matches("\npass ").count() + 1, 4 + 1, "{err}");
+    if let Some(theirs) = cpython(&file, None, input) {
+        assert!(
+            out == theirs,
+            "ours:\n{text}\nCPython:\n{}",
+            String::from_utf8_lossy(&theirs)
+        );
+    }
+}
+
+#[test]
+fn the_boot_pattern_matches_a_newline_state_as_in_python() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Pass 1 leaves "" (printed as nothing); the empty line makes the state
+    // "\n", where Python's `^$` matches before the newline: "B\n" -> "Y".
+    let file = write(
+        dir.path(),
+        "boot.json",
+        r#"[["^$", "B"], ["B\\n", "Y"], ["B", ""]]"#,
+    );
+    let (ok, out, err) = ours(&file, &[], "\nx\n");
+    assert!(ok, "{err}");
+    assert_eq!(String::from_utf8_lossy(&out), "YYx\n");
+    if let Some(theirs) = cpython(&file, None, "\nx\n") {
+        assert_eq!(out, theirs);
+    }
+}
+
+#[test]
+fn until_stops_after_the_pass_that_shows_the_text() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = write(
+        dir.path(),
+        "until.json",
+        r#"[["^$", "S"], ["Sq\\n", "END"], ["([a-z])\\n", "\\g<1>."]]"#,
+    );
+    let input = "q\nmore\n";
+    let (ok, out, err) = ours(&file, &["--until", "END"], input);
+    assert!(ok, "{err}");
+    assert_eq!(String::from_utf8_lossy(&out), "SEND");
+    if let Some(theirs) = cpython(&file, Some("END"), input) {
+        assert_eq!(out, theirs);
+    }
+}
+
+#[test]
+fn a_program_python_reads_otherwise_is_refused_at_load() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (json, reason) in [
+        (r#"[["a", "b"], ["a$", "c"]]"#, "'$'"),
+        (r#"[["a", "b"], ["x*", "c"]]"#, "empty string"),
+        (
+            r#"[["a", "b"], ["(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\\10", "c"]]"#,
+            "followed by a digit",
+        ),
+    ] {
+        let file = write(dir.path(), "bad.json", json);
+        let (ok, out, err) = ours(&file, &[], "line\n");
+        assert!(!ok, "{json}");
+        assert!(out.is_empty(), "{json}: nothing is run");
+        assert!(err.contains("entry 1:") && err.contains(reason), "{err}");
+    }
+}

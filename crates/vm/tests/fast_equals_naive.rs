@@ -1,0 +1,221 @@
+//! The executor's fast loop against its plain loop, on programs it did not
+//! write. Every program here is what the JSON reader would accept (any
+//! pattern that compiles on the engine `Engine::of_pattern` picks); the
+//! fast executor (gates, skip needles, anchored and literal paths, our own
+//! matcher, stretches on two halves) must leave exactly the bytes the plain
+//! loop leaves, or fail the same way. Patterns are generated around thread
+//! heads the way a foreign program might write them: plain, anchored with
+//! `^`, with `?`, `*` or `|` around `%%`, with groups and back-references;
+//! states hold text before the first thread, active threads, paused
+//! threads, marked threads and stray `%`. The four shapes the text-reading
+//! analysis got wrong are regression tests with their expected bytes.
+
+use proptest::prelude::*;
+use regex_vm::{Config, Executor, Program, Rewrite, Template};
+
+/// The fast loop (two halves from the smallest states on, when `halves`)
+/// and the plain loop on `state`: each run's end state or error message.
+fn both(program: &Program, state: &str, halves: bool) -> Option<(String, String)> {
+    let fast = Config {
+        split_bytes: if halves {
+            0
+        } else {
+            Config::default().split_bytes
+        },
+        ..Config::default()
+    };
+    let naive = Config {
+        naive: true,
+        ..Config::default()
+    };
+    let run = |config: Config| -> Option<String> {
+        let exec = Executor::new(program, config).ok()?;
+        let mut s = state.to_string();
+        Some(match exec.run(&mut s) {
+            Ok(_) => s,
+            Err(e) => format!("error: {e}"),
+        })
+    };
+    Some((run(fast)?, run(naive)?))
+}
+
+fn one(pattern: &str, replacement: Template) -> Program {
+    Program::new(vec![Rewrite::new(pattern, replacement)])
+}
+
+#[test]
+fn the_four_shapes_read_from_text_are_fixed() {
+    let cases = [
+        (r"%%?x\n", "Y\n", "%x\n#stack:\n", "Y\n#stack:\n"),
+        (r"(%%\n)?abc", "Z", "abc\n%x\n#stack:\n", "Z\n%x\n#stack:\n"),
+        (r"%%\n|abc", "Z", "abc%%\n#stack:\n", "ZZ#stack:\n"),
+        (r"%%x|abc", "Z", "abc\n", "Z\n"),
+    ];
+    for (pattern, replacement, state, expected) in cases {
+        for halves in [false, true] {
+            let (fast, naive) = both(&one(pattern, Template::literal(replacement)), state, halves)
+                .expect("compiles");
+            assert_eq!(naive, expected, "{pattern:?} naive");
+            assert_eq!(fast, expected, "{pattern:?} fast (halves: {halves})");
+        }
+    }
+}
+
+#[test]
+fn back_reference_patterns_anchored_at_a_place_see_no_text_before_it() {
+    // Not portable (a look-behind): must not be run anchored at each
+    // place its prefix occurs.
+    let p = one(r"b(?<=ab)(c)\1", Template::literal("Z"));
+    let (fast, naive) = both(&p, "abcc xbcc", false).expect("compiles");
+    assert_eq!(naive, "aZ xbcc");
+    assert_eq!(fast, naive);
+}
+
+/// Heads and things around them, as a foreign program might write them.
+const HEADS: &[&str] = &[
+    r"%%\n",
+    r"%%",
+    r"%%?",
+    r"(%%\n)?",
+    r"(?:%%\n)*",
+    r"%`\n",
+    r"%t\n",
+    r"%t1\n",
+    r"%",
+    r"%?",
+    "",
+    "",
+];
+
+/// Pieces of a pattern body.
+const ATOMS: &[&str] = &[
+    "a",
+    "b",
+    "x",
+    "#s:",
+    r"\n",
+    "#",
+    ":",
+    r"[^%]*",
+    r"[^%]*?",
+    r"[^%\n]*",
+    r"[^%\n]+",
+    r"[^\n]*",
+    r"[ab]+",
+    r"[ab]*?",
+    r".",
+    r"x?",
+    r"(?:a|b)",
+    r"(?:#|x\n)",
+    "%",
+    r"\n?",
+];
+
+fn atom() -> impl Strategy<Value = String> {
+    prop::sample::select(ATOMS).prop_map(str::to_string)
+}
+
+/// A body: atoms, some inside a capture group, then maybe a
+/// back-reference to the first group.
+fn body() -> impl Strategy<Value = String> {
+    (
+        prop::collection::vec(atom(), 0..3),
+        prop::collection::vec(atom(), 1..3),
+        prop::collection::vec(atom(), 0..3),
+        0..4usize,
+    )
+        .prop_map(|(before, group, after, shape)| {
+            let (before, group, after) = (before.concat(), group.concat(), after.concat());
+            match shape {
+                0 => format!("{before}{group}{after}"),
+                1 => format!("{before}({group}){after}"),
+                2 => format!(r"{before}({group}){after}\1"),
+                _ => format!(r"({before})({group})\n?\2{after}"),
+            }
+        })
+}
+
+/// A pattern: a head and a body, maybe anchored, maybe one side of an
+/// alternation (at the top or inside a group).
+fn pattern() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(HEADS),
+        body(),
+        0..8usize,
+        body(),
+        prop::sample::select(HEADS),
+    )
+        .prop_map(|(head, body, shape, other, other_head)| match shape {
+            0 => format!("^{head}{body}"),
+            1 => format!("{head}{body}|{other_head}{other}"),
+            2 => format!("(?:{head}{body}|{other}){other_head}"),
+            3 => format!("({head}{body})"),
+            _ => format!("{head}{body}"),
+        })
+}
+
+/// A replacement: literal text (thread heads among it) and group numbers.
+fn replacement() -> impl Strategy<Value = Template> {
+    let piece = prop_oneof![
+        3 => prop::sample::select(&["Y", "", "\n", "a", "%%\n", "%t\n", "#s:", "%"][..])
+            .prop_map(|s| (Some(s), 0usize)),
+        2 => (0..3usize).prop_map(|n| (None, n)),
+    ];
+    prop::collection::vec(piece, 0..3).prop_map(|pieces| {
+        pieces
+            .into_iter()
+            .fold(Template::new(), |t, (text, n)| match text {
+                Some(s) => t.text(s),
+                None => t.group(n),
+            })
+    })
+}
+
+/// One thread or the text before the first thread.
+fn thread() -> impl Strategy<Value = String> {
+    let head = prop::sample::select(&["%%\n", "%t\n", "%t1\n", "%`\n", "%%", "%", ""][..]);
+    let text = prop::collection::vec(
+        prop::sample::select(&["a", "b", "x", "#s:", "\n", "#", ":", "ab\n", "%"][..]),
+        0..6,
+    );
+    (head, text).prop_map(|(h, t)| format!("{h}{}", t.concat()))
+}
+
+fn state() -> impl Strategy<Value = String> {
+    prop::collection::vec(thread(), 0..8).prop_map(|v| v.concat())
+}
+
+/// Programs of one to ten rewrites; a pattern the engines refuse, or a
+/// replacement naming a group the pattern lacks, makes the case a reject.
+fn program() -> impl Strategy<Value = Program> {
+    prop::collection::vec((pattern(), replacement()), 1..10)
+        .prop_map(|rs| Program::new(rs.into_iter().map(|(p, t)| Rewrite::new(p, t)).collect()))
+}
+
+fn groups(pattern: &str) -> Option<usize> {
+    let re = fancy_regex::Regex::new(pattern).ok()?;
+    Some(re.captures_len() - 1)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 10_000,
+        failure_persistence: None,
+        max_global_rejects: 100_000,
+        ..ProptestConfig::default()
+    })]
+
+    /// Fast equals naive on generated programs and states, on one piece
+    /// at a time and on two halves.
+    #[test]
+    fn fast_equals_naive(program in program(), state in state(), halves in any::<bool>()) {
+        for r in program.rewrites() {
+            let n = groups(&r.pattern);
+            prop_assume!(n.is_some_and(|n| r.replacement.max_group() <= n));
+        }
+        let Some((fast, naive)) = both(&program, &state, halves) else {
+            return Err(TestCaseError::reject("does not compile"));
+        };
+        prop_assert_eq!(fast, naive, "{}\nstate {:?}", program, state);
+    }
+}
