@@ -1196,6 +1196,7 @@ mod tests {
             fault: None,
             out: PathBuf::from("unused"),
             starts: Vec::new(),
+            depth: chess::search::DEFAULT_DEPTH,
         };
         let fen = "8/8/3k4/8/8/8/8/R3K3 w - - 10 60";
         let pos = parse_fen(fen).unwrap();

@@ -38,6 +38,9 @@ pub struct ListingArgs {
     /// Show under each instruction the rewrites it was lowered to.
     #[arg(long)]
     pub rewrites: bool,
+    /// Plies the engine's search looks ahead (turn and reply programs).
+    #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
+    pub depth: u32,
 }
 
 /// A program with the instruction list it was lowered from: rewrite `i`
@@ -54,10 +57,11 @@ pub struct Assembled {
 /// # Errors
 ///
 /// When the program breaks an assembler rule (a bug in the chess program).
-pub fn assemble(which: Which) -> Result<Assembled> {
+pub fn assemble(which: Which, depth: u32) -> Result<Assembled> {
+    chess::check_depth(depth)?;
     let traced = match which {
-        Which::Turn => regex_asm::trace(chess::turn::turn_dsl),
-        Which::Reply => regex_asm::trace(chess::search::reply_dsl),
+        Which::Turn => regex_asm::trace(|m| chess::turn::turn_dsl_at(m, depth)),
+        Which::Reply => regex_asm::trace(|m| chess::search::reply_dsl(m, depth)),
         Which::Moves => regex_asm::trace(|m| {
             chess::movegen::legal_moves_dsl(m, chess::movegen::Options::default())
         }),
@@ -192,7 +196,7 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 /// Runs `listing`.
 pub fn run(args: ListingArgs) -> Result<()> {
-    let a = assemble(args.program)?;
+    let a = assemble(args.program, args.depth)?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     match write_listing(&mut out, args.program, &a, args.rewrites) {
@@ -204,15 +208,16 @@ pub fn run(args: ListingArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chess::search::DEFAULT_DEPTH;
 
     #[test]
     fn listing_rewrites_are_the_programs_the_game_runs() {
-        let a = assemble(Which::Turn).expect("assembles");
+        let a = assemble(Which::Turn, DEFAULT_DEPTH).expect("assembles");
         let game = &chess::turn_pass().expect("builds").program;
         assert_eq!(&a.program, game);
-        let moves = assemble(Which::Moves).expect("assembles");
+        let moves = assemble(Which::Moves, DEFAULT_DEPTH).expect("assembles");
         assert_eq!(&moves.program, &chess::move_pass().expect("builds").program);
-        let reply = assemble(Which::Reply).expect("assembles");
+        let reply = assemble(Which::Reply, DEFAULT_DEPTH).expect("assembles");
         assert_eq!(
             &reply.program,
             &chess::reply_pass().expect("builds").program
@@ -222,7 +227,7 @@ mod tests {
     #[test]
     fn summary_counts_add_up_to_the_program() {
         for which in [Which::Turn, Which::Reply, Which::Moves] {
-            let a = assemble(which).expect("assembles");
+            let a = assemble(which, DEFAULT_DEPTH).expect("assembles");
             let s = summary(&a).expect("summary");
             let count: usize = s.values().map(|k| k.count).sum();
             let rewrites: usize = s.values().map(|k| k.rewrites).sum();

@@ -186,8 +186,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             ))?;
         }
         Command::Moves { fen, with_fen } => {
-            let moves = chess::legal_moves(&fen)
-                .with_context(|| format!("position {}", textio::quote(&fen)))?;
+            let moves = chess::legal_moves(&fen).context("the --fen position")?;
             for (uci, after) in moves {
                 if with_fen {
                     textio::println(format_args!("{uci} {after}"))?;
@@ -239,7 +238,7 @@ fn progress_bar(total: Option<u64>, long: bool) -> indicatif::ProgressBar {
 fn perft(fen: &str, depth: u32, runs: u32, divide: bool, batch: usize) -> Result<()> {
     // Build and compile the program first so the time is the search's.
     chess::move_pass().context("building the move program")?;
-    chess::codec::parse_fen(fen).with_context(|| format!("position {}", textio::quote(fen)))?;
+    chess::codec::parse_fen(fen).context("the --fen position")?;
     let long = depth >= 4;
     let mut times = Vec::new();
     let mut n = 0;
@@ -248,8 +247,7 @@ fn perft(fen: &str, depth: u32, runs: u32, divide: bool, batch: usize) -> Result
     for _ in 0..runs.max(1) {
         let start = Instant::now();
         if divide && depth > 0 {
-            let moves = chess::legal_moves(fen)
-                .with_context(|| format!("position {}", textio::quote(fen)))?;
+            let moves = chess::legal_moves(fen).context("the --fen position")?;
             let bar = progress_bar(Some(moves.len() as u64), long);
             below.clear();
             held = moves.len();
@@ -266,7 +264,7 @@ fn perft(fen: &str, depth: u32, runs: u32, divide: bool, batch: usize) -> Result
             let bar = progress_bar(None, long);
             let report =
                 chess::perft_batched(fen, depth, batch, &mut |leaves| bar.set_position(leaves))
-                    .with_context(|| format!("position {}", textio::quote(fen)))?;
+                    .context("the --fen position")?;
             bar.finish_and_clear();
             n = report.leaves;
             held = report.peak_held;
@@ -306,11 +304,9 @@ fn perft(fen: &str, depth: u32, runs: u32, divide: bool, batch: usize) -> Result
 fn reply(fen: &str, depth: u32) -> Result<()> {
     use shakmaty::Position;
     chess::reply_pass_at(depth).context("building the reply program")?;
-    let position =
-        chess::codec::parse_fen(fen).with_context(|| format!("position {}", textio::quote(fen)))?;
+    let position = chess::codec::parse_fen(fen).context("the --fen position")?;
     let start = Instant::now();
-    let (reply, stats) =
-        chess::reply_at(fen, depth).with_context(|| format!("position {}", textio::quote(fen)))?;
+    let (reply, stats) = chess::reply_at(fen, depth).context("the --fen position")?;
     match reply {
         Some((uci, score)) => textio::println(format_args!("{uci} {}", uci::score_text(score)))?,
         None if position.is_check() => textio::println("none: checkmate")?,

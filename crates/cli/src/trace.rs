@@ -47,6 +47,9 @@ pub struct TraceArgs {
     /// continue on Enter.
     #[arg(long)]
     pub step: bool,
+    /// Plies the engine's search looks ahead.
+    #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
+    pub depth: u32,
 }
 
 /// What a marker instruction starts.
@@ -342,9 +345,9 @@ pub fn run(args: TraceArgs) -> Result<()> {
         "--step needs a terminal on standard input and output"
     );
     let (mut state, line) = start(&args.fen, args.mv.as_deref())?;
-    let a = listing::assemble(Which::Turn)?;
+    let a = listing::assemble(Which::Turn, args.depth)?;
     let t0 = Instant::now();
-    let tracer = Tracer::new(&a, &Config::default())?;
+    let tracer = Tracer::new(&a, &chess::config_for(args.depth))?;
     let build = t0.elapsed();
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -446,7 +449,7 @@ mod tests {
     use super::*;
 
     fn turn() -> Assembled {
-        listing::assemble(Which::Turn).expect("assembles")
+        listing::assemble(Which::Turn, chess::search::DEFAULT_DEPTH).expect("assembles")
     }
 
     #[test]
