@@ -55,6 +55,8 @@ function runPass(program, text) {
 
 const ROW = /^([1-8]) ([.PNBRQKpnbrqk](?: [.PNBRQKpnbrqk]){7}) \1$/;
 const STATUS = /^(White|Black) to move\b/;
+/** The line of positions the program keeps for repetition (not shown). */
+const HISTORY = "Positions:";
 
 /** The pieces by square (`{e1: "K", ...}`), or null if there is no board. */
 function readBoard(text) {
@@ -234,6 +236,31 @@ function startScreen(fen, engine) {
   }
   if (!/^\d+$/.test(half) || !/^\d+$/.test(full)) throw fenError("the clocks are numbers");
   const lines = template.split("\n");
+  // The line of positions the program counts repetitions on starts with
+  // this one's key, written as the program writes it: the side, then the
+  // squares from a8 to h1, a rook that may castle as T/t, the en passant
+  // square as "," only when a pawn of the side to move can take there.
+  const history = lines.findIndex((l) => l.startsWith(HISTORY));
+  if (history >= 0) {
+    const rooks = { h1: ["R", "K", "T"], a1: ["R", "Q", "T"], h8: ["r", "k", "t"], a8: ["r", "q", "t"] };
+    let key = side;
+    for (let rank = 8; rank >= 1; rank--) {
+      for (const file of FILES) {
+        const sq = file + rank;
+        let c = board[sq] || ".";
+        const rook = rooks[sq];
+        if (rook && c === rook[0] && castling.includes(rook[1])) c = rook[2];
+        if (sq === ep) {
+          const mine = side === "w" ? "P" : "p";
+          const beside = [FILES[FILES.indexOf(file) - 1], FILES[FILES.indexOf(file) + 1]];
+          const pawnRank = side === "w" ? "5" : "4";
+          if (beside.some((f) => f && board[f + pawnRank] === mine)) c = ",";
+        }
+        key += c;
+      }
+    }
+    lines[history] = `${HISTORY} ${key}`;
+  }
   const first = lines.findIndex((l) => l.startsWith("8 "));
   const status = lines.findIndex((l) => STATUS.test(l));
   if (first < 0 || status < 0) throw new Error("the start screen template has no board");
@@ -474,7 +501,11 @@ function lastMoveSquares() {
 }
 
 function draw() {
-  $("screen").textContent = game.screen;
+  // As the terminal shows it: without the line of positions.
+  $("screen").textContent = game.screen
+    .split("\n")
+    .filter((l) => !l.startsWith(HISTORY))
+    .join("\n");
   const board = readBoard(game.screen) || {};
   const side = readSide(game.screen);
   const over = isOver(game.screen);
