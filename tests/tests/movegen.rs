@@ -246,11 +246,17 @@ fn invalid_fens_are_errors() {
         "hello",
         "8/8/8/8/8/8/8/8 w - - 0 1",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
-        "4k3/8/8/8/8/8/8/4K2R w KQ - 0 1",
+        "P3k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K2R w K - 4294967296 1",
     ] {
         assert!(
             matches!(chess::legal_moves(bad), Err(chess::Error::Fen(_))),
             "{bad:?}"
         );
     }
+    // A castling right without its rook is dropped (python-chess and
+    // Stockfish read it so): the king castles short only.
+    let moves = chess::legal_moves("4k3/8/8/8/8/8/8/4K2R w KQ - 0 1").unwrap();
+    assert!(moves.iter().any(|(m, _)| m == "e1g1"));
+    assert!(!moves.iter().any(|(m, _)| m == "e1c1"));
 }

@@ -66,7 +66,8 @@ const PERFT_EPD: &str = include_str!("../../../tests/data/perft.epd");
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// Endings random play seldom finishes, started late in their fifty moves:
-/// their games reach the fifty-move rule (and repeat positions).
+/// their games reach the fifty-move rule, and repeat positions (half their
+/// moves take back the side's previous move when they can).
 const LONG_ENDINGS: [&str; 3] = [
     "8/8/3k4/8/8/8/8/R3K3 w - - 70 60",
     "8/2k5/8/8/8/5Q2/8/4K3 b - - 70 60",
@@ -546,6 +547,7 @@ fn play_game(c: &Campaign, game: u64) -> Result<()> {
     // pawn move.
     let mut history = String::new();
     let mut seen: HashMap<u64, u32> = HashMap::new();
+    let (mut last, mut earlier): (Option<Move>, Option<Move>) = (None, None);
     loop {
         if c.stop.load(Ordering::Relaxed) {
             return Ok(());
@@ -590,7 +592,20 @@ fn play_game(c: &Campaign, game: u64) -> Result<()> {
         if legal.is_empty() || pos.is_insufficient_material() || index >= s.max_plies {
             break;
         }
-        let m = legal[rng.below(legal.len())];
+        let mut m = legal[rng.below(legal.len())];
+        // In the long endings, half the time a piece goes back where it
+        // came from two plies ago, so that positions come back.
+        if LONG_ENDINGS.contains(&start.as_str()) && rng.below(2) == 0 {
+            if let Some(back) = earlier.and_then(|e: Move| {
+                legal
+                    .iter()
+                    .find(|l| l.from() == Some(e.to()) && l.to() == e.from().unwrap_or(e.to()))
+            }) {
+                m = *back;
+            }
+        }
+        earlier = last;
+        last = Some(m);
         if m.is_zeroing() {
             history.clear();
             seen.clear();
