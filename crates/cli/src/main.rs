@@ -88,7 +88,7 @@ enum Command {
         /// Also print the count below each legal move of the position.
         #[arg(long)]
         divide: bool,
-        /// Positions per VM run: more is faster, fewer holds less memory.
+        /// Positions per VM run (1 to 512): fewer holds less memory.
         #[arg(long, default_value_t = chess::PERFT_BATCH)]
         batch: usize,
     },
@@ -236,6 +236,9 @@ fn progress_bar(total: Option<u64>, long: bool) -> indicatif::ProgressBar {
 /// `perft`: the count (and with `divide`, the count below each move), the
 /// time, the most positions held at once, the program's size.
 fn perft(fen: &str, depth: u32, runs: u32, divide: bool, batch: usize) -> Result<()> {
+    if !(1..=512).contains(&batch) {
+        anyhow::bail!("--batch must be 1 to 512: a VM run holds the children of a whole batch");
+    }
     // Build and compile the program first so the time is the search's.
     chess::move_pass().context("building the move program")?;
     chess::codec::parse_fen(fen).context("the --fen position")?;

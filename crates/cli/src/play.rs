@@ -141,6 +141,8 @@ enum Read {
     Line(String),
     /// A line that could not be read, and why (asked again).
     Unreadable(String),
+    /// Reading failed, and why (asked again a few times, then the end).
+    Failed(String),
     /// The end of the input.
     End,
 }
@@ -170,9 +172,14 @@ impl Input {
                 }
                 Err(rustyline::error::ReadlineError::Eof)
                 | Err(rustyline::error::ReadlineError::Interrupted) => Ok(Read::End),
-                Err(e) => Ok(Read::Unreadable(format!(
-                    "the line could not be read ({e})"
-                ))),
+                // Rustyline reports bytes that are not UTF-8 as invalid
+                // data; anything else is the terminal failing.
+                Err(rustyline::error::ReadlineError::Io(e))
+                    if e.kind() == std::io::ErrorKind::InvalidData =>
+                {
+                    Ok(Read::Unreadable("that line is not UTF-8 text".into()))
+                }
+                Err(e) => Ok(Read::Failed(format!("the line could not be read ({e})"))),
             },
             Input::Pipe(lock) => {
                 textio::print_flush(prompt)?;
@@ -193,9 +200,7 @@ impl Input {
                         textio::println("")?;
                         Ok(Read::Unreadable(format!("that line is {n} bytes long")))
                     }
-                    Err(e) => Ok(Read::Unreadable(format!(
-                        "the line could not be read ({e})"
-                    ))),
+                    Err(e) => Ok(Read::Failed(format!("the line could not be read ({e})"))),
                 }
             }
         }
@@ -379,10 +384,21 @@ fn session(
         if prompt == GAME_OVER {
             return textio::println(&prompt);
         }
+        let mut failures = 0;
         let line = loop {
             let line = match input.read(&prompt)? {
                 Read::End => return Ok(()),
                 Read::Unreadable(why) => {
+                    textio::println(format_args!("Not read: {why}. Type it again."))?;
+                    continue;
+                }
+                // An input that keeps failing ends the game (it is saved).
+                Read::Failed(why) if failures == 2 => {
+                    textio::println(format_args!("Not read: {why}. Stopping."))?;
+                    return Ok(());
+                }
+                Read::Failed(why) => {
+                    failures += 1;
                     textio::println(format_args!("Not read: {why}. Type it again."))?;
                     continue;
                 }

@@ -458,3 +458,26 @@ fn python_chess_reads(pgn: &std::path::Path, fen: &str) {
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), fen);
 }
+
+#[test]
+fn input_that_keeps_failing_ends_the_game_with_it_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("g.pgn");
+    // A directory as standard input: every read fails.
+    let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .args(["play", "--ascii", "--pgn", pgn.to_str().unwrap()])
+        .stdin(std::fs::File::open("/").unwrap())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout.matches("Type it again.").count(), 2, "{stdout}");
+    assert!(stdout.trim_end().ends_with("Stopping."), "{stdout}");
+    assert!(std::fs::read_to_string(&pgn)
+        .unwrap()
+        .contains("[Result \"*\"]"));
+}
