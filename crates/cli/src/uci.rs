@@ -761,7 +761,19 @@ mod tests {
             "mate",
             "1",
         ]);
-        assert_eq!(go, GoCmd::default());
+        assert_eq!(
+            go,
+            GoCmd {
+                depth: Some(2),
+                movetime: Some(50),
+                wtime: Some(300_000),
+                // A clock past its flag counts as 0.
+                btime: Some(0),
+                winc: Some(0),
+                binc: Some(0),
+                ..GoCmd::default()
+            }
+        );
         assert!(parse_go(&["infinite"]).wait);
         assert!(parse_go(&["ponder", "wtime", "10"]).wait);
         let go = parse_go(&["depth", "x", "searchmoves", "e2e4", "d2d4", "infinite"]);
