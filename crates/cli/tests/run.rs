@@ -97,7 +97,7 @@ fn the_dumped_turn_program_prints_what_cpython_prints() {
     let (ok, out, err) = ours(&file, &["--stats"], input);
     assert!(ok, "{err}");
     let text = String::from_utf8(out.clone()).expect("UTF-8");
-    assert!(text.contains("You played e2e4."), "{text}");
+    assert!(text.contains("You played e2e4 (e4)."), "{text}");
     assert_eq!(err.matches("\npass ").count() + 1, 4 + 1, "{err}");
     if let Some(theirs) = cpython(&file, None, input) {
         assert!(

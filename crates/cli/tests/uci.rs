@@ -118,7 +118,7 @@ fn scripted_session_over_a_pipe() {
          isready\n\
          ucinewgame\n\
          position startpos moves e2e4\n\
-         go wtime 60000 btime 60000 winc 0 binc 0\n\
+         go wtime 6000 btime 6000 winc 0 binc 0\n\
          position startpos moves e2e4 e7e9\n\
          position fen this is not a fen\n\
          position sideways\n\
@@ -129,7 +129,7 @@ fn scripted_session_over_a_pipe() {
          isready\n\
          stop\n\
          position fen {KIWIPETE} moves e1g1\n\
-         go depth 5\n\
+         go depth 1\n\
          quit\n\
          isready\n"
     );
@@ -166,7 +166,10 @@ fn scripted_session_over_a_pipe() {
         .map(|(i, l)| (i, *l))
         .collect();
     assert_eq!(best.len(), 4, "{}", run.stdout);
-    // Each `go` prints its search line just before its bestmove.
+    // Each `go` prints its search line just before its bestmove: a clock
+    // of 6 s gives a 200 ms budget, depth 2's; `go depth 1` searches the
+    // shallowest depth there is, 2 (the choice itself is unit-tested in
+    // uci.rs, and depth 3 is too slow for a debug build here).
     for (i, _) in &best[..2] {
         let info: Vec<&str> = lines[i - 1].split(' ').collect();
         assert!(
