@@ -88,7 +88,7 @@ const awaitsMove = (text) => lastLine(text) === SCREEN.prompt;
 
 /** The line above the last one: the program's message. */
 function readMessage(text) {
-  const lines = text.split("\n");
+  const lines = text.split("\n").filter((l) => !l.startsWith(HISTORY));
   return lines.length >= 2 ? lines[lines.length - 2] : "";
 }
 
