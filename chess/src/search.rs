@@ -99,13 +99,7 @@ fn node(m: &mut Machine, us: Color, depth: u32, ply: u32) {
         node(m, !us, depth - 1, ply + 1);
         m.emit_raw(Instr::StackEmpty);
         m.if_else_top(
-            |m| {
-                m.if_else(
-                    m.get(CHECK_VAR).eq("T"),
-                    |m| m.set(SCORE, mate_at(ply)),
-                    |m| m.set(SCORE, EVEN),
-                );
-            },
+            |m| no_reply_score(m, ply),
             |m| {
                 m.emit_raw(Instr::Pop);
                 m.emit_raw(Instr::AssignPop(var(SCORE)));
@@ -165,13 +159,7 @@ fn leaf_pairs(m: &mut Machine, us: Color, ply: u32) {
     m.reactivate(candidate);
     m.emit_raw(Instr::StackEmpty);
     m.if_else_top(
-        |m| {
-            m.if_else(
-                m.get(CHECK_VAR).eq("T"),
-                |m| m.set(SCORE, mate_at(ply)),
-                |m| m.set(SCORE, EVEN),
-            );
-        },
+        |m| no_reply_score(m, ply),
         |m| {
             m.emit_raw(Instr::AssignPop(var(SCORE)));
             m.assume_set(&[SCORE]);
@@ -181,6 +169,16 @@ fn leaf_pairs(m: &mut Machine, us: Color, ply: u32) {
                 |m| m.set(SCORE, m.get(EVAL_VAR) + m.get(SCORE) - DELTA_OFFSET),
             );
         },
+    );
+}
+
+/// The score of a candidate (played at `ply`) that leaves the opponent no
+/// legal move: mate if it gives check, stalemate otherwise.
+fn no_reply_score(m: &mut Machine, ply: u32) {
+    m.if_else(
+        m.get(CHECK_VAR).eq("T"),
+        |m| m.set(SCORE, mate_at(ply)),
+        |m| m.set(SCORE, EVEN),
     );
 }
 
