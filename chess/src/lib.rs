@@ -294,14 +294,78 @@ pub fn reply(fen: &str) -> Result<(Option<(String, u32)>, Stats), Error> {
     reply_at(fen, search::DEFAULT_DEPTH)
 }
 
-/// As [`reply`], searching `depth` plies.
+/// As [`reply`], searching `depth` plies (fewer if the deeper search
+/// outgrew its state cap: see [`search_at`]).
 ///
 /// # Errors
 ///
 /// [`Error::Depth`] for an unsupported depth, [`Error::Fen`] for an invalid
 /// FEN; the others for failures of the VM.
 pub fn reply_at(fen: &str, depth: u32) -> Result<(Option<(String, u32)>, Stats), Error> {
-    let pass = reply_pass_at(depth)?;
+    search_at(fen, depth).map(|s| (s.best, s.stats))
+}
+
+/// What a search found.
+#[derive(Debug, Clone)]
+pub struct Searched {
+    /// The move (UCI) and its score, `None` when there is no legal move.
+    pub best: Option<(String, u32)>,
+    /// The VM's counts for the run that answered.
+    pub stats: Stats,
+    /// The depth that answered: the one asked for, or less (see
+    /// [`search_at`]).
+    pub depth: u32,
+}
+
+/// The engine's reply searching `depth` plies. A search deeper than
+/// [`search::MIN_DEPTH`] whose state outgrows its cap ([`config_for`])
+/// is run again one ply shallower, so that memory stays bounded whatever
+/// the position; [`Searched::depth`] says which depth answered.
+///
+/// # Errors
+///
+/// [`Error::Depth`] for an unsupported depth, [`Error::Fen`] for an invalid
+/// FEN; the others for failures of the VM.
+pub fn search_at(fen: &str, depth: u32) -> Result<Searched, Error> {
+    search_with(fen, depth, reply_pass_at)
+}
+
+/// As [`search_at`], with the reply pass of each depth given by `pass`
+/// (tests use it to lower the state cap).
+///
+/// # Errors
+///
+/// As [`search_at`].
+pub fn search_with<'a>(
+    fen: &str,
+    depth: u32,
+    pass: impl Fn(u32) -> Result<&'a MovePass, Error>,
+) -> Result<Searched, Error> {
+    let (result, depth) = shallower_on_overflow(depth, |d| search_once(pass(d)?, fen))?;
+    let (best, stats) = result;
+    Ok(Searched { best, stats, depth })
+}
+
+/// Runs `run(depth)`; while it fails because the state outgrew its cap and
+/// `depth` is above [`search::MIN_DEPTH`], runs it again one ply
+/// shallower. Returns the result and the depth that gave it.
+fn shallower_on_overflow<T>(
+    depth: u32,
+    mut run: impl FnMut(u32) -> Result<T, Error>,
+) -> Result<(T, u32), Error> {
+    let mut depth = check_depth(depth)?;
+    loop {
+        match run(depth) {
+            Err(Error::Exec(ExecError::StateTooLarge { .. })) if depth > search::MIN_DEPTH => {
+                depth -= 1;
+            }
+            result => return result.map(|t| (t, depth)),
+        }
+    }
+}
+
+/// One run of a reply pass on `fen`.
+fn search_once(pass: &MovePass, fen: &str) -> Result<(Option<(String, u32)>, Stats), Error> {
     let start = codec::encode_fen(fen)?;
     let state = State {
         prefix: String::new(),
@@ -356,19 +420,27 @@ pub fn play_turn(state: &mut String, line: Option<&str>) -> Result<Stats, Error>
     play_turn_at(state, line, search::DEFAULT_DEPTH)
 }
 
-/// As [`play_turn`], the engine searching `depth` plies.
+/// As [`play_turn`], the engine searching `depth` plies; a turn whose
+/// deeper search outgrows its state cap is played again one ply
+/// shallower, from the same input (as [`search_at`] does).
 ///
 /// # Errors
 ///
 /// [`Error::Depth`] for an unsupported depth (`state` untouched);
 /// [`Error::Exec`] if the VM stops, `state` then as the VM left it.
 pub fn play_turn_at(state: &mut String, line: Option<&str>, depth: u32) -> Result<Stats, Error> {
-    let pass = turn_pass_at(depth)?;
+    check_depth(depth)?;
     if let Some(line) = line {
         state.push_str(line);
         state.push('\n');
     }
-    Ok(pass.executor.run(state)?)
+    // Kept for a shallower run if the deeper one outgrows its cap.
+    let input = state.clone();
+    let (stats, _) = shallower_on_overflow(depth, |d| {
+        state.clone_from(&input);
+        Ok(turn_pass_at(d)?.executor.run(state)?)
+    })?;
+    Ok(stats)
 }
 
 /// The (move, FEN) pairs of every thread of a state left by the move pass.

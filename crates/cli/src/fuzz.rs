@@ -974,6 +974,10 @@ fn check_reply(ply: &Ply, fault: Option<Fault>, depth: u32) -> Outcome {
 }
 
 fn reply_finding(ply: &Ply, fault: Option<Fault>, depth: u32) -> Option<Finding> {
+    let searched = chess::search_at(ply.fen, depth);
+    // A search that outgrew its state cap answered shallower: the
+    // reference searches as deep as the regex program did.
+    let depth = searched.as_ref().map_or(depth, |s| s.depth);
     let best = best_score_at(ply.pos, depth);
     let finding = |mv: Option<String>, regex: String| Finding {
         mv,
@@ -981,8 +985,8 @@ fn reply_finding(ply: &Ply, fault: Option<Fault>, depth: u32) -> Option<Finding>
         reference: describe_best(ply.pos, depth),
         notes: Vec::new(),
     };
-    let got = match chess::reply_at(ply.fen, depth) {
-        Ok((got, _)) => got,
+    let got = match searched {
+        Ok(searched) => searched.best,
         Err(e) => return Some(finding(None, format!("error: {e}"))),
     };
     let got = got.map(|(uci, score)| match fault {

@@ -309,8 +309,15 @@ fn reply(fen: &str, depth: u32) -> Result<()> {
     chess::reply_pass_at(depth).context("building the reply program")?;
     let position = chess::codec::parse_fen(fen).context("the --fen position")?;
     let start = Instant::now();
-    let (reply, stats) = chess::reply_at(fen, depth).context("the --fen position")?;
-    match reply {
+    let searched = chess::search_at(fen, depth).context("the --fen position")?;
+    if searched.depth != depth {
+        eprintln!(
+            "note: the {depth}-ply search outgrew its memory cap; this is the {}-ply answer",
+            searched.depth
+        );
+    }
+    let stats = searched.stats;
+    match searched.best {
         Some((uci, score)) => textio::println(format_args!("{uci} {}", uci::score_text(score)))?,
         None if position.is_check() => textio::println("none: checkmate")?,
         None => textio::println("none: stalemate")?,

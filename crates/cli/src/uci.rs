@@ -402,12 +402,12 @@ pub fn report(outcome: &Result<Outcome, String>) -> Vec<String> {
 /// Runs the regex search on a position, `depth` plies deep.
 fn search(fen: &str, depth: u32) -> Result<Outcome, String> {
     let start = Instant::now();
-    let (best, stats) = chess::reply_at(fen, depth).map_err(|e| e.to_string())?;
+    let searched = chess::search_at(fen, depth).map_err(|e| e.to_string())?;
     Ok(Outcome {
-        best,
-        depth,
-        nodes: stats.peak_threads,
-        rewrites: stats.executed,
+        best: searched.best,
+        depth: searched.depth,
+        nodes: searched.stats.peak_threads,
+        rewrites: searched.stats.executed,
         elapsed: start.elapsed(),
     })
 }
