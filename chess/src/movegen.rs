@@ -16,7 +16,7 @@ use crate::board::{letter, pieces};
 use crate::codec::{FULLMOVE_VAR, HALFMOVE_VAR, POSITION_VARS, TURN_VAR};
 use crate::func::increment;
 use crate::specials::{
-    piece_moves, select_pieces, Mover, Step, CAPTURED, FROM, PIECE, PROMOTION, TO,
+    piece_moves, select_pieces, select_pieces_of, Mover, Step, CAPTURED, FROM, PIECE, PROMOTION, TO,
 };
 
 /// The variable holding the move just made (UCI).
@@ -75,6 +75,21 @@ fn side_letter(c: Color) -> &'static str {
 pub fn legal_moves_for(m: &mut Machine, c: Color, options: Options) {
     m.special(Arc::new(select_pieces(c)), &[], &[]);
     by_mover(m, c, &Mover::ALL);
+    legal_steps(m, c, options);
+}
+
+/// As [`legal_moves_for`], the moves of the pieces moving as `movers` only
+/// (a search that asks whether any legal move exists tries the king's
+/// first, and the others only where the king has none).
+pub fn legal_moves_of(m: &mut Machine, c: Color, options: Options, movers: &[Mover]) {
+    m.special(Arc::new(select_pieces_of(c, movers)), &[], &[]);
+    by_mover(m, c, movers);
+    legal_steps(m, c, options);
+}
+
+/// Steps 3 and on of a move pass: promotion, naming, placing, the legality
+/// test and what a move changes besides the board.
+fn legal_steps(m: &mut Machine, c: Color, options: Options) {
     for step in [
         Step::Promote(c),
         Step::NameTarget,

@@ -24,9 +24,9 @@ use shakmaty::Color;
 use crate::board::BOARD_VAR;
 use crate::codec::{POSITION_VARS, TURN_VAR};
 use crate::eval::{Eval, ReplyDelta, DELTA_OFFSET, DELTA_VAR, EVAL_VAR, EVEN, MATE};
-use crate::movegen::{legal_moves_for, Options, MOVE_VAR};
+use crate::movegen::{legal_moves_for, legal_moves_of, Options, MOVE_VAR};
 use crate::reduce::{Better, KeepBest};
-use crate::specials::{Step, CHECK_VAR};
+use crate::specials::{Mover, Step, CHECK_VAR};
 use regex_asm::Expr;
 
 /// The chosen move (UCI).
@@ -185,27 +185,45 @@ fn no_reply_score(m: &mut Machine, ply: u32) {
 /// Mate at the leaves: each active thread is a reply just made against
 /// `us`; where it gives check and `us` has no legal move, `dv` becomes 0,
 /// below any real delta (the tournament then picks it as the worst reply).
+/// The king's moves are tried first and the other pieces' only where the
+/// king has none: most checks are answered by a king move, and the threads
+/// of every other piece's moves behind each checking reply are what made
+/// the 3-ply search's state largest.
 fn mate_marks_zero(m: &mut Machine, us: Color) {
     m.special(Arc::new(Step::InCheck(us)), &[], &[]);
     m.if_(m.get(CHECK_VAR).eq("T"), |m| {
-        let copy = m.fork_inactive();
-        let leaf = m.pause();
-        let leaf_tag = leaf.tag().clone();
-        m.reactivate(copy);
-        for v in m.defined_vars() {
-            if v != BOARD_VAR {
-                m.delete(&v);
-            }
-        }
-        legal_moves_for(m, us, Options::LEAF);
-        // Whatever moves there are, one thread per leaf says so.
-        m.join();
-        m.emit_raw(Instr::Push("T".into()));
-        m.emit_raw(Instr::Absorb(leaf_tag));
-        m.reactivate_alone(leaf);
+        push_if_legal_move(m, us, &[Mover::King]);
         m.emit_raw(Instr::StackEmpty);
-        m.if_else_top(|m| m.set(DELTA_VAR, 0u32), |m| m.emit_raw(Instr::Pop));
+        m.if_else_top(
+            |m| {
+                let others = &Mover::ALL[..Mover::ALL.len() - 1];
+                push_if_legal_move(m, us, others);
+                m.emit_raw(Instr::StackEmpty);
+                m.if_else_top(|m| m.set(DELTA_VAR, 0u32), |m| m.emit_raw(Instr::Pop));
+            },
+            |m| m.emit_raw(Instr::Pop),
+        );
     });
+}
+
+/// Pushes `T` onto each active thread's (empty) stack where `us` has a
+/// legal move with a piece moving as one of `movers`.
+fn push_if_legal_move(m: &mut Machine, us: Color, movers: &[Mover]) {
+    let copy = m.fork_inactive();
+    let leaf = m.pause();
+    let leaf_tag = leaf.tag().clone();
+    m.reactivate(copy);
+    for v in m.defined_vars() {
+        if v != BOARD_VAR {
+            m.delete(&v);
+        }
+    }
+    legal_moves_of(m, us, Options::LEAF, movers);
+    // Whatever moves there are, one thread per leaf says so.
+    m.join();
+    m.emit_raw(Instr::Push("T".into()));
+    m.emit_raw(Instr::Absorb(leaf_tag));
+    m.reactivate_alone(leaf);
 }
 
 /// Drops every variable of each active thread but one (threads without

@@ -61,10 +61,33 @@ fn cell(offset: i32, accept: &str, put: Put) -> Cell {
 
 /// Step 1: one thread per piece of colour `c`.
 pub fn select_pieces(c: Color) -> Forks {
+    select_among(c, pieces(c), format!("select_{}", color_name(c)))
+}
+
+/// Step 1 for some kinds of piece only: one thread per piece of colour `c`
+/// moving as one of `movers`.
+pub fn select_pieces_of(c: Color, movers: &[Mover]) -> Forks {
+    let letters: String = movers
+        .iter()
+        .flat_map(|k| k.letters())
+        .flat_map(|l| l.chars())
+        .map(|l| letter(c, l))
+        .collect();
+    let kinds: Vec<&str> = movers.iter().map(|k| k.name()).collect();
+    select_among(
+        c,
+        &letters,
+        format!("select_{}_{}", color_name(c), kinds.join("_")),
+    )
+}
+
+/// One thread per piece of colour `c` whose letter is in `letters`.
+fn select_among(c: Color, letters: &str, name: String) -> Forks {
+    debug_assert!(letters.chars().all(|l| pieces(c).contains(l)));
     let rules = squares()
         .map(|i| ForkRule {
             at: Some((i, i)),
-            cells: vec![cell(0, pieces(c), Put::Set('@'))],
+            cells: vec![cell(0, letters, Put::Set('@'))],
             // The piece first: lookups keyed on it then start with a
             // literal that only that kind of piece's threads contain.
             vars: vec![
@@ -74,7 +97,7 @@ pub fn select_pieces(c: Color) -> Forks {
         })
         .collect();
     Forks {
-        name: format!("select_{}", color_name(c)),
+        name,
         rules,
         defines: vec![FROM.into(), PIECE.into()],
     }
