@@ -112,6 +112,47 @@ impl Matcher {
         scratch: &mut Scratch,
         budget: &mut usize,
     ) -> Result<bool, GaveUp> {
+        self.find_from(hay, PieceEnd::UNKNOWN, scratch, budget)
+    }
+
+    /// [`Matcher::find_anchored`] on `hay` cut where the piece it starts
+    /// in ends: no `%` in it past its first `marks` bytes (what
+    /// [`crate::replace::piece_end`] gives). A `[^%]` run then ends at the
+    /// end of `hay` with no search for `%`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Matcher::find_anchored`].
+    pub fn find_anchored_in_piece(
+        &self,
+        hay: &[u8],
+        marks: usize,
+        scratch: &mut Scratch,
+        budget: &mut usize,
+    ) -> Result<bool, GaveUp> {
+        debug_assert!(!hay.iter().skip(marks).any(|&b| b == b'%'));
+        let piece = PieceEnd {
+            from: marks.min(hay.len()),
+            at: hay.len(),
+        };
+        self.find_from(hay, piece, scratch, budget)
+    }
+
+    /// Whether a run of the program stops only at `%` (`[^%]*`): such a
+    /// run looks as far as the piece it starts in goes.
+    pub fn has_piece_runs(&self) -> bool {
+        self.piece_sets.iter().any(|&p| p)
+    }
+
+    /// [`Matcher::find_anchored`], with what is known of where the piece
+    /// ends.
+    fn find_from(
+        &self,
+        hay: &[u8],
+        piece: PieceEnd,
+        scratch: &mut Scratch,
+        budget: &mut usize,
+    ) -> Result<bool, GaveUp> {
         debug_assert!(hay.is_ascii());
         if self.straight && scratch.slots.len() == self.slots {
             // Every save runs on the way to a match: no slot can be left
@@ -128,7 +169,7 @@ impl Matcher {
                 return Err(GaveUp);
             }
             *budget = budget.saturating_sub(self.prog.len());
-            return Ok(self.find_straight(hay, &mut scratch.slots));
+            return Ok(self.find_straight(hay, piece, &mut scratch.slots));
         }
         let slots = &mut scratch.slots;
         let stack = &mut scratch.stack;
@@ -136,7 +177,7 @@ impl Matcher {
         // Choice frames on the stack. With none, a failure ends the search,
         // so a capture need not be restored and its old value is not kept.
         let mut choices = 0usize;
-        let mut piece = PieceEnd::UNKNOWN;
+        let mut piece = piece;
         slots[0] = 0;
         loop {
             if *budget == 0 {
@@ -334,9 +375,8 @@ impl Matcher {
     /// [`Matcher::find_anchored`] for a program with nothing to come back
     /// to: each instruction either moves on or ends the search. Its work
     /// is bounded by the program and the runs' lengths, so no budget.
-    fn find_straight(&self, hay: &[u8], slots: &mut [usize]) -> bool {
+    fn find_straight(&self, hay: &[u8], mut piece: PieceEnd, slots: &mut [usize]) -> bool {
         let mut pos = 0usize;
-        let mut piece = PieceEnd::UNKNOWN;
         slots[0] = 0;
         for (inst, pre) in self.prog.iter().zip(&self.pre) {
             for &slot in pre {

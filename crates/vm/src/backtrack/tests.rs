@@ -172,3 +172,37 @@ fn gives_up_past_its_budget() {
     let r = m.find_anchored(b"%%\n#a:\n#b:\n#q:", &mut Scratch::default(), &mut budget);
     assert_eq!(r, Err(GaveUp));
 }
+
+#[test]
+fn a_search_cut_to_its_piece_agrees_with_one_on_the_whole_text() {
+    let state = "%%\n#stack:\nab\nab\n#x: 1\n#ab: 7\n%t\n#stack:\n#ab: 9\n\
+                 %%\n#stack:\nA\nAA\n#ab: %%\n#stack:\ncd\n#list: 1;2;2;3;\n";
+    let patterns = [
+        r"(%%\n#stack:\n)([^\n]+)\n([^%]*#\2: )([^#%\n]*)",
+        r"(%%[^%]*#list: [^\n]*)([^;\n]*;)\2+([^%\n]*)",
+        r"(%%\n#stack:)([^%]*\n#ab: )([^#%]*)\n",
+        r"%%[^%]*?#x: [^%\n]*",
+        r"%t\n[^%]*#ab: ([^%\n]*)",
+    ];
+    let bytes = state.as_bytes();
+    for pattern in patterns {
+        let m = Matcher::new(pattern).unwrap_or_else(|| panic!("{pattern:?} declined"));
+        assert!(m.has_piece_runs(), "{pattern:?}");
+        // The head's `%` marks (what `exec` reads from the reach).
+        let marks = if pattern.contains("%%") { 2 } else { 1 };
+        for start in (0..bytes.len()).filter(|&i| bytes[i] == b'%') {
+            let end = crate::replace::piece_end(bytes, start, marks);
+            assert!(!bytes[start..end].iter().skip(marks).any(|&b| b == b'%'));
+            let search = |cut: bool| {
+                let (mut scratch, mut budget) = (Scratch::default(), usize::MAX);
+                let found = if cut {
+                    m.find_anchored_in_piece(&bytes[start..end], marks, &mut scratch, &mut budget)
+                } else {
+                    m.find_anchored(&bytes[start..], &mut scratch, &mut budget)
+                };
+                found.unwrap().then_some(scratch.slots)
+            };
+            assert_eq!(search(true), search(false), "{pattern:?} at {start}");
+        }
+    }
+}

@@ -77,6 +77,11 @@ pub(super) struct Step {
     /// in one piece: places whose piece lacks it are passed over (see
     /// [`replace_at_prefixes`]).
     pub(super) skip: Option<memchr::memmem::Finder<'static>>,
+    /// `Some(n)` when every match lies inside one piece and starts with
+    /// that piece's `n` `%` marks (2 for `%%`, 1 for another head, 0 for no
+    /// head): a place is tried on its piece only (see
+    /// [`crate::replace::piece_end`]).
+    pub(super) head_marks: Option<usize>,
     /// Index into the executor's kind names.
     pub(super) kind: usize,
     /// The replacement can add a thread (a fork): it writes two thread
@@ -213,6 +218,12 @@ impl Executor {
                             && !n.contains('%')
                     })
                     .map(|n| state::finder(n.as_bytes())),
+                head_marks: match analysis.reach {
+                    Reach::Global => None,
+                    Reach::AnyPiece => Some(0),
+                    Reach::Active => Some(2),
+                    Reach::Marked | Reach::Tagged(_) => Some(1),
+                },
                 reach: analysis.reach.clone(),
                 kind,
                 adds_threads: adds_threads(

@@ -405,6 +405,7 @@ impl Executor {
             prefix,
             skip: step.skip.as_ref(),
             from,
+            head_marks: step.head_marks,
         };
         let next = match &self.compiled[step.compiled] {
             Compiled::Plain(re, fast) => {
