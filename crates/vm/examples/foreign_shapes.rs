@@ -1,15 +1,119 @@
 //! Times the foreign-style pattern shapes of issue 16 (back-references
 //! naming stack items, unary comparisons, list dedupe, long `[^%]*`
-//! lookups) on a state of many threads: our matcher, fancy-regex at each
-//! place, and the plain loop (fancy-regex over the whole state), each
-//! checked to give the same bytes. Also writes the program and the state
-//! (`/tmp/foreign_shapes.json`, `/tmp/foreign_shapes.state`) so CPython can
-//! time the same rewrites. Run: `cargo run --release -p regex-vm --example
-//! foreign_shapes [THREADS]`.
+//! lookups) on a state of many threads, one rewrite each, side by side in
+//! one run: the executor (our matcher where it applies), fancy-regex at
+//! each place, the plain loop (fancy-regex over the whole state), for the
+//! shapes without back-references regex-automata's `meta::Regex` searched
+//! anchored in each active thread's range only, and CPython's `re` (a
+//! plain `re.sub` of the same pattern, pre-compiled). Every engine is
+//! checked to leave the same bytes. The program and state are written to
+//! `/tmp/foreign_shapes.json` and `/tmp/foreign_shapes.state`. Run:
+//! `cargo run --release -p regex-vm --example foreign_shapes [THREADS]`
+//! (python3 on the path for the CPython column).
 
+use std::process::Command;
 use std::time::Instant;
 
-use regex_vm::{Config, Executor, Program, Rewrite, Template};
+use regex_automata::meta;
+use regex_automata::{Anchored, Input};
+use regex_vm::{analysis, Config, Executor, Piece, Program, Rewrite, Template};
+
+/// Runs per figure; each figure is the median.
+const RUNS: usize = 21;
+
+/// The median wall time of `RUNS` calls, in ms, and the last result.
+fn median<T>(mut f: impl FnMut() -> T) -> (f64, T) {
+    let mut runs = Vec::new();
+    let mut out = None;
+    for _ in 0..RUNS {
+        let t = Instant::now();
+        out = Some(f());
+        runs.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    runs.sort_by(f64::total_cmp);
+    (runs[RUNS / 2], out.expect("ran"))
+}
+
+/// Replace-all of an active-thread pattern with `meta::Regex`: where its
+/// literal start occurs, one anchored search limited to the range of the
+/// thread it starts in (up to the next `%` past the head).
+fn meta_replace_all(re: &meta::Regex, prefix: &[u8], state: &str, template: &Template) -> String {
+    let finder = memchr::memmem::Finder::new(prefix);
+    let bytes = state.as_bytes();
+    let mut caps = re.create_captures();
+    let mut out = String::with_capacity(state.len() + state.len() / 4);
+    let (mut last, mut at) = (0, 0);
+    while let Some(i) = finder.find(&bytes[at..]) {
+        let start = at + i;
+        let end = memchr::memchr(b'%', &bytes[start + 2..]).map_or(bytes.len(), |j| start + 2 + j);
+        let input = Input::new(bytes).range(start..end).anchored(Anchored::Yes);
+        re.search_captures(&input, &mut caps);
+        match caps.get_match() {
+            Some(m) => {
+                out.push_str(&state[last..start]);
+                for piece in template.pieces() {
+                    match piece {
+                        Piece::Literal(s) => out.push_str(s),
+                        Piece::Group(n) => {
+                            if let Some(span) = caps.get_group(*n) {
+                                out.push_str(&state[span.range()]);
+                            }
+                        }
+                    }
+                }
+                last = m.end();
+                at = m.end().max(start + 1);
+            }
+            None => at = start + 1,
+        }
+    }
+    out.push_str(&state[last..]);
+    out
+}
+
+/// CPython's median time (ms) per rewrite of the program file on the
+/// state file, each checked against the bytes in `expected` files; `None`
+/// without python3.
+fn cpython(shapes: usize) -> Option<Vec<f64>> {
+    let script = format!(
+        r#"
+import json, re, time
+prog = json.load(open("/tmp/foreign_shapes.json"))
+state = open("/tmp/foreign_shapes.state").read()
+for i, (p, r) in enumerate(prog):
+    rx = re.compile(p)
+    runs = []
+    for _ in range({RUNS}):
+        t = time.perf_counter()
+        out = rx.sub(r, state)
+        runs.append((time.perf_counter() - t) * 1e3)
+    runs.sort()
+    same = out == open("/tmp/foreign_shapes.out%d" % i).read()
+    print("%.4f %s" % (runs[len(runs) // 2], "same" if same else "DIFFERS"))
+"#
+    );
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .output()
+        .ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    let times: Vec<f64> = text
+        .lines()
+        .map(|l| {
+            let (t, verdict) = l.split_once(' ').expect("two fields");
+            assert_eq!(verdict, "same", "CPython ends in other bytes");
+            t.parse().expect("a number")
+        })
+        .collect();
+    assert_eq!(
+        times.len(),
+        shapes,
+        "CPython: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(times)
+}
 
 fn main() {
     let threads: usize = std::env::args()
@@ -62,17 +166,10 @@ fn main() {
         ),
     ];
     let mut json = Vec::new();
-    println!(
-        "{threads} threads, {} bytes; median of 21 runs, ms",
-        state.len()
-    );
-    println!(
-        "{:<28} {:>10} {:>14} {:>12}",
-        "shape", "ours", "fancy at place", "fancy whole"
-    );
-    for (name, pattern, template) in shapes {
+    let mut rows = Vec::new();
+    for (i, (name, pattern, template)) in shapes.iter().enumerate() {
         json.push(serde_json::json!([pattern, template.to_python()]));
-        let program = Program::new(vec![Rewrite::new(pattern, template)]);
+        let program = Program::new(vec![Rewrite::new(*pattern, template.clone())]);
         let configs = [
             Config::default(),
             Config {
@@ -88,26 +185,26 @@ fn main() {
         let mut times = Vec::new();
         for config in configs {
             let exec = Executor::new(&program, config).expect("compiles");
-            let mut runs = Vec::new();
-            let mut out = String::new();
-            for _ in 0..21 {
+            let (t, out) = median(|| {
                 let mut s = state.clone();
-                let t = Instant::now();
                 exec.run(&mut s).expect("runs");
-                runs.push(t.elapsed().as_secs_f64() * 1e3);
-                out = s;
-            }
-            runs.sort_by(f64::total_cmp);
-            times.push(runs[runs.len() / 2]);
+                s
+            });
+            times.push(t);
             outs.push(out);
         }
+        let meta = (!analysis::has_backrefs(pattern)).then(|| {
+            let re = meta::Regex::new(pattern).expect("compiles");
+            let prefix = analysis::required_prefix(pattern);
+            assert!(prefix.starts_with("%%"), "{name}: an active-thread shape");
+            let (t, out) = median(|| meta_replace_all(&re, prefix.as_bytes(), &state, template));
+            outs.push(out);
+            t
+        });
         assert!(outs.iter().all(|o| *o == outs[0]), "{name}: outputs differ");
-        assert_ne!(outs[0].len(), 0, "{name}");
         assert!(outs[0] != state, "{name}: changes nothing");
-        println!(
-            "{name:<28} {:>10.3} {:>14.3} {:>12.3}",
-            times[0], times[1], times[2]
-        );
+        std::fs::write(format!("/tmp/foreign_shapes.out{i}"), &outs[0]).expect("written");
+        rows.push((name, times, meta));
     }
     std::fs::write(
         "/tmp/foreign_shapes.json",
@@ -115,4 +212,26 @@ fn main() {
     )
     .expect("written");
     std::fs::write("/tmp/foreign_shapes.state", &state).expect("written");
+    let python = cpython(shapes.len());
+    println!(
+        "{threads} threads, {} bytes; median of {RUNS} runs, ms",
+        state.len()
+    );
+    println!(
+        "{:<26} {:>8} {:>10} {:>10} {:>8} {:>8} {:>9}",
+        "shape", "ours", "fancy@pl", "fancy all", "meta", "CPython", "CPy/ours"
+    );
+    for (k, (name, times, meta)) in rows.iter().enumerate() {
+        let cpy = python.as_ref().map(|p| p[k]);
+        let show = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.3}"));
+        println!(
+            "{name:<26} {:>8.3} {:>10.3} {:>10.3} {:>8} {:>8} {:>9}",
+            times[0],
+            times[1],
+            times[2],
+            show(*meta),
+            show(cpy),
+            cpy.map_or("-".to_string(), |c| format!("{:.1}x", c / times[0])),
+        );
+    }
 }

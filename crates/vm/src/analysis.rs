@@ -10,8 +10,11 @@
 //! a literal every match contains ([`Analysis::needle`]), the literal every
 //! match starts with ([`required_prefix`]), whether the pattern is one
 //! literal ([`literal_text`]) or one group around everything
-//! ([`whole_match_group`]), and which groups can hold a `%`
-//! ([`groups_with_percent`]). A pattern that starts, on every path, with a
+//! ([`whole_match_group`]), which groups can hold a `%`
+//! ([`groups_with_percent`]), and whether it can be tried anchored at a
+//! place ([`runs_at_a_place`]) and how many groups it opens
+//! ([`portable_groups`]): the executor and the matcher read a pattern's
+//! text nowhere else. A pattern that starts, on every path, with a
 //! thread head (`%%`, `` %` ``, `%tag\n`) and whose rest can never match
 //! `%` only ever matches inside one thread of that kind; a pattern that can
 //! never match `%` (nor the empty string) only ever matches inside one
@@ -454,6 +457,23 @@ pub fn groups_with_percent(pattern: &str) -> Option<Vec<bool>> {
     let mut out = vec![can_match_percent(&hir)];
     walk(&hir, &mut out);
     Some(out)
+}
+
+/// Whether the pattern can be tried anchored at a place of a text, as
+/// `^(?:pattern)` or on our own matcher, with the same matches as a
+/// search over the whole text: it is in the portable subset (no
+/// look-around, no `\b`, no `^` but first; see `portable`) and does not
+/// start with `^`, so the text before a place cannot change what matches
+/// there.
+pub fn runs_at_a_place(pattern: &str) -> bool {
+    !pattern.starts_with('^') && crate::portable::check(pattern).is_ok()
+}
+
+/// The number of groups the pattern's text opens, counted by the portable
+/// checker (a group the syntax tree drops, `(a){0}`, still counts);
+/// `None` outside the portable subset.
+pub fn portable_groups(pattern: &str) -> Option<usize> {
+    crate::portable::check(pattern).ok().map(|info| info.groups)
 }
 
 /// The text a pattern matches, when it matches exactly one text (no

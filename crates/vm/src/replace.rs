@@ -46,6 +46,15 @@ trait AtPlace<'t> {
     fn try_at(&mut self, rest: &'t str) -> Result<Option<usize>, Self::Error>;
     /// Appends the replacement of the match just found at `rest`.
     fn write(&mut self, rest: &'t str, out: &mut String);
+    /// Whether a place is worth cutting to its piece (see
+    /// [`Places::head_marks`]) before [`AtPlace::try_at`]: not when the
+    /// search stops at the first `%` anyway at no cost.
+    fn wants_piece(&self) -> bool {
+        true
+    }
+    /// Told that the next `rest` is cut to its piece, whose `%` marks are
+    /// its first `marks` bytes.
+    fn in_piece(&mut self, _marks: Option<usize>) {}
 }
 
 /// Replace-all where every match starts with a literal `prefix`: the
@@ -93,7 +102,11 @@ fn replace_at_prefixes<'t, P: AtPlace<'t>>(
                 skip = None;
             }
         }
-        let rest = &text[start..];
+        // A long `[^%]*` span (or any other) never looks past the piece.
+        let marks = places.head_marks.filter(|_| place.wants_piece());
+        let end = marks.map_or(text.len(), |marks| piece_end(bytes, start, marks));
+        place.in_piece(marks);
+        let rest = &text[start..end];
         match place.try_at(rest)? {
             Some(len) => {
                 if !any {
@@ -150,6 +163,25 @@ pub(crate) struct Places<'a> {
     pub(crate) skip: Option<&'a memchr::memmem::Finder<'static>>,
     /// No match starts before this.
     pub(crate) from: usize,
+    /// `Some(n)` when every match lies inside the piece it starts in and
+    /// its first `n` bytes are that piece's `%` marks (a thread head's; 0
+    /// for a pattern that never matches `%`): each place is then tried on
+    /// its piece only, up to the first `%` past those (see [`piece_end`]).
+    pub(crate) head_marks: Option<usize>,
+}
+
+/// Where the piece a place starts in ends, for a pattern whose matches
+/// start with `marks` bytes `%` (at most that many are skipped) and
+/// contain no `%` after them: the first `%` past them, or the text's end.
+/// Exact: such a match cannot reach that `%`, and a portable pattern has
+/// no assertion that could see where the text it is given ends, so the
+/// match at the place is the same on the piece as on the rest of the text.
+pub(crate) fn piece_end(bytes: &[u8], start: usize, marks: usize) -> usize {
+    let mut from = start;
+    while from < bytes.len() && from - start < marks && bytes[from] == b'%' {
+        from += 1;
+    }
+    memchr::memchr(b'%', &bytes[from..]).map_or(bytes.len(), |i| from + i)
 }
 
 /// `replace_all` run on the text from `from` on (no match starts before
@@ -253,6 +285,7 @@ pub(crate) fn backtrack_replace_all<'t>(
             template,
             scratch,
             budget,
+            marks: None,
         };
         replace_at_prefixes(places, text, place)
     })
@@ -265,16 +298,33 @@ struct Backtracking<'a> {
     scratch: &'a mut Scratch,
     /// Steps left for the whole rewrite.
     budget: usize,
+    /// The place is cut to its piece, with this many `%` marks.
+    marks: Option<usize>,
 }
 
 impl<'t> AtPlace<'t> for Backtracking<'_> {
     type Error = backtrack::GaveUp;
 
     fn try_at(&mut self, rest: &'t str) -> Result<Option<usize>, Self::Error> {
-        let found = self
-            .matcher
-            .find_anchored(rest.as_bytes(), self.scratch, &mut self.budget)?;
+        let (hay, scratch, budget) = (rest.as_bytes(), &mut *self.scratch, &mut self.budget);
+        let found = match self.marks {
+            Some(marks) => self
+                .matcher
+                .find_anchored_in_piece(hay, marks, scratch, budget)?,
+            None => self.matcher.find_anchored(hay, scratch, budget)?,
+        };
         Ok(found.then(|| self.scratch.slots[1]))
+    }
+
+    /// Only a `[^%]` run looks as far as the next `%`, and it finds that
+    /// `%` itself: cutting first saves nothing unless the run can then
+    /// skip its own search.
+    fn wants_piece(&self) -> bool {
+        self.matcher.has_piece_runs()
+    }
+
+    fn in_piece(&mut self, marks: Option<usize>) {
+        self.marks = marks;
     }
 
     fn write(&mut self, rest: &'t str, out: &mut String) {
@@ -299,6 +349,7 @@ pub(crate) fn literal_replace_all<'t>(
         prefix: finder,
         skip: None,
         from,
+        head_marks: None,
     };
     struct Literal<'a> {
         len: usize,
@@ -359,6 +410,12 @@ pub(crate) fn fancy_replace_all<'t>(
                 self.spans
                     .extend(caps.iter().map(|g| g.map(|m| (m.start(), m.end()))));
                 Ok(Some(whole.end()))
+            }
+            /// fancy-regex's backtracking budget counts steps, and the
+            /// plain loop hands it the whole text: a cut place could pass
+            /// where the plain loop fails, so it is not cut.
+            fn wants_piece(&self) -> bool {
+                false
             }
             fn write(&mut self, rest: &'t str, out: &mut String) {
                 let spans = &self.spans;

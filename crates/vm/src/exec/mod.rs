@@ -1,0 +1,468 @@
+//! The executor: runs a [`Program`] over a state string.
+//!
+//! It owns compilation (each distinct pattern once, on `regex` or, only for
+//! back-references, `fancy-regex`, and on our own matcher, [`backtrack`],
+//! where that applies), the replace-all loop, the state-size cap and the
+//! statistics. Its contract is the plain loop
+//! `for (p, r) in rewrites { state = re.sub(p, r, state) }`: every fast path
+//! it takes must leave exactly the bytes that loop would leave, and
+//! [`Config::naive`] turns all of them off so tests can compare the two. It
+//! knows the thread markers of the state grammar (see `state`) only to skip
+//! work; it knows nothing of instructions or chess.
+//!
+//! Four modules: this one is the public surface ([`Executor`], [`Config`],
+//! [`Stats`], the errors) and the two loops, naive and fast, with the step
+//! that runs one rewrite; [`compile`] builds an executor from a program
+//! (each pattern's engine and path, each rewrite's step and gate, from the
+//! facts `analysis` proves); [`gate`] keeps the probes that skip rewrites;
+//! [`halves`] runs stretches of thread-confined rewrites on two halves of
+//! the state. Replace-all itself is `replace`.
+
+mod compile;
+mod gate;
+mod halves;
+#[cfg(test)]
+mod tests;
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use crate::backtrack;
+use crate::replace::{
+    anchored_replace_all, backtrack_replace_all, fancy_replace_all, from_place,
+    literal_replace_all, recycle, Expand, Places,
+};
+use crate::state;
+use compile::{Compiled, PlainFast, Step};
+use gate::{Found, Gate};
+use halves::{MIN_STRETCH, SPLIT_BYTES};
+
+/// Limits and switches of one executor.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The run stops with [`ExecError::StateTooLarge`] as soon as the state
+    /// exceeds this many bytes.
+    pub max_state_bytes: usize,
+    /// Plain loop, no fast path (for differential tests).
+    pub naive: bool,
+    /// Backtracking budget per `fancy-regex` search.
+    pub backtrack_limit: usize,
+    /// Run stretches of thread-confined rewrites on two halves of the
+    /// state at once, on two cores (see [`Executor::run`]).
+    pub parallel: bool,
+    /// States shorter than this many bytes are not split.
+    pub split_bytes: usize,
+    /// Record the wall time of every rewrite in [`Stats::per_rewrite`].
+    pub profile: bool,
+    /// Let our own matcher (see [`backtrack`]) run the patterns it
+    /// handles; off, the `regex` crate runs them, to measure what it gives.
+    pub backtrack: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_state_bytes: 16 << 20,
+            naive: false,
+            backtrack_limit: 1_000_000,
+            parallel: true,
+            split_bytes: SPLIT_BYTES,
+            profile: false,
+            backtrack: true,
+        }
+    }
+}
+
+/// A pattern that failed to compile.
+#[derive(Debug, thiserror::Error)]
+#[error("rewrite {index}: pattern {pattern:?} does not compile: {message}")]
+pub struct CompileError {
+    /// Index of the first rewrite using the pattern.
+    pub index: usize,
+    /// The pattern.
+    pub pattern: String,
+    /// The engine's message.
+    pub message: String,
+}
+
+/// A run that stopped. The state passed to [`Executor::run`] holds the state
+/// at the point of failure.
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    /// The state grew past [`Config::max_state_bytes`].
+    #[error("state grew to {len} bytes after rewrite {rewrite}, over the limit of {limit}")]
+    StateTooLarge {
+        /// Index of the rewrite that made it grow.
+        rewrite: usize,
+        /// State length after it.
+        len: usize,
+        /// The configured limit.
+        limit: usize,
+    },
+    /// `fancy-regex` gave up (e.g. its backtrack limit was exceeded).
+    #[error("rewrite {rewrite}: the back-reference engine failed: {message}")]
+    Backtrack {
+        /// Index of the rewrite.
+        rewrite: usize,
+        /// The engine's message.
+        message: String,
+    },
+}
+
+/// Time and counts for one instruction kind.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct KindStats {
+    /// Rewrites of this kind executed (not skipped).
+    pub executed: usize,
+    /// Wall time spent in them (the fast loop measures it only when
+    /// [`Config::profile`] is on: reading the clock twice per rewrite
+    /// costs a few percent of a turn).
+    pub time: Duration,
+}
+
+/// What one run did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Stats {
+    /// Rewrites in the program.
+    pub rewrites: usize,
+    /// Rewrites actually run by a regex engine.
+    pub executed: usize,
+    /// Rewrites skipped by a fast path (provably no-ops).
+    pub skipped: usize,
+    /// Rewrites that changed the state.
+    pub changed: usize,
+    /// Largest state length seen, in bytes.
+    pub peak_state_bytes: usize,
+    /// Largest number of threads seen (counted after each global rewrite).
+    pub peak_threads: usize,
+    /// Active threads at the end.
+    pub active_threads: usize,
+    /// Paused threads at the end.
+    pub paused_threads: usize,
+    /// Total wall time.
+    pub elapsed: Duration,
+    /// Per instruction name (rewrites without an origin count as `?`).
+    pub per_kind: BTreeMap<String, KindStats>,
+    /// Wall time of each rewrite, skipped ones included, when
+    /// [`Config::profile`] is on (empty otherwise).
+    pub per_rewrite: Vec<Duration>,
+}
+
+/// What [`Executor::step`] did.
+#[derive(Debug, Default, Clone, Copy)]
+struct Did {
+    /// The gate let the rewrite run.
+    ran: bool,
+    /// It changed the text.
+    changed: bool,
+}
+
+/// A compiled program, ready to run any number of times.
+pub struct Executor {
+    steps: Vec<Step>,
+    /// Per step, the end of the stretch of thread-confined steps it starts
+    /// (the first step after it that is not, or the program's end): such
+    /// a stretch can run on two halves of the state at once.
+    stretch_end: Vec<usize>,
+    /// One per step.
+    gates: Vec<Gate>,
+    /// The distinct texts of all steps' probes.
+    probes: Vec<memchr::memmem::Finder<'static>>,
+    /// Every template's text is ASCII.
+    ascii_templates: bool,
+    compiled: Vec<Compiled>,
+    kinds: Vec<String>,
+    config: Config,
+}
+
+impl Executor {
+    /// Number of distinct compiled patterns.
+    pub fn compiled_patterns(&self) -> usize {
+        self.compiled.len()
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Applies every rewrite once, in order, to `state`.
+    ///
+    /// With [`Config::parallel`], a stretch of rewrites whose matches all
+    /// provably lie inside single threads runs on the two halves of a big
+    /// enough state at once (see [`Executor::run_halves`]); the bytes, the
+    /// changes counted and the peaks are those of the one-at-a-time loop.
+    ///
+    /// # Errors
+    ///
+    /// [`ExecError`] when the state outgrows the cap or the back-reference
+    /// engine gives up; `state` then holds the state at that point.
+    pub fn run(&self, state: &mut String) -> Result<Stats, ExecError> {
+        if self.config.naive {
+            self.run_naive(state)
+        } else {
+            self.run_fast(state)
+        }
+    }
+
+    fn new_stats(&self, state: &str) -> (Stats, Vec<KindStats>) {
+        (
+            Stats {
+                rewrites: self.steps.len(),
+                peak_state_bytes: state.len(),
+                peak_threads: state::count_threads(state).total(),
+                ..Stats::default()
+            },
+            vec![KindStats::default(); self.kinds.len()],
+        )
+    }
+
+    fn finish(
+        &self,
+        mut stats: Stats,
+        kinds: Vec<KindStats>,
+        state: &str,
+        start: Instant,
+    ) -> Stats {
+        let counts = state::count_threads(state);
+        stats.active_threads = counts.active;
+        stats.paused_threads = counts.paused;
+        stats.elapsed = start.elapsed();
+        for (name, k) in self.kinds.iter().zip(kinds) {
+            if k.executed > 0 {
+                stats.per_kind.insert(name.clone(), k);
+            }
+        }
+        stats
+    }
+
+    /// The plain loop: every rewrite on the whole string.
+    fn run_naive(&self, state: &mut String) -> Result<Stats, ExecError> {
+        let start = Instant::now();
+        let (mut stats, mut kinds) = self.new_stats(state);
+        for (index, step) in self.steps.iter().enumerate() {
+            let t0 = Instant::now();
+            let changed = match self.apply(index, step, state, false, 0)? {
+                Some(next) => {
+                    *state = next;
+                    true
+                }
+                None => false,
+            };
+            kinds[step.kind].executed += 1;
+            kinds[step.kind].time += t0.elapsed();
+            if self.config.profile {
+                stats.per_rewrite.push(t0.elapsed());
+            }
+            stats.executed += 1;
+            if changed {
+                stats.changed += 1;
+                stats.peak_state_bytes = stats.peak_state_bytes.max(state.len());
+                stats.peak_threads = stats.peak_threads.max(state::count_threads(state).total());
+                self.check_size(index, state.len())?;
+            }
+        }
+        Ok(self.finish(stats, kinds, state, start))
+    }
+
+    fn check_size(&self, rewrite: usize, len: usize) -> Result<(), ExecError> {
+        if len > self.config.max_state_bytes {
+            return Err(ExecError::StateTooLarge {
+                rewrite,
+                len,
+                limit: self.config.max_state_bytes,
+            });
+        }
+        Ok(())
+    }
+
+    /// The fast loop: the plain loop, minus the rewrites that provably
+    /// change nothing: those whose pattern needs a kind of thread the state
+    /// does not have (see `analysis`), or a literal it does not contain;
+    /// and stretches of thread-confined rewrites on big enough states run
+    /// on two halves at once (see [`Executor::run_halves`]). Profiling runs
+    /// every rewrite here, one at a time, so that each has its own time.
+    ///
+    /// (A version that held the state as one piece per thread and ran each
+    /// rewrite only on the pieces it could touch, in parallel, was measured
+    /// and dropped: the regex crate's own literal prefilter already jumps
+    /// over paused threads, and per-piece calls cost more than they saved;
+    /// see the README's performance notes.)
+    fn run_fast(&self, state: &mut String) -> Result<Stats, ExecError> {
+        let start = Instant::now();
+        let (mut stats, mut kinds) = self.new_stats(state);
+        // Replacements insert template text and pieces of the state only,
+        // so an ASCII state stays ASCII under ASCII templates.
+        let ascii = self.ascii_templates && state.is_ascii();
+        let mut found = Found::new(self.probes.len());
+        // No stretch is tried again before this step after one fell back.
+        let mut sequential_until = 0;
+        let mut index = 0;
+        while index < self.steps.len() {
+            if self.config.parallel
+                && !self.config.profile
+                && index >= sequential_until
+                && state.len() >= self.config.split_bytes
+                && self.stretch_end[index] - index >= MIN_STRETCH
+            {
+                let end = self.stretch_end[index];
+                if self.run_halves(index..end, state, ascii, &mut stats, &mut kinds)? {
+                    found.version += 1;
+                    index = end;
+                    continue;
+                }
+                sequential_until = end;
+            }
+            let step = &self.steps[index];
+            let t0 = self.config.profile.then(Instant::now);
+            let did = self.step(index, state, ascii, &mut found)?;
+            if self.config.profile {
+                let spent = t0.map_or(Duration::ZERO, |t| t.elapsed());
+                stats.per_rewrite.push(spent);
+                if did.ran {
+                    kinds[step.kind].time += spent;
+                }
+            }
+            self.count(
+                index,
+                did,
+                state.len(),
+                || state::count_heads(state),
+                &mut stats,
+                &mut kinds,
+            );
+            if did.changed {
+                self.check_size(index, state.len())?;
+            }
+            index += 1;
+        }
+        Ok(self.finish(stats, kinds, state, start))
+    }
+
+    /// Counts what rewrite `index` did to the state: run or skipped, and,
+    /// when it changed it, the state's length and (for a rewrite that can
+    /// add threads) its thread count, asked of `threads` only then.
+    fn count(
+        &self,
+        index: usize,
+        did: Did,
+        len: usize,
+        threads: impl FnOnce() -> usize,
+        stats: &mut Stats,
+        kinds: &mut [KindStats],
+    ) {
+        let step = &self.steps[index];
+        if did.ran {
+            stats.executed += 1;
+            kinds[step.kind].executed += 1;
+        } else {
+            stats.skipped += 1;
+        }
+        if did.changed {
+            stats.changed += 1;
+            stats.peak_state_bytes = stats.peak_state_bytes.max(len);
+            if step.adds_threads {
+                stats.peak_threads = stats.peak_threads.max(threads());
+            }
+        }
+    }
+
+    /// One rewrite on `text`, skipped when its gate says it cannot match.
+    fn step(
+        &self,
+        index: usize,
+        text: &mut String,
+        ascii: bool,
+        found: &mut Found,
+    ) -> Result<Did, ExecError> {
+        let Some(from) = self.first_place(self.gates[index], text, found) else {
+            return Ok(Did::default());
+        };
+        let changed = match self.apply(index, &self.steps[index], text, ascii, from)? {
+            Some(next) => {
+                recycle(std::mem::replace(text, next));
+                found.version += 1;
+                true
+            }
+            None => false,
+        };
+        Ok(Did { ran: true, changed })
+    }
+
+    /// One replace-all on `text`; `None` when nothing matched. `ascii`
+    /// says the text is ASCII, which our own matcher needs; no match
+    /// starts before `from`.
+    fn apply(
+        &self,
+        index: usize,
+        step: &Step,
+        text: &str,
+        ascii: bool,
+        from: usize,
+    ) -> Result<Option<String>, ExecError> {
+        let places = |prefix| Places {
+            prefix,
+            skip: step.skip.as_ref(),
+            from,
+            head_marks: step.head_marks,
+        };
+        let next = match &self.compiled[step.compiled] {
+            Compiled::Plain(re, fast) => {
+                let by_regex = || {
+                    from_place(text, from, |rest| match &step.literal {
+                        Some(lit) => re.replace_all(rest, regex::NoExpand(lit)),
+                        None => re.replace_all(rest, Expand(&step.template)),
+                    })
+                };
+                match (
+                    fast.as_deref().filter(|_| !self.config.naive),
+                    &step.literal,
+                ) {
+                    (Some(PlainFast::Literal(finder)), _) => {
+                        literal_replace_all(finder, text, &step.template, from)
+                    }
+                    (Some(PlainFast::Anchored { prefix, regex }), literal) => anchored_replace_all(
+                        places(prefix),
+                        regex,
+                        text,
+                        literal.as_deref(),
+                        &step.template,
+                    ),
+                    (Some(PlainFast::Backtrack { prefix, matcher }), _) if ascii => {
+                        backtrack_replace_all(places(prefix), matcher, text, &step.template)
+                            .unwrap_or_else(|backtrack::GaveUp| by_regex())
+                    }
+                    _ => by_regex(),
+                }
+            }
+            Compiled::Fancy(re, anchored, own) => {
+                if let Some(own) = own.as_deref().filter(|_| ascii && !self.config.naive) {
+                    if let Ok(next) = backtrack_replace_all(
+                        places(&own.prefix),
+                        &own.matcher,
+                        text,
+                        &step.template,
+                    ) {
+                        return Ok(match next {
+                            Cow::Borrowed(_) => None,
+                            Cow::Owned(s) => Some(s),
+                        });
+                    }
+                }
+                let anchored = anchored.as_deref().filter(|_| !self.config.naive);
+                let anchored = anchored.map(|a| (&a.regex, places(&a.prefix)));
+                fancy_replace_all(re, anchored, text, &step.template, from).map_err(|e| {
+                    ExecError::Backtrack {
+                        rewrite: index,
+                        message: e.to_string(),
+                    }
+                })?
+            }
+        };
+        Ok(match next {
+            Cow::Borrowed(_) => None,
+            Cow::Owned(s) => Some(s),
+        })
+    }
+}

@@ -1,0 +1,255 @@
+//! Unit tests of the executor: rewrites in order with replace-all, the
+//! fast paths against the plain loop, two-halves stretches, typed errors.
+
+use super::*;
+use crate::analysis;
+use crate::program::Rewrite;
+use crate::program::{Program, Template};
+
+fn run(program: &Program, state: &str, naive: bool) -> String {
+    let exec = Executor::new(
+        program,
+        Config {
+            naive,
+            ..Config::default()
+        },
+    )
+    .unwrap();
+    let mut s = state.to_string();
+    exec.run(&mut s).unwrap();
+    s
+}
+
+#[test]
+fn applies_rewrites_in_order_with_replace_all() {
+    let p = Program::new(vec![
+        Rewrite::new("a", Template::literal("b")),
+        Rewrite::new("(b)(b)", Template::new().group(2).text("c").group(1)),
+        Rewrite::new(r"(c)\1*", Template::literal("<").group(1).text(">")),
+    ]);
+    // a->b: "bbbxb"; (b)(b)->"bcb": "bcbbxb"; (c)\1* -> "<c>".
+    assert_eq!(run(&p, "aaaxa", false), "b<c>bbxb");
+    assert_eq!(run(&p, "aaaxa", false), run(&p, "aaaxa", true));
+}
+
+#[test]
+fn a_group_around_the_whole_pattern_is_the_whole_match() {
+    use analysis::whole_match_group;
+    assert_eq!(whole_match_group(r"(a[)]b\))"), Some(r"a[)]b\)"));
+    assert_eq!(whole_match_group(r"(%%\n[^%]*)"), Some(r"%%\n[^%]*"));
+    // A class that starts with `]` holds the `)(`.
+    assert_eq!(whole_match_group(r"([])(])"), Some(r"[])(]"));
+    for p in [
+        r"(a)(b)", r"(a)|(b)", r"(a(b))", r"(?:ab)", r"a(b)", r"(a)b",
+    ] {
+        assert_eq!(whole_match_group(p), None, "{p}");
+    }
+    let p = Program::new(vec![Rewrite::new(
+        r"(x+)",
+        Template::literal("<").group(1).text(">"),
+    )]);
+    assert_eq!(run(&p, "axxbx", false), "a<xx>b<x>");
+    assert_eq!(run(&p, "axxbx", true), "a<xx>b<x>");
+}
+
+#[test]
+fn back_references_tried_only_where_the_prefix_is() {
+    let p = Program::new(vec![Rewrite::new(
+        r"%%\n#stack:\n([^#%\n]*)\n\1\n",
+        Template::literal("%%\n#stack:\nT\n"),
+    )]);
+    let state = "x\n%%\n#stack:\nab\nab\n#v:1\n%%\n#stack:\nab\nabc\n\
+                 %%\n#stack:\n\n\n%t\n#stack:\nq\nq\n%%\n#stack:\nq\nq\n";
+    let fast = run(&p, state, false);
+    assert_eq!(fast, run(&p, state, true));
+    assert_eq!(
+        fast,
+        "x\n%%\n#stack:\nT\n#v:1\n%%\n#stack:\nab\nabc\n\
+         %%\n#stack:\nT\n%t\n#stack:\nq\nq\n%%\n#stack:\nT\n"
+    );
+}
+
+#[test]
+fn state_cap_is_a_typed_error() {
+    let p = Program::new(vec![
+        Rewrite::new("x", Template::literal("xxxxxxxx")),
+        Rewrite::new("x", Template::literal("xxxxxxxx")),
+    ]);
+    let exec = Executor::new(
+        &p,
+        Config {
+            max_state_bytes: 20,
+            ..Config::default()
+        },
+    )
+    .unwrap();
+    let mut s = "xx".to_string();
+    match exec.run(&mut s) {
+        Err(ExecError::StateTooLarge {
+            rewrite,
+            len,
+            limit,
+        }) => {
+            assert_eq!((rewrite, len, limit), (1, 128, 20));
+        }
+        other => panic!("expected StateTooLarge, got {other:?}"),
+    }
+}
+
+/// An executor that splits every state of a few bytes or more.
+fn splitting(program: &Program, max_state_bytes: usize) -> Executor {
+    Executor::new(
+        program,
+        Config {
+            split_bytes: 16,
+            max_state_bytes,
+            ..Config::default()
+        },
+    )
+    .unwrap()
+}
+
+/// A state of `n` active threads, each holding `#a:1`.
+fn threads(n: usize) -> String {
+    "screen\n".to_string() + &"%%\n#stack:\n#a:1\n".repeat(n)
+}
+
+/// Runs the whole program of `exec` as one stretch on two halves.
+fn halves(exec: &Executor, state: &mut String) -> (bool, Stats) {
+    let (mut stats, mut kinds) = exec.new_stats(state);
+    let ascii = state.is_ascii();
+    let ran = exec
+        .run_halves(0..exec.steps.len(), state, ascii, &mut stats, &mut kinds)
+        .unwrap();
+    (ran, stats)
+}
+
+#[test]
+fn halves_give_the_bytes_of_the_whole() {
+    // Forks, edits and deletions, all inside one thread each.
+    let mut rewrites = vec![
+        Rewrite::new(
+            r"%%\n#stack:\n([^%]*)",
+            Template::literal("%%\n#stack:\n")
+                .group(1)
+                .text("%%\n#stack:\n")
+                .group(1),
+        ),
+        Rewrite::new(r"#a:1\n", Template::literal("#a:2\n")),
+    ];
+    for i in 0..MIN_STRETCH {
+        rewrites.push(Rewrite::new(
+            format!("#a:{}\n", i + 2),
+            Template::literal(&format!("#a:{}\n#b:{i}\n", i + 3)),
+        ));
+    }
+    rewrites.push(Rewrite::new(r"%%\n#stack:\n#a:5\n[^%]*", Template::new()));
+    let p = Program::new(rewrites);
+    let exec = splitting(&p, 1 << 20);
+    assert_eq!(exec.stretch_end[0], p.len(), "one stretch");
+    let mut whole = threads(40);
+    let mut split = whole.clone();
+    let sw = Executor::new(
+        &p,
+        Config {
+            naive: true,
+            ..Config::default()
+        },
+    )
+    .unwrap()
+    .run(&mut whole)
+    .unwrap();
+    let (ran, sh) = halves(&exec, &mut split);
+    assert!(ran, "the stretch ran on two halves");
+    assert_eq!(split, whole);
+    assert_eq!(
+        (sh.changed, sh.peak_state_bytes, sh.peak_threads),
+        (sw.changed, sw.peak_state_bytes, sw.peak_threads)
+    );
+}
+
+#[test]
+fn a_half_that_loses_its_head_falls_back_to_the_whole() {
+    // The first rewrite turns every thread head into plain text: the
+    // second half no longer starts a thread, and the next rewrites
+    // pair lines across the cut (13 threads before it, 12 after).
+    let mut rewrites = vec![Rewrite::new(
+        r"%%\n#stack:\n#a:1\n",
+        Template::literal("#a:1\n"),
+    )];
+    for _ in 0..MIN_STRETCH {
+        rewrites.push(Rewrite::new(r"#a:1\n#a:1\n", Template::literal("#a:2\n")));
+    }
+    let p = Program::new(rewrites);
+    let exec = splitting(&p, 1 << 20);
+    let mut split = threads(25);
+    let (ran, _) = halves(&exec, &mut split);
+    assert!(!ran, "the halves could not vouch for the result");
+    assert_eq!(split, threads(25), "and left the state as it was");
+    let mut state = threads(25);
+    exec.run(&mut state).unwrap();
+    assert_eq!(state, run(&p, &threads(25), true));
+}
+
+#[test]
+fn a_stretch_over_the_cap_stops_where_the_whole_would() {
+    let mut rewrites = Vec::new();
+    for _ in 0..MIN_STRETCH {
+        rewrites.push(Rewrite::new(
+            r"%%\n#stack:\n([^%]*)",
+            Template::literal("%%\n#stack:\n")
+                .group(1)
+                .text("%%\n#stack:\n")
+                .group(1),
+        ));
+    }
+    let p = Program::new(rewrites);
+    let cap = 3000;
+    let (mut a, mut b) = (threads(8), threads(8));
+    let whole = Executor::new(
+        &p,
+        Config {
+            parallel: false,
+            max_state_bytes: cap,
+            ..Config::default()
+        },
+    )
+    .unwrap()
+    .run(&mut a);
+    let halves = splitting(&p, cap).run(&mut b);
+    let rewrite = |r: Result<Stats, ExecError>| match r {
+        Err(ExecError::StateTooLarge { rewrite, .. }) => rewrite,
+        other => panic!("expected StateTooLarge, got {other:?}"),
+    };
+    assert_eq!(rewrite(halves), rewrite(whole));
+    assert_eq!(b, a);
+}
+
+#[test]
+fn bad_pattern_is_a_compile_error() {
+    let p = Program::new(vec![
+        Rewrite::new("a", Template::new()),
+        Rewrite::new("(", Template::new()),
+    ]);
+    let err = Executor::new(&p, Config::default()).err().unwrap();
+    assert_eq!(err.index, 1);
+}
+
+#[test]
+fn backtrack_limit_is_a_typed_error() {
+    let p = Program::new(vec![Rewrite::new(r"(a*)*\1b", Template::new())]);
+    let exec = Executor::new(
+        &p,
+        Config {
+            backtrack_limit: 1000,
+            ..Config::default()
+        },
+    )
+    .unwrap();
+    // The `b` every match needs is present, so the search really runs.
+    let mut s = "a".repeat(40) + "cb";
+    assert!(matches!(
+        exec.run(&mut s),
+        Err(ExecError::Backtrack { rewrite: 0, .. })
+    ));
+}
