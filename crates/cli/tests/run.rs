@@ -161,3 +161,41 @@ fn a_program_python_reads_otherwise_is_refused_at_load() {
         assert!(err.contains("entry 1:") && err.contains(reason), "{err}");
     }
 }
+
+/// `dump --style stack` (the foreign-style lowering) through `run` prints
+/// the bytes the default dump prints, and CPython running it agrees.
+#[test]
+fn the_stack_style_dump_plays_what_the_default_dump_plays() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dump = |name: &str, style: &str| {
+        let file = dir.path().join(name);
+        let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+            .args(["dump", "--style", style])
+            .arg(&file)
+            .output()
+            .expect("dump runs");
+        assert!(out.status.success(), "{style}: {out:?}");
+        file
+    };
+    let ours_file = dump("ours.json", "ours");
+    let stack_file = dump("stack.json", "stack");
+    assert_ne!(
+        std::fs::read(&ours_file).expect("read"),
+        std::fs::read(&stack_file).expect("read"),
+        "the two styles are different programs"
+    );
+    let input = "e2e4\nhello\n";
+    let (ok, expected, err) = ours(&ours_file, &[], input);
+    assert!(ok, "{err}");
+    let (ok, got, err) = ours(&stack_file, &[], input);
+    assert!(ok, "{err}");
+    assert!(
+        got == expected,
+        "stack style:\n{}\nours:\n{}",
+        String::from_utf8_lossy(&got),
+        String::from_utf8_lossy(&expected)
+    );
+    if let Some(theirs) = cpython(&stack_file, None, input) {
+        assert!(theirs == expected, "CPython on the stack style differs");
+    }
+}
