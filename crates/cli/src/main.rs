@@ -15,6 +15,7 @@
 mod arena;
 mod bench;
 mod fuzz;
+mod jsfile;
 mod listing;
 mod notation;
 mod play;
