@@ -9,6 +9,9 @@
 //! - [`optimize`]: peephole fusion into fewer, cheaper instructions.
 //! - [`lower`]: each instruction to ordered rewrites in the portable subset,
 //!   giving a [`regex_vm::Program`].
+//! - [`lower_stack`]: the same instructions in a foreign style (variables
+//!   named on the stack and found by back-reference, no scope hints), a
+//!   benchmark of programs the executor did not write.
 //! - [`reference`]: what each instruction means, on a structured state: the
 //!   oracle the lowering is tested against.
 //!
@@ -18,6 +21,7 @@ pub mod demo;
 pub mod dsl;
 pub mod ir;
 pub mod lower;
+pub mod lower_stack;
 pub mod optimize;
 pub mod reference;
 pub mod trace;
@@ -25,6 +29,7 @@ pub mod trace;
 pub use dsl::Expr;
 pub use ir::{Instr, IrProgram, Special};
 pub use lower::{lower, LowerError};
+pub use lower_stack::lower_stack;
 pub use optimize::optimize;
 pub use trace::{trace, Machine, Paused, TraceError};
 

@@ -65,7 +65,12 @@ pub fn lower(program: &IrProgram) -> Result<Program, LowerError> {
     Ok(Program::new(out))
 }
 
-fn check(index: usize, instr: &Instr, rule: usize, r: &Rewrite) -> Result<(), LowerError> {
+pub(crate) fn check(
+    index: usize,
+    instr: &Instr,
+    rule: usize,
+    r: &Rewrite,
+) -> Result<(), LowerError> {
     let fail = |reason: String| LowerError {
         index,
         instr: instr.to_string(),
@@ -149,7 +154,7 @@ fn delete(x: &str) -> Rewrite {
     )
 }
 
-fn lower_instr(instr: &Instr) -> Vec<Rewrite> {
+pub(crate) fn lower_instr(instr: &Instr) -> Vec<Rewrite> {
     match instr {
         Instr::Boot(text) => vec![rw(BOOT_PATTERN, lit(text), Scope::Global)],
         Instr::Push(v) => vec![local(HEAD, lit(&format!("{HEAD_TEXT}{v}\n")))],

@@ -230,6 +230,18 @@ pub fn turn_program_at(depth: u32) -> Result<Program, AsmError> {
     regex_asm::assemble(|m| turn_dsl_at(m, depth))
 }
 
+/// The same turn program in the stack style ([`regex_asm::lower_stack`]):
+/// the same screens, written as a foreign stack machine writes them (a
+/// benchmark of programs the executor did not write).
+///
+/// # Errors
+///
+/// Only if the program breaks an assembler rule (a bug).
+pub fn turn_stack_program_at(depth: u32) -> Result<Program, AsmError> {
+    let ir = regex_asm::trace(|m| turn_dsl_at(m, depth))?;
+    Ok(regex_asm::lower_stack(&regex_asm::optimize(&ir))?)
+}
+
 /// Why a line is not a move, by its sanitized class.
 const MESSAGES: [(&str, &str); 8] = [
     (

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use regex_asm::ir::{Instr, IrProgram};
-use regex_asm::{lower, optimize, reference};
+use regex_asm::{lower, lower_stack, optimize, reference};
 use regex_chess_tests::{cases, naive, run_vm, state_and_program};
 use regex_vm::state::State;
 use regex_vm::Config;
@@ -74,6 +74,20 @@ proptest! {
         );
         prop_assert_eq!(&fast, &slow);
         prop_assert_eq!(halves, slow);
+    }
+
+    /// The stack-style lowering (variables named on the stack, found by
+    /// back-reference) means what the reference says, on the traced
+    /// instructions and on the optimizer's fused ones, fast and naive.
+    #[test]
+    fn stack_lowering_and_reference_agree((start, instrs) in state_and_program()) {
+        let ir = IrProgram::new(instrs);
+        let expected = reference_text(&start, &ir.instrs);
+        for program in [lower_stack(&ir).unwrap(), lower_stack(&optimize(&ir)).unwrap()] {
+            let fast = run_vm(&program, &start.render(), Config::default());
+            prop_assert!(fast == expected, "stack style:\n{program}\nvm:\n{fast}\nreference:\n{expected}");
+            prop_assert_eq!(run_vm(&program, &start.render(), naive()), expected.clone());
+        }
     }
 }
 

@@ -15,6 +15,7 @@
 mod arena;
 mod bench;
 mod fuzz;
+mod jsfile;
 mod listing;
 mod notation;
 mod play;
@@ -64,6 +65,12 @@ enum Command {
         /// Plies the engine's search looks ahead in the dumped program.
         #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
         depth: u32,
+        /// How the instructions become rewrites: `ours` (the program `play`
+        /// runs) or `stack` (the same screens in a foreign style: variables
+        /// named on the stack and found by back-reference, no scope hints;
+        /// a benchmark for `run`).
+        #[arg(long, value_enum, default_value_t = DumpStyle::Ours)]
+        style: DumpStyle,
     },
     /// Print the legal moves of a position, one UCI move per line, sorted.
     Moves {
@@ -129,6 +136,15 @@ enum DumpFormat {
     Js,
 }
 
+/// The lowerings `dump` can write the turn program with.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum DumpStyle {
+    /// Ours: the program `play` runs.
+    Ours,
+    /// The stack style (`regex_asm::lower_stack`).
+    Stack,
+}
+
 impl DumpFormat {
     /// The format a file name asks for: `.json`, `.js` or `.mjs`.
     fn of(file: &std::path::Path) -> Option<DumpFormat> {
@@ -161,6 +177,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             file,
             format,
             depth,
+            style,
         } => {
             let Some(format) = format.or_else(|| DumpFormat::of(&file)) else {
                 anyhow::bail!(
@@ -168,9 +185,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     textio::quote(&file.to_string_lossy())
                 );
             };
-            let program = &chess::turn_pass_at(depth)
-                .context("building the turn program")?
-                .program;
+            let stack;
+            let program = match style {
+                DumpStyle::Ours => {
+                    &chess::turn_pass_at(depth)
+                        .context("building the turn program")?
+                        .program
+                }
+                DumpStyle::Stack => {
+                    let depth = chess::check_depth(depth)?;
+                    stack = chess::turn::turn_stack_program_at(depth)
+                        .context("building the stack-style turn program")?;
+                    &stack
+                }
+            };
             let text = match format {
                 DumpFormat::Json => format!("{}\n", regex_vm::format::to_json(program)),
                 DumpFormat::Js => regex_vm::format::to_js(program),

@@ -2,7 +2,8 @@
 //! loop runs it, fast.
 //!
 //! It owns the loop and its I/O: read a program in the original project's
-//! JSON shape, refuse it at load unless every entry runs exactly as
+//! JSON shape (or a `.js` dump, read back into the same pairs by
+//! `jsfile`), refuse it at load unless every entry runs exactly as
 //! CPython's `re` runs it (`regex_vm::python`), then from the empty state
 //! run one pass, print the state as `print(state, end="")` would, and for
 //! each line of standard input append the line and `\n`, run a pass and
@@ -11,17 +12,20 @@
 //! takes long, as in Python). It knows nothing of chess.
 
 use std::io::{BufRead, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use regex_vm::{Config, Executor};
+use regex_vm::{Config, Executor, Program};
+
+use crate::jsfile;
 
 /// Arguments of `regex-chess run`.
 #[derive(clap::Args)]
 pub struct RunArgs {
     /// The program: a JSON array of [pattern, replacement] pairs, the
-    /// replacements in Python `re.sub` syntax.
+    /// replacements in Python `re.sub` syntax, or a `.js`/`.mjs` module as
+    /// `dump --format js` writes it.
     pub program: PathBuf,
     /// Stop after the pass whose state contains this text.
     #[arg(long)]
@@ -36,10 +40,24 @@ pub struct RunArgs {
     pub max_state_bytes: usize,
 }
 
+/// The program in a file: the JSON shape, or a `.js`/`.mjs` module as
+/// `dump --format js` writes it (read back into the same pairs).
+fn read_program(path: &Path) -> Result<Program> {
+    let is_js = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e == "js" || e == "mjs");
+    if !is_js {
+        return Ok(regex_vm::format::from_json_file(path)?);
+    }
+    let text = std::fs::read_to_string(path)?;
+    Ok(regex_vm::format::from_json(&jsfile::to_json(&text)?)?)
+}
+
 /// Runs the loop.
 pub fn run(args: RunArgs) -> Result<()> {
     let start = Instant::now();
-    let read = regex_vm::format::from_json_file(&args.program)
+    let read = read_program(&args.program)
         .with_context(|| format!("reading {}", args.program.display()))?;
     let program = regex_vm::python::exact(&read)
         .with_context(|| format!("refusing {}", args.program.display()))?;

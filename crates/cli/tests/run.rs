@@ -161,3 +161,73 @@ fn a_program_python_reads_otherwise_is_refused_at_load() {
         assert!(err.contains("entry 1:") && err.contains(reason), "{err}");
     }
 }
+
+/// `dump --style stack` (the foreign-style lowering) through `run` prints
+/// the bytes the default dump prints, and CPython running it agrees.
+#[test]
+fn the_stack_style_dump_plays_what_the_default_dump_plays() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dump = |name: &str, style: &str| {
+        let file = dir.path().join(name);
+        let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+            .args(["dump", "--style", style])
+            .arg(&file)
+            .output()
+            .expect("dump runs");
+        assert!(out.status.success(), "{style}: {out:?}");
+        file
+    };
+    let ours_file = dump("ours.json", "ours");
+    let stack_file = dump("stack.json", "stack");
+    assert_ne!(
+        std::fs::read(&ours_file).expect("read"),
+        std::fs::read(&stack_file).expect("read"),
+        "the two styles are different programs"
+    );
+    let input = "e2e4\nhello\n";
+    let (ok, expected, err) = ours(&ours_file, &[], input);
+    assert!(ok, "{err}");
+    let (ok, got, err) = ours(&stack_file, &[], input);
+    assert!(ok, "{err}");
+    assert!(
+        got == expected,
+        "stack style:\n{}\nours:\n{}",
+        String::from_utf8_lossy(&got),
+        String::from_utf8_lossy(&expected)
+    );
+    if let Some(theirs) = cpython(&stack_file, None, input) {
+        assert!(theirs == expected, "CPython on the stack style differs");
+    }
+}
+
+/// A `.js` dump (`dump --format js`) runs as its JSON dump does; a module
+/// with a flag other than `g` is refused at load, naming its line.
+#[test]
+fn a_js_dump_runs_as_its_json_dump_and_other_flags_are_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut files = Vec::new();
+    for name in ["turn.json", "turn.js"] {
+        let file = dir.path().join(name);
+        let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+            .arg("dump")
+            .arg(&file)
+            .output()
+            .expect("dump runs");
+        assert!(out.status.success(), "{out:?}");
+        files.push(file);
+    }
+    let input = "e2e4\nhello\n";
+    let (ok, json_out, err) = ours(&files[0], &[], input);
+    assert!(ok, "{err}");
+    let (ok, js_out, err) = ours(&files[1], &[], input);
+    assert!(ok, "{err}");
+    assert!(js_out == json_out, "the .js dump shows other screens");
+    let bad = write(
+        dir.path(),
+        "bad.js",
+        "export const rewrites = [\n  [/^$/g, \"S\"],\n  [/s/gi, \"x\"],\n];\n",
+    );
+    let (ok, out, err) = ours(&bad, &[], "line\n");
+    assert!(!ok && out.is_empty());
+    assert!(err.contains("line 3:") && err.contains("flags"), "{err}");
+}
