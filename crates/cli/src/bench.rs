@@ -11,7 +11,7 @@
 //! measures; it computes no chess.
 
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -334,11 +334,10 @@ pub fn run(args: BenchArgs) -> Result<()> {
         }
     }
     if args.json {
-        print_json(&results, build_ms, &pass.program);
+        print_json(&results, build_ms, &pass.program)
     } else {
-        print_table(&results, build_ms, &pass.program);
+        print_table(&results, build_ms, &pass.program)
     }
-    Ok(())
 }
 
 const PYTHON_PROFILE: &str = r#"
@@ -417,15 +416,17 @@ fn profile(
             .map_or_else(|| "?".to_string(), |o| o.name.clone())
     };
     let total: f64 = ours.iter().sum();
-    print!(
+    let mut out = crate::textio::stdout();
+    write!(
+        out,
         "{} turns, fastest of {runs} runs each: ours {total:.1} ms",
         turns.len()
-    );
+    )?;
     if let Some(p) = &theirs {
         let pt: f64 = p.iter().sum();
-        print!(", CPython {pt:.1} ms, ratio {:.1}x", pt / total);
+        write!(out, ", CPython {pt:.1} ms, ratio {:.1}x", pt / total)?;
     }
-    println!();
+    writeln!(out)?;
     let mut kinds: BTreeMap<String, (f64, f64, usize)> = BTreeMap::new();
     for i in 0..ours.len() {
         let e = kinds.entry(kind_of(i)).or_default();
@@ -435,51 +436,58 @@ fn profile(
     }
     let mut kinds: Vec<_> = kinds.into_iter().collect();
     kinds.sort_by(|a, b| (b.1 .0 + b.1 .1).total_cmp(&(a.1 .0 + a.1 .1)));
-    println!(
+    writeln!(
+        out,
         "{:<18} {:>9} {:>10} {:>9}",
         "instruction", "ours ms", "CPython ms", "rewrites"
-    );
+    )?;
     for (name, (o, p, n)) in kinds.iter().take(top) {
-        println!("{name:<18} {o:>9.2} {p:>10.2} {n:>9}");
+        writeln!(out, "{name:<18} {o:>9.2} {p:>10.2} {n:>9}")?;
     }
     let mut order: Vec<usize> = (0..ours.len()).collect();
     order.sort_by(|&a, &b| ours[b].total_cmp(&ours[a]));
-    println!(
+    writeln!(
+        out,
         "{:>6} {:<16} {:>9} {:>10}  pattern",
         "index", "instruction", "ours ms", "CPython ms"
-    );
+    )?;
     for &i in order.iter().take(top) {
         let pattern: String = program.rewrites()[i].pattern.chars().take(90).collect();
-        println!(
+        writeln!(
+            out,
             "{i:>6} {:<16} {:>9.3} {:>10}  {pattern}",
             kind_of(i),
             ours[i],
             theirs
                 .as_ref()
                 .map_or("-".to_string(), |p| format!("{:.3}", p[i]))
-        );
+        )?;
     }
     Ok(())
 }
 
-fn print_table(results: &[Measured], build_ms: f64, program: &regex_vm::Program) {
-    println!(
+fn print_table(results: &[Measured], build_ms: f64, program: &regex_vm::Program) -> Result<()> {
+    let mut out = crate::textio::stdout();
+    writeln!(
+        out,
         "turn program: {} rewrites, {} distinct patterns; built and compiled in {build_ms:.0} ms",
         program.len(),
         program.distinct_patterns()
-    );
+    )?;
     let python = results.iter().all(|r| r.python.is_some());
-    print!(
+    write!(
+        out,
         "{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8}",
         "turn", "median ms", "min ms", "max ms", "applied", "skipped", "peak KB", "threads"
-    );
+    )?;
     if python {
-        print!(" {:>10} {:>7}", "python ms", "ratio");
+        write!(out, " {:>10} {:>7}", "python ms", "ratio")?;
     }
-    println!();
+    writeln!(out)?;
     for r in results {
         let (lo, hi) = min_max(&r.times);
-        print!(
+        write!(
+            out,
             "{:<16} {:>9.1} {:>9.1} {:>9.1} {:>9} {:>9} {:>9.0} {:>8}",
             r.id,
             median(&r.times),
@@ -489,18 +497,19 @@ fn print_table(results: &[Measured], build_ms: f64, program: &regex_vm::Program)
             r.stats.skipped,
             r.stats.peak_state_bytes as f64 / 1024.0,
             r.stats.peak_threads
-        );
+        )?;
         if let Some(p) = &r.python {
-            print!(
+            write!(
+                out,
                 " {:>10.1} {:>6.1}x",
                 median(p),
                 median(p) / median(&r.times)
-            );
+            )?;
         }
-        println!();
+        writeln!(out)?;
     }
     let medians: Vec<f64> = results.iter().map(|r| median(&r.times)).collect();
-    print!("median over turns: {:.1} ms", median(&medians));
+    write!(out, "median over turns: {:.1} ms", median(&medians))?;
     if python {
         let py: Vec<f64> = results
             .iter()
@@ -510,16 +519,18 @@ fn print_table(results: &[Measured], build_ms: f64, program: &regex_vm::Program)
             .iter()
             .filter_map(|r| r.python.as_deref().map(|p| median(p) / median(&r.times)))
             .collect();
-        print!(
+        write!(
+            out,
             "; CPython {:.1} ms; ratio (median of per-turn ratios) {:.1}x",
             median(&py),
             median(&ratios)
-        );
+        )?;
     }
-    println!();
+    writeln!(out)?;
+    Ok(())
 }
 
-fn print_json(results: &[Measured], build_ms: f64, program: &regex_vm::Program) {
+fn print_json(results: &[Measured], build_ms: f64, program: &regex_vm::Program) -> Result<()> {
     let turns: Vec<serde_json::Value> = results
         .iter()
         .map(|r| {
@@ -538,14 +549,14 @@ fn print_json(results: &[Measured], build_ms: f64, program: &regex_vm::Program) 
         })
         .collect();
     let medians: Vec<f64> = results.iter().map(|r| median(&r.times)).collect();
-    let out = serde_json::json!({
+    let report = serde_json::json!({
         "rewrites": program.len(),
         "distinct_patterns": program.distinct_patterns(),
         "build_ms": build_ms,
         "median_ms": median(&medians),
         "turns": turns,
     });
-    println!("{out:#}");
+    writeln!(crate::textio::stdout(), "{report:#}")
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! No backtracking budget applies (a pattern that needs long searches
 //! takes long, as in Python). It knows nothing of chess.
 
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Read};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -61,8 +61,7 @@ pub fn run(args: RunArgs) -> Result<()> {
             start.elapsed().as_secs_f64() * 1e3
         );
     }
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = crate::textio::stdout();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut state = String::new();
@@ -71,9 +70,8 @@ pub fn run(args: RunArgs) -> Result<()> {
         let stats = exec
             .run(&mut state)
             .with_context(|| format!("pass {pass}"))?;
-        out.write_all(state.as_bytes())
-            .and_then(|()| out.flush())
-            .context("writing the state")?;
+        out.write_bytes(state.as_bytes())?;
+        out.flush_out()?;
         if args.stats {
             eprintln!(
                 "pass {pass}: {:.2} ms, {} rewrites run, {} skipped, peak {} bytes, {} threads",
