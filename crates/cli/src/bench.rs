@@ -7,7 +7,9 @@
 //! skipped, the peak state size and thread count; then the median over all
 //! turns. `--python` runs the same dumped program with CPython's `re` (a
 //! plain loop over pre-compiled patterns) on the same screens, checks that
-//! it ends in the same bytes, and prints the time ratio. This module
+//! it ends in the same bytes, and prints the time ratio. `--program FILE`
+//! hands over to [`crate::bench_program`] (any program on three engines),
+//! which reuses this module's script driver ([`script_job`]). This module
 //! measures; it computes no chess.
 
 use std::collections::BTreeMap;
@@ -60,6 +62,20 @@ pub struct BenchArgs {
     /// Plies the engine's search looks ahead.
     #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
     pub depth: u32,
+    /// Instead of the turn suite, time this program (JSON in the original
+    /// project's shape, as `run` reads it) on our executor, CPython's `re`
+    /// and Node (when installed), side by side, checking that they end in
+    /// the same bytes.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["positions", "python", "profile"]
+    )]
+    pub program: Option<PathBuf>,
+    /// With `--program`: the input, one line per pass after the first (as
+    /// `run` reads standard input).
+    #[arg(long, value_name = "FILE", requires = "program")]
+    pub input: Option<PathBuf>,
 }
 
 const DEFAULT_SUITE: &str = include_str!("../../../tests/data/bench.epd");
@@ -136,7 +152,7 @@ struct Measured {
 }
 
 /// The middle value; for an even count, the mean of the two middle ones.
-fn median(v: &[f64]) -> f64 {
+pub(crate) fn median(v: &[f64]) -> f64 {
     let mut s = v.to_vec();
     s.sort_by(f64::total_cmp);
     match s.len() {
@@ -187,23 +203,43 @@ fn python_job(
         "runs": runs,
         "turns": turns.iter().zip(states).map(|(t, s)| serde_json::json!({"id": t.id, "state": s})).collect::<Vec<_>>(),
     });
-    let mut child = Command::new("python3")
-        .args(["-c", script])
+    script_job("python3", &["-I", "-c", script], &job)
+}
+
+/// Runs `command args` (a script interpreter: `python3`, `node`) with
+/// `job` as JSON on its standard input and returns the JSON it prints; its
+/// standard error passes through.
+///
+/// # Errors
+///
+/// The command cannot start, fails, or prints no JSON.
+pub(crate) fn script_job(
+    command: &str,
+    args: &[&str],
+    job: &serde_json::Value,
+) -> Result<serde_json::Value> {
+    let mut child = Command::new(command)
+        .args(args)
+        // Scripts read no file relative to the working directory; `-I`
+        // and this keep the repository's `chess/` off Python's path.
+        .current_dir(std::env::temp_dir())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
-        .context("starting python3")?;
-    child
+        .with_context(|| format!("starting {command}"))?;
+    let written = child
         .stdin
         .take()
-        .context("python3's input")?
-        .write_all(job.to_string().as_bytes())
-        .context("writing to python3")?;
-    let out = child.wait_with_output().context("running python3")?;
+        .with_context(|| format!("{command}'s input"))?
+        .write_all(job.to_string().as_bytes());
+    let out = child
+        .wait_with_output()
+        .with_context(|| format!("running {command}"))?;
     if !out.status.success() {
-        bail!("python3 failed");
+        bail!("{command} failed ({})", out.status);
     }
-    serde_json::from_slice(&out.stdout).context("reading python3's answer")
+    written.with_context(|| format!("writing to {command}"))?;
+    serde_json::from_slice(&out.stdout).with_context(|| format!("reading {command}'s answer"))
 }
 
 fn run_python(
@@ -235,6 +271,20 @@ fn run_python(
 /// An unreadable suite, a program that does not build, a failing run, or a
 /// CPython run that ends in different bytes.
 pub fn run(args: BenchArgs) -> Result<()> {
+    if let Some(program) = &args.program {
+        return crate::bench_program::run(&crate::bench_program::Job {
+            program,
+            input: args.input.as_deref(),
+            runs: args.runs.max(1),
+            json: args.json,
+            config: regex_vm::Config {
+                naive: args.naive,
+                parallel: !args.sequential,
+                backtrack: !args.no_backtrack,
+                ..crate::run::file_config(crate::run::DEFAULT_MAX_STATE_BYTES)
+            },
+        });
+    }
     let text = match &args.positions {
         Some(p) => {
             std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?

@@ -11,11 +11,14 @@
 //! takes long, as in Python). It knows nothing of chess.
 
 use std::io::{BufRead, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use regex_vm::{Config, Executor};
+use regex_vm::{Config, Executor, Program};
+
+/// The default cap on the state (and an input line), in bytes.
+pub const DEFAULT_MAX_STATE_BYTES: usize = 256 << 20;
 
 /// Arguments of `regex-chess run`.
 #[derive(clap::Args)]
@@ -32,26 +35,38 @@ pub struct RunArgs {
     pub stats: bool,
     /// Stop with an error when the state (or an input line) grows past
     /// this many bytes.
-    #[arg(long, default_value_t = 256 << 20)]
+    #[arg(long, default_value_t = DEFAULT_MAX_STATE_BYTES)]
     pub max_state_bytes: usize,
+}
+
+/// Reads a program file and makes it the program CPython's `re` would run
+/// (`regex_vm::python::exact`), or refuses it naming the entry.
+///
+/// # Errors
+///
+/// An unreadable or malformed file, or an entry that cannot run exactly.
+pub fn load_exact(path: &Path) -> Result<Program> {
+    let read = regex_vm::format::from_json_file(path)
+        .with_context(|| format!("reading {}", path.display()))?;
+    regex_vm::python::exact(&read).with_context(|| format!("refusing {}", path.display()))
+}
+
+/// The executor's settings for a program read from a file: the state cap,
+/// and no backtracking budget (a long search takes long, as in Python).
+pub fn file_config(max_state_bytes: usize) -> Config {
+    Config {
+        max_state_bytes,
+        backtrack_limit: usize::MAX,
+        ..Config::default()
+    }
 }
 
 /// Runs the loop.
 pub fn run(args: RunArgs) -> Result<()> {
     let start = Instant::now();
-    let read = regex_vm::format::from_json_file(&args.program)
-        .with_context(|| format!("reading {}", args.program.display()))?;
-    let program = regex_vm::python::exact(&read)
-        .with_context(|| format!("refusing {}", args.program.display()))?;
-    let exec = Executor::new(
-        &program,
-        Config {
-            max_state_bytes: args.max_state_bytes,
-            backtrack_limit: usize::MAX,
-            ..Config::default()
-        },
-    )
-    .with_context(|| format!("compiling {}", args.program.display()))?;
+    let program = load_exact(&args.program)?;
+    let exec = Executor::new(&program, file_config(args.max_state_bytes))
+        .with_context(|| format!("compiling {}", args.program.display()))?;
     if args.stats {
         eprintln!(
             "loaded {}: {} rewrites, {} distinct patterns, in {:.1} ms",
