@@ -413,7 +413,12 @@ pub fn run(args: MatchArgs) -> Result<()> {
         }
         if let Err(e) = played {
             bar.finish_and_clear();
-            print!("{}", tally.summary(&engine, &opponent.name));
+            // The game's error is the one to tell, even if stdout is closed.
+            let _ = write!(
+                crate::textio::stdout(),
+                "{}",
+                tally.summary(&engine, &opponent.name)
+            );
             return Err(e.context(format!(
                 "game {round} ({engine} {}, opening {})",
                 if game.ours == Color::White {
@@ -434,8 +439,11 @@ pub fn run(args: MatchArgs) -> Result<()> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    print!("{}", tally.summary(&engine, &opponent.name));
-    Ok(())
+    write!(
+        crate::textio::stdout(),
+        "{}",
+        tally.summary(&engine, &opponent.name)
+    )
 }
 
 /// Plays one game to its end, recording it in `game`.

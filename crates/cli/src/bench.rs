@@ -7,11 +7,13 @@
 //! skipped, the peak state size and thread count; then the median over all
 //! turns. `--python` runs the same dumped program with CPython's `re` (a
 //! plain loop over pre-compiled patterns) on the same screens, checks that
-//! it ends in the same bytes, and prints the time ratio. This module
+//! it ends in the same bytes, and prints the time ratio. `--program FILE`
+//! hands over to [`crate::bench_program`] (any program on three engines),
+//! which reuses this module's script driver ([`script_job`]). This module
 //! measures; it computes no chess.
 
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -60,6 +62,20 @@ pub struct BenchArgs {
     /// Plies the engine's search looks ahead.
     #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
     pub depth: u32,
+    /// Instead of the turn suite, time this program (JSON in the original
+    /// project's shape, as `run` reads it) on our executor, CPython's `re`
+    /// and Node (when installed), side by side, checking that they end in
+    /// the same bytes.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["positions", "python", "profile"]
+    )]
+    pub program: Option<PathBuf>,
+    /// With `--program`: the input, one line per pass after the first (as
+    /// `run` reads standard input).
+    #[arg(long, value_name = "FILE", requires = "program")]
+    pub input: Option<PathBuf>,
 }
 
 const DEFAULT_SUITE: &str = include_str!("../../../tests/data/bench.epd");
@@ -136,7 +152,7 @@ struct Measured {
 }
 
 /// The middle value; for an even count, the mean of the two middle ones.
-fn median(v: &[f64]) -> f64 {
+pub(crate) fn median(v: &[f64]) -> f64 {
     let mut s = v.to_vec();
     s.sort_by(f64::total_cmp);
     match s.len() {
@@ -187,23 +203,43 @@ fn python_job(
         "runs": runs,
         "turns": turns.iter().zip(states).map(|(t, s)| serde_json::json!({"id": t.id, "state": s})).collect::<Vec<_>>(),
     });
-    let mut child = Command::new("python3")
-        .args(["-c", script])
+    script_job("python3", &["-I", "-c", script], &job)
+}
+
+/// Runs `command args` (a script interpreter: `python3`, `node`) with
+/// `job` as JSON on its standard input and returns the JSON it prints; its
+/// standard error passes through.
+///
+/// # Errors
+///
+/// The command cannot start, fails, or prints no JSON.
+pub(crate) fn script_job(
+    command: &str,
+    args: &[&str],
+    job: &serde_json::Value,
+) -> Result<serde_json::Value> {
+    let mut child = Command::new(command)
+        .args(args)
+        // Scripts read no file relative to the working directory; `-I`
+        // and this keep the repository's `chess/` off Python's path.
+        .current_dir(std::env::temp_dir())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
-        .context("starting python3")?;
-    child
+        .with_context(|| format!("starting {command}"))?;
+    let written = child
         .stdin
         .take()
-        .context("python3's input")?
-        .write_all(job.to_string().as_bytes())
-        .context("writing to python3")?;
-    let out = child.wait_with_output().context("running python3")?;
+        .with_context(|| format!("{command}'s input"))?
+        .write_all(job.to_string().as_bytes());
+    let out = child
+        .wait_with_output()
+        .with_context(|| format!("running {command}"))?;
     if !out.status.success() {
-        bail!("python3 failed");
+        bail!("{command} failed ({})", out.status);
     }
-    serde_json::from_slice(&out.stdout).context("reading python3's answer")
+    written.with_context(|| format!("writing to {command}"))?;
+    serde_json::from_slice(&out.stdout).with_context(|| format!("reading {command}'s answer"))
 }
 
 fn run_python(
@@ -235,6 +271,20 @@ fn run_python(
 /// An unreadable suite, a program that does not build, a failing run, or a
 /// CPython run that ends in different bytes.
 pub fn run(args: BenchArgs) -> Result<()> {
+    if let Some(program) = &args.program {
+        return crate::bench_program::run(&crate::bench_program::Job {
+            program,
+            input: args.input.as_deref(),
+            runs: args.runs.max(1),
+            json: args.json,
+            config: regex_vm::Config {
+                naive: args.naive,
+                parallel: !args.sequential,
+                backtrack: !args.no_backtrack,
+                ..crate::run::file_config(crate::run::DEFAULT_MAX_STATE_BYTES)
+            },
+        });
+    }
     let text = match &args.positions {
         Some(p) => {
             std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?
@@ -334,11 +384,10 @@ pub fn run(args: BenchArgs) -> Result<()> {
         }
     }
     if args.json {
-        print_json(&results, build_ms, &pass.program);
+        print_json(&results, build_ms, &pass.program)
     } else {
-        print_table(&results, build_ms, &pass.program);
+        print_table(&results, build_ms, &pass.program)
     }
-    Ok(())
 }
 
 const PYTHON_PROFILE: &str = r#"
@@ -417,15 +466,17 @@ fn profile(
             .map_or_else(|| "?".to_string(), |o| o.name.clone())
     };
     let total: f64 = ours.iter().sum();
-    print!(
+    let mut out = crate::textio::stdout();
+    write!(
+        out,
         "{} turns, fastest of {runs} runs each: ours {total:.1} ms",
         turns.len()
-    );
+    )?;
     if let Some(p) = &theirs {
         let pt: f64 = p.iter().sum();
-        print!(", CPython {pt:.1} ms, ratio {:.1}x", pt / total);
+        write!(out, ", CPython {pt:.1} ms, ratio {:.1}x", pt / total)?;
     }
-    println!();
+    writeln!(out)?;
     let mut kinds: BTreeMap<String, (f64, f64, usize)> = BTreeMap::new();
     for i in 0..ours.len() {
         let e = kinds.entry(kind_of(i)).or_default();
@@ -435,51 +486,58 @@ fn profile(
     }
     let mut kinds: Vec<_> = kinds.into_iter().collect();
     kinds.sort_by(|a, b| (b.1 .0 + b.1 .1).total_cmp(&(a.1 .0 + a.1 .1)));
-    println!(
+    writeln!(
+        out,
         "{:<18} {:>9} {:>10} {:>9}",
         "instruction", "ours ms", "CPython ms", "rewrites"
-    );
+    )?;
     for (name, (o, p, n)) in kinds.iter().take(top) {
-        println!("{name:<18} {o:>9.2} {p:>10.2} {n:>9}");
+        writeln!(out, "{name:<18} {o:>9.2} {p:>10.2} {n:>9}")?;
     }
     let mut order: Vec<usize> = (0..ours.len()).collect();
     order.sort_by(|&a, &b| ours[b].total_cmp(&ours[a]));
-    println!(
+    writeln!(
+        out,
         "{:>6} {:<16} {:>9} {:>10}  pattern",
         "index", "instruction", "ours ms", "CPython ms"
-    );
+    )?;
     for &i in order.iter().take(top) {
         let pattern: String = program.rewrites()[i].pattern.chars().take(90).collect();
-        println!(
+        writeln!(
+            out,
             "{i:>6} {:<16} {:>9.3} {:>10}  {pattern}",
             kind_of(i),
             ours[i],
             theirs
                 .as_ref()
                 .map_or("-".to_string(), |p| format!("{:.3}", p[i]))
-        );
+        )?;
     }
     Ok(())
 }
 
-fn print_table(results: &[Measured], build_ms: f64, program: &regex_vm::Program) {
-    println!(
+fn print_table(results: &[Measured], build_ms: f64, program: &regex_vm::Program) -> Result<()> {
+    let mut out = crate::textio::stdout();
+    writeln!(
+        out,
         "turn program: {} rewrites, {} distinct patterns; built and compiled in {build_ms:.0} ms",
         program.len(),
         program.distinct_patterns()
-    );
+    )?;
     let python = results.iter().all(|r| r.python.is_some());
-    print!(
+    write!(
+        out,
         "{:<16} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8}",
         "turn", "median ms", "min ms", "max ms", "applied", "skipped", "peak KB", "threads"
-    );
+    )?;
     if python {
-        print!(" {:>10} {:>7}", "python ms", "ratio");
+        write!(out, " {:>10} {:>7}", "python ms", "ratio")?;
     }
-    println!();
+    writeln!(out)?;
     for r in results {
         let (lo, hi) = min_max(&r.times);
-        print!(
+        write!(
+            out,
             "{:<16} {:>9.1} {:>9.1} {:>9.1} {:>9} {:>9} {:>9.0} {:>8}",
             r.id,
             median(&r.times),
@@ -489,18 +547,19 @@ fn print_table(results: &[Measured], build_ms: f64, program: &regex_vm::Program)
             r.stats.skipped,
             r.stats.peak_state_bytes as f64 / 1024.0,
             r.stats.peak_threads
-        );
+        )?;
         if let Some(p) = &r.python {
-            print!(
+            write!(
+                out,
                 " {:>10.1} {:>6.1}x",
                 median(p),
                 median(p) / median(&r.times)
-            );
+            )?;
         }
-        println!();
+        writeln!(out)?;
     }
     let medians: Vec<f64> = results.iter().map(|r| median(&r.times)).collect();
-    print!("median over turns: {:.1} ms", median(&medians));
+    write!(out, "median over turns: {:.1} ms", median(&medians))?;
     if python {
         let py: Vec<f64> = results
             .iter()
@@ -510,16 +569,18 @@ fn print_table(results: &[Measured], build_ms: f64, program: &regex_vm::Program)
             .iter()
             .filter_map(|r| r.python.as_deref().map(|p| median(p) / median(&r.times)))
             .collect();
-        print!(
+        write!(
+            out,
             "; CPython {:.1} ms; ratio (median of per-turn ratios) {:.1}x",
             median(&py),
             median(&ratios)
-        );
+        )?;
     }
-    println!();
+    writeln!(out)?;
+    Ok(())
 }
 
-fn print_json(results: &[Measured], build_ms: f64, program: &regex_vm::Program) {
+fn print_json(results: &[Measured], build_ms: f64, program: &regex_vm::Program) -> Result<()> {
     let turns: Vec<serde_json::Value> = results
         .iter()
         .map(|r| {
@@ -538,14 +599,14 @@ fn print_json(results: &[Measured], build_ms: f64, program: &regex_vm::Program) 
         })
         .collect();
     let medians: Vec<f64> = results.iter().map(|r| median(&r.times)).collect();
-    let out = serde_json::json!({
+    let report = serde_json::json!({
         "rewrites": program.len(),
         "distinct_patterns": program.distinct_patterns(),
         "build_ms": build_ms,
         "median_ms": median(&medians),
         "turns": turns,
     });
-    println!("{out:#}");
+    writeln!(crate::textio::stdout(), "{report:#}")
 }
 
 #[cfg(test)]

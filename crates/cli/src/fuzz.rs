@@ -462,7 +462,9 @@ pub fn run(args: FuzzArgs) -> Result<ExitCode> {
     if summary.interrupted {
         eprintln!("interrupted: the summary covers the plies played so far");
     }
-    print!("{summary}");
+    // A closed standard output (`fuzz | head -1`) loses only the summary:
+    // the exit status still tells whether the campaign found anything.
+    quiet_when_closed(write!(crate::textio::stdout(), "{summary}"))?;
     Ok(if summary.total_disagreements() > 0 {
         ExitCode::from(1)
     } else if summary.interrupted {
@@ -1063,13 +1065,23 @@ fn record(
     let s = &c.settings;
     let text = reproducer(kind, game, start, ply, found, s);
     let path = write_reproducer(&s.out, kind, s.seed, game, &text)?;
-    c.bar.suspend(|| {
-        println!("{kind} disagreement");
-        print!("{text}");
-        println!("written to {}", path.display());
-        println!();
-    });
-    Ok(())
+    // The reproducer is in its file whether or not anyone reads stdout.
+    quiet_when_closed(c.bar.suspend(|| {
+        let mut out = crate::textio::stdout();
+        writeln!(out, "{kind} disagreement")?;
+        write!(out, "{text}")?;
+        writeln!(out, "written to {}", path.display())?;
+        writeln!(out)
+    }))
+}
+
+/// A report to a closed standard output is dropped; other write errors
+/// stay errors.
+fn quiet_when_closed(written: Result<()>) -> Result<()> {
+    match written {
+        Err(e) if crate::textio::is_closed(&e) => Ok(()),
+        other => other,
+    }
 }
 
 /// The reproducer: one `key: value` per line.

@@ -186,23 +186,13 @@ fn write_listing(out: &mut impl Write, which: Which, a: &Assembled, rewrites: bo
     Ok(())
 }
 
-/// True when `e` comes from writing to a pipe whose reader has gone.
-pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        c.downcast_ref::<io::Error>()
-            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
-    })
-}
-
 /// Runs `listing`.
 pub fn run(args: ListingArgs) -> Result<()> {
     let a = assemble(args.program, args.depth)?;
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    match write_listing(&mut out, args.program, &a, args.rewrites) {
-        Err(e) if is_broken_pipe(&e) => Ok(()),
-        other => other,
-    }
+    let mut out = io::BufWriter::new(crate::textio::stdout());
+    write_listing(&mut out, args.program, &a, args.rewrites)?;
+    // A closed pipe found here is `textio::Closed`, a quiet end in `main`.
+    out.flush().context("writing standard output")
 }
 
 #[cfg(test)]

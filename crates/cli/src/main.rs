@@ -14,6 +14,7 @@
 
 mod arena;
 mod bench;
+mod bench_program;
 mod fuzz;
 mod jsfile;
 mod listing;
@@ -113,7 +114,8 @@ enum Command {
     Fuzz(fuzz::FuzzArgs),
     /// Speak the UCI protocol on standard input and output.
     Uci,
-    /// Time full turns of the turn program (and, with --python, CPython's).
+    /// Time full turns of the turn program (and, with --python, CPython's),
+    /// or with --program any program file on ours, CPython and Node.
     Bench(bench::BenchArgs),
     /// List a program: its instructions, their rewrites, a summary per kind.
     Listing(listing::ListingArgs),

@@ -11,7 +11,7 @@
 //! No backtracking budget applies (a pattern that needs long searches
 //! takes long, as in Python). It knows nothing of chess.
 
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -19,6 +19,8 @@ use anyhow::{bail, Context, Result};
 use regex_vm::{Config, Executor, Program};
 
 use crate::jsfile;
+/// The default cap on the state (and an input line), in bytes.
+pub const DEFAULT_MAX_STATE_BYTES: usize = 256 << 20;
 
 /// Arguments of `regex-chess run`.
 #[derive(clap::Args)]
@@ -36,7 +38,7 @@ pub struct RunArgs {
     pub stats: bool,
     /// Stop with an error when the state (or an input line) grows past
     /// this many bytes.
-    #[arg(long, default_value_t = 256 << 20)]
+    #[arg(long, default_value_t = DEFAULT_MAX_STATE_BYTES)]
     pub max_state_bytes: usize,
 }
 
@@ -54,22 +56,33 @@ fn read_program(path: &Path) -> Result<Program> {
     Ok(regex_vm::format::from_json(&jsfile::to_json(&text)?)?)
 }
 
+/// Reads a program file and makes it the program CPython's `re` would run
+/// (`regex_vm::python::exact`), or refuses it naming the entry.
+///
+/// # Errors
+///
+/// An unreadable or malformed file, or an entry that cannot run exactly.
+pub fn load_exact(path: &Path) -> Result<Program> {
+    let read = read_program(path).with_context(|| format!("reading {}", path.display()))?;
+    regex_vm::python::exact(&read).with_context(|| format!("refusing {}", path.display()))
+}
+
+/// The executor's settings for a program read from a file: the state cap,
+/// and no backtracking budget (a long search takes long, as in Python).
+pub fn file_config(max_state_bytes: usize) -> Config {
+    Config {
+        max_state_bytes,
+        backtrack_limit: usize::MAX,
+        ..Config::default()
+    }
+}
+
 /// Runs the loop.
 pub fn run(args: RunArgs) -> Result<()> {
     let start = Instant::now();
-    let read = read_program(&args.program)
-        .with_context(|| format!("reading {}", args.program.display()))?;
-    let program = regex_vm::python::exact(&read)
-        .with_context(|| format!("refusing {}", args.program.display()))?;
-    let exec = Executor::new(
-        &program,
-        Config {
-            max_state_bytes: args.max_state_bytes,
-            backtrack_limit: usize::MAX,
-            ..Config::default()
-        },
-    )
-    .with_context(|| format!("compiling {}", args.program.display()))?;
+    let program = load_exact(&args.program)?;
+    let exec = Executor::new(&program, file_config(args.max_state_bytes))
+        .with_context(|| format!("compiling {}", args.program.display()))?;
     if args.stats {
         eprintln!(
             "loaded {}: {} rewrites, {} distinct patterns, in {:.1} ms",
@@ -79,8 +92,7 @@ pub fn run(args: RunArgs) -> Result<()> {
             start.elapsed().as_secs_f64() * 1e3
         );
     }
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = crate::textio::stdout();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut state = String::new();
@@ -89,9 +101,8 @@ pub fn run(args: RunArgs) -> Result<()> {
         let stats = exec
             .run(&mut state)
             .with_context(|| format!("pass {pass}"))?;
-        out.write_all(state.as_bytes())
-            .and_then(|()| out.flush())
-            .context("writing the state")?;
+        out.write_bytes(state.as_bytes())?;
+        out.flush_out()?;
         if args.stats {
             eprintln!(
                 "pass {pass}: {:.2} ms, {} rewrites run, {} skipped, peak {} bytes, {} threads",

@@ -2,10 +2,13 @@
 //! standard output that may be closed or full, and input quoted in errors.
 //!
 //! A line longer than the reader's limit is consumed to its end but only
-//! its first bytes are kept, so no input size grows memory. Writing to a
-//! closed pipe (`regex-chess moves | head -1`) is [`Closed`], which `main`
-//! turns into a quiet exit instead of a panic; other write failures (a
-//! full disk) keep their cause. This module knows nothing about chess.
+//! its first bytes are kept, so no input size grows memory. Every
+//! subcommand writes its standard output through [`stdout`] (or
+//! [`println`], which uses it): writing to a closed pipe
+//! (`regex-chess moves | head -1`) is then [`Closed`], which `main` turns
+//! into a quiet exit instead of a panic; other write failures (a full disk)
+//! keep their cause. No module prints with `print!`/`println!`. This module
+//! knows nothing about chess.
 
 use std::fmt::Display;
 use std::io::{self, BufRead, Write};
@@ -17,9 +20,16 @@ use anyhow::Result;
 #[error("standard output is closed")]
 pub struct Closed;
 
-/// Whether an error (anywhere in its chain) is a closed standard output.
+/// Whether an error (anywhere in its chain) is a closed standard output:
+/// [`Closed`] itself, or the I/O error [`Stdout`] made of a broken pipe.
+/// A broken pipe to anything else (a child process) is not.
 pub fn is_closed(error: &anyhow::Error) -> bool {
-    error.chain().any(|e| e.downcast_ref::<Closed>().is_some())
+    error.chain().any(|e| {
+        e.downcast_ref::<Closed>().is_some()
+            || e.downcast_ref::<io::Error>()
+                .and_then(io::Error::get_ref)
+                .is_some_and(|inner| inner.is::<Closed>())
+    })
 }
 
 /// The error of a failed write to standard output: [`Closed`] for a broken
@@ -32,14 +42,75 @@ pub fn write_error(e: io::Error) -> anyhow::Error {
     }
 }
 
+/// Standard output as every subcommand writes it.
+///
+/// As an [`io::Write`] (for code generic over its writer) a broken pipe is
+/// an I/O error that carries [`Closed`], so [`is_closed`] recognises it
+/// through any context. `write!`/`writeln!` on it call the inherent
+/// [`Stdout::write_fmt`], which returns the [`write_error`] directly.
+#[derive(Debug)]
+pub struct Stdout(io::Stdout);
+
+/// The process's standard output, see [`Stdout`].
+pub fn stdout() -> Stdout {
+    Stdout(io::stdout())
+}
+
+impl Stdout {
+    /// Writes formatted text (what `write!`/`writeln!` call).
+    ///
+    /// # Errors
+    ///
+    /// [`Closed`], or the write error with context.
+    pub fn write_fmt(&mut self, args: std::fmt::Arguments<'_>) -> Result<()> {
+        Write::write_fmt(&mut self.0, args).map_err(write_error)
+    }
+
+    /// Writes bytes as they are.
+    ///
+    /// # Errors
+    ///
+    /// [`Closed`], or the write error with context.
+    pub fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        self.0.write_all(bytes).map_err(write_error)
+    }
+
+    /// Flushes what standard output buffers.
+    ///
+    /// # Errors
+    ///
+    /// [`Closed`], or the write error with context.
+    pub fn flush_out(&mut self) -> Result<()> {
+        self.0.flush().map_err(write_error)
+    }
+}
+
+/// A broken pipe becomes an I/O error that carries [`Closed`].
+fn mark(e: io::Error) -> io::Error {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        io::Error::new(io::ErrorKind::BrokenPipe, Closed)
+    } else {
+        e
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf).map_err(mark)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().map_err(mark)
+    }
+}
+
 /// Prints `text` and a newline on standard output.
 ///
 /// # Errors
 ///
 /// [`Closed`], or the write error.
 pub fn println(text: impl Display) -> Result<()> {
-    let mut out = io::stdout().lock();
-    writeln!(out, "{text}").map_err(write_error)
+    writeln!(stdout(), "{text}")
 }
 
 /// Prints `text` without a newline and flushes (a prompt).
@@ -48,9 +119,9 @@ pub fn println(text: impl Display) -> Result<()> {
 ///
 /// [`Closed`], or the write error.
 pub fn print_flush(text: impl Display) -> Result<()> {
-    let mut out = io::stdout().lock();
-    write!(out, "{text}").map_err(write_error)?;
-    out.flush().map_err(write_error)
+    let mut out = stdout();
+    write!(out, "{text}")?;
+    out.flush_out()
 }
 
 /// One line read by [`read_line`].
@@ -157,6 +228,19 @@ mod tests {
             [Line::Text("0123456789".into())]
         );
         assert!(lines(b"", 10).is_empty());
+    }
+
+    #[test]
+    fn only_a_closed_standard_output_is_closed() {
+        let ours = anyhow::Error::new(mark(io::Error::from(io::ErrorKind::BrokenPipe)))
+            .context("writing the state");
+        assert!(is_closed(&ours));
+        assert!(is_closed(&write_error(io::ErrorKind::BrokenPipe.into())));
+        // A broken pipe to a child process is a failure, not a quiet end.
+        let child =
+            anyhow::Error::new(io::Error::from(io::ErrorKind::BrokenPipe)).context("python3");
+        assert!(!is_closed(&child));
+        assert!(!is_closed(&write_error(io::Error::other("disk full"))));
     }
 
     #[test]

@@ -357,8 +357,7 @@ pub fn run(args: TraceArgs) -> Result<()> {
         state.push('\n');
     }
     let before = state.clone();
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = io::BufWriter::new(crate::textio::stdout());
     let mut stepping = args.step;
     let mut shown = || -> Result<Vec<PhaseRun>> {
         writeln!(
@@ -419,10 +418,8 @@ pub fn run(args: TraceArgs) -> Result<()> {
         out.flush()?;
         Ok(runs)
     };
-    let runs = match shown() {
-        Err(e) if listing::is_broken_pipe(&e) => return Ok(()),
-        other => other?,
-    };
+    // A closed pipe is `textio::Closed`: `main` ends quietly.
+    let runs = shown()?;
     if let Some(dir) = &args.out {
         let title = match &line {
             Some(l) => format!("{} then {l}", args.fen),

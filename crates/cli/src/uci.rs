@@ -571,7 +571,7 @@ fn write_lines(output: &mut impl Write, lines: &[String]) -> Result<()> {
 ///
 /// Reading stdin or writing stdout failed.
 pub fn run() -> Result<()> {
-    serve(io::stdin().lock(), io::stdout().lock())
+    serve(io::stdin().lock(), textio::stdout())
 }
 
 #[cfg(test)]

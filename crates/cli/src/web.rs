@@ -95,17 +95,19 @@ pub fn run(args: WebArgs) -> Result<()> {
     total += write(dir, "screen.js", &screen_module()?)?;
     total += write(dir, "turn.js", &regex_vm::format::to_js(turn))?;
     total += write(dir, "moves.js", &regex_vm::format::to_js(&moves))?;
-    println!(
+    let mut out = crate::textio::stdout();
+    writeln!(
+        out,
         "wrote {}: index.html, app.js, worker.js, style.css, screen.js, \
          turn.js ({} rewrites), moves.js ({} rewrites); {total} bytes",
         dir.display(),
         turn.len(),
         moves.len()
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "serve it with any static server, e.g. python3 -m http.server -d {} 8000, \
          and open http://localhost:8000/",
         dir.display()
-    );
-    Ok(())
+    )
 }

@@ -248,3 +248,83 @@ fn perft_holds_a_bounded_number_of_positions() {
     let (count, held) = perft_held(&["--depth", "2"]);
     assert_eq!((count, held), (400, 21));
 }
+
+/// Runs the binary with `args` twice with its reader gone: once with its
+/// standard output closed before it writes anything (a broken pipe for
+/// certain), once as `| head -1` in a shell; both must end with status 0
+/// and no panic.
+fn ends_quietly_when_stdout_closes(args: &[&str]) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("waits");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(!err.contains("error"), "{args:?}: {err}");
+    let quoted: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_regex-chess"))
+        .chain(args.iter().copied())
+        .map(|a| format!("'{a}'"))
+        .collect();
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "{} | head -1; exit ${{PIPESTATUS[0]}}",
+            quoted.join(" ")
+        ))
+        .output()
+        .expect("bash runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{args:?} | head -1: {err}");
+    assert!(!err.contains("panicked"), "{args:?} | head -1: {err}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
+}
+
+#[test]
+fn bench_ends_quietly_when_stdout_closes() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite.epd");
+    std::fs::write(
+        &suite,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;move e2e4 ;id one\n",
+    )
+    .unwrap();
+    let suite = suite.to_str().unwrap();
+    let table = ["bench", "--runs", "1", "--depth", "2", "--positions", suite];
+    ends_quietly_when_stdout_closes(&table);
+    let json = [
+        "bench",
+        "--runs",
+        "1",
+        "--depth",
+        "2",
+        "--json",
+        "--positions",
+        suite,
+    ];
+    ends_quietly_when_stdout_closes(&json);
+}
+
+#[test]
+fn fuzz_ends_quietly_when_stdout_closes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let args = [
+        "fuzz",
+        "--games",
+        "1",
+        "--max-plies",
+        "6",
+        "--reply-every",
+        "0",
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    ends_quietly_when_stdout_closes(&args);
+}

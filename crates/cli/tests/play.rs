@@ -489,3 +489,43 @@ fn input_that_keeps_failing_ends_the_game_with_it_saved() {
         .unwrap()
         .contains("[Result \"*\"]"));
 }
+
+/// `play` at a terminal: `play_pty.py` runs the binary under a
+/// pseudo-terminal (python3's standard `pty` module), types a move with a
+/// line-editing key, sees the engine's reply, takes it back with `undo`
+/// and ends with `quit`. Skipped when python3 is missing outside CI; under
+/// `CI=true` a missing python3 fails.
+#[test]
+fn terminal_play_edits_lines_undoes_and_quits() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/play_pty.py");
+    let out = match Command::new("python3")
+        .arg("-I")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_regex-chess"))
+        .current_dir(std::env::temp_dir())
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "python3 is needed under CI: {e}"
+            );
+            println!("SKIPPED terminal play: no python3 ({e})");
+            return;
+        }
+    };
+    let transcript = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{transcript}\n{err}");
+    // The order of these is checked by the driver; here, that they came
+    // from the terminal session.
+    for text in [
+        "You played e2e4 (e4). The engine played ",
+        "Taken back.",
+        "Nothing to take back.",
+        "Bye.",
+    ] {
+        assert!(transcript.contains(text), "{text:?} in\n{transcript}");
+    }
+}
