@@ -57,6 +57,23 @@ pub fn mated_at(ply: u32) -> u32 {
     2 * EVEN - mate_at(ply)
 }
 
+/// The mate a search score promises, in moves of the side that mates:
+/// `Some(n)` when the side to move mates with its `n`th move, `Some(-n)`
+/// when it is mated by the opponent's `n`th move, `None` for any other
+/// score. Mate scores are [`mate_at`] / [`mated_at`] of a ply, and no
+/// search is deeper than [`MAX_DEPTH`] plies. Every front end that shows a
+/// score as mate (UCI, `reply`, the play screen) reads it from here.
+pub fn mate_in(score: u32) -> Option<i32> {
+    let moves = |ply: u32| i32::try_from(ply).ok();
+    if (mate_at(MAX_DEPTH)..=MATE).contains(&score) {
+        moves((MATE + 1 - score).div_ceil(2))
+    } else if (mated_at(1)..=mated_at(MAX_DEPTH)).contains(&score) {
+        moves((MATE + 1 - (2 * EVEN - score)) / 2).map(|n| -n)
+    } else {
+        None
+    }
+}
+
 /// Searches every active thread (a position with `us` to move) 2 plies
 /// deep. Afterwards each such thread is as before, with `[em, v]` on its
 /// stack (top first) if it has a legal move and an empty stack otherwise.

@@ -26,8 +26,8 @@ use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use chess::eval::{EVEN, MATE};
-use chess::search::{mate_at, DEFAULT_DEPTH, MAX_DEPTH, MIN_DEPTH};
+use chess::eval::EVEN;
+use chess::search::{mate_in, DEFAULT_DEPTH, MAX_DEPTH, MIN_DEPTH};
 
 use crate::textio::{self, quote, Line};
 
@@ -346,18 +346,11 @@ pub struct Outcome {
 /// The UCI score of a search score, from the mover's view: `mate N` for a
 /// mate the mover gives with its `N`th move (`mate -N`: the mover is
 /// mated by the opponent's `N`th move), otherwise centipawns,
-/// `(score - EVEN) * 10`. Mate scores are [`mate_at`] of the ply, and the
-/// search is never deeper than [`MAX_DEPTH`] plies.
+/// `(score - EVEN) * 10`. Which scores are mates is [`mate_in`]'s to say.
 pub fn score_text(score: u32) -> String {
-    let nearest_mated = 2 * EVEN - mate_at(MAX_DEPTH);
-    if score >= mate_at(MAX_DEPTH) && score <= MATE {
-        let ply = MATE + 1 - score;
-        format!("mate {}", ply.div_ceil(2))
-    } else if score <= nearest_mated && score >= 2 * EVEN - MATE {
-        let ply = MATE + 1 - (2 * EVEN - score);
-        format!("mate -{}", ply / 2)
-    } else {
-        format!("cp {}", (i64::from(score) - i64::from(EVEN)) * 10)
+    match mate_in(score) {
+        Some(n) => format!("mate {n}"),
+        None => format!("cp {}", (i64::from(score) - i64::from(EVEN)) * 10),
     }
 }
 
@@ -577,6 +570,7 @@ pub fn run() -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chess::search::mate_at;
 
     // The program always writes the en passant square after a double step.
     const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
