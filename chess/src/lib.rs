@@ -20,6 +20,7 @@ pub mod mopup;
 pub mod movegen;
 pub mod reduce;
 pub mod reference;
+pub mod repetition;
 pub mod rules;
 pub mod screen;
 pub mod search;
@@ -55,6 +56,9 @@ pub enum Error {
         max = search::MAX_DEPTH
     )]
     Depth(u32),
+    /// A history key that is not a side to move and 64 squares.
+    #[error("not a position key: {0}")]
+    History(String),
 }
 
 /// The move program and its compiled executor, built once.
@@ -301,10 +305,44 @@ pub fn reply(fen: &str) -> Result<(Option<(String, u32)>, Stats), Error> {
 /// [`Error::Depth`] for an unsupported depth, [`Error::Fen`] for an invalid
 /// FEN; the others for failures of the VM.
 pub fn reply_at(fen: &str, depth: u32) -> Result<(Option<(String, u32)>, Stats), Error> {
+    reply_with_history(fen, &[], depth)
+}
+
+/// [`reply_at`] in a game whose positions so far (since the last capture
+/// or pawn move) have the keys `history` (as [`ending::position_key`]
+/// writes them, in any order): a move into one of them scores as a draw
+/// (`repetition`). The history goes before the thread as the turn keeps
+/// it, a `Positions:` line.
+///
+/// # Errors
+///
+/// As [`reply_at`], and [`Error::History`] for a key that is not a side
+/// and 64 squares.
+pub fn reply_with_history(
+    fen: &str,
+    history: &[String],
+    depth: u32,
+) -> Result<(Option<(String, u32)>, Stats), Error> {
     let pass = reply_pass_at(depth)?;
     let start = codec::encode_fen(fen)?;
+    let mut prefix = String::new();
+    if !history.is_empty() {
+        prefix.push_str(ending::HISTORY_PREFIX);
+        for key in history {
+            let squares = key.get(1..).unwrap_or_default();
+            let well_formed = (key.starts_with('w') || key.starts_with('b'))
+                && squares.len() == 64
+                && squares.bytes().all(|b| b"PNBRQKpnbrqkTt.,".contains(&b));
+            if !well_formed {
+                return Err(Error::History(codec::excerpt(key)));
+            }
+            prefix.push(' ');
+            prefix.push_str(key);
+        }
+        prefix.push('\n');
+    }
     let state = State {
-        prefix: String::new(),
+        prefix,
         threads: vec![codec::thread_of(&start)],
     };
     let mut s = state.render();

@@ -26,6 +26,7 @@ use crate::codec::{POSITION_VARS, TURN_VAR};
 use crate::eval::{Eval, ReplyDelta, DELTA_OFFSET, DELTA_VAR, EVAL_VAR, EVEN, MATE};
 use crate::movegen::{legal_moves_for, Options, MOVE_VAR};
 use crate::reduce::{Better, KeepBest};
+use crate::repetition;
 use crate::specials::{Step, CHECK_VAR};
 use regex_asm::Expr;
 
@@ -98,7 +99,7 @@ fn node(m: &mut Machine, us: Color, depth: u32, ply: u32) {
     // The search needs only the board: every other variable would be
     // copied into every one of the hundreds of threads below.
     for v in m.defined_vars() {
-        if v != BOARD_VAR {
+        if v != BOARD_VAR && !repetition::root_keeps(m, &v, ply) {
             m.delete(&v);
         }
     }
@@ -107,6 +108,7 @@ fn node(m: &mut Machine, us: Color, depth: u32, ply: u32) {
     m.set(BEST, m.get(MOVE_VAR));
     m.delete(MOVE_VAR);
     m.delete(TURN_VAR);
+    repetition::mark_candidates(m, !us, ply);
     if depth <= 2 {
         leaf_pairs(m, us, ply);
     } else {
@@ -125,6 +127,7 @@ fn node(m: &mut Machine, us: Color, depth: u32, ply: u32) {
             },
         );
     }
+    repetition::repeats_are_even(m, ply);
     // The best candidate goes back to the root.
     m.special(
         Arc::new(KeepBest {
@@ -264,11 +267,13 @@ impl Special for KeepOnly {
 /// no legal move).
 pub fn reply_dsl(m: &mut Machine, depth: u32) {
     m.assume_set(&POSITION_VARS);
+    m.special(Arc::new(repetition::LoadHistory), &[], &[]);
     m.if_else(
         m.get(TURN_VAR).eq("w"),
         |m| search_onto_stack_at(m, Color::White, depth),
         |m| search_onto_stack_at(m, Color::Black, depth),
     );
+    m.delete(repetition::HISTORY_VAR);
     store_result(m);
 }
 

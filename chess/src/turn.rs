@@ -399,7 +399,11 @@ fn has_moves_into(m: &mut Machine, c: Color, dst: &str) {
 }
 
 fn engine_turn(m: &mut Machine, us: Color, depth: u32) {
+    // The history rides into the search's root (draw sense) and no
+    // further.
+    m.special(Arc::new(crate::repetition::LoadHistory), &[], &[]);
     search_onto_stack_at(m, us, depth);
+    m.delete(crate::repetition::HISTORY_VAR);
     m.emit_raw(Instr::StackEmpty);
     m.if_else_top(
         |m| {
