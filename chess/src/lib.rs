@@ -20,6 +20,7 @@ pub mod mopup;
 pub mod movegen;
 pub mod reduce;
 pub mod reference;
+pub mod repetition;
 pub mod rules;
 pub mod screen;
 pub mod search;
@@ -55,6 +56,9 @@ pub enum Error {
         max = search::MAX_DEPTH
     )]
     Depth(u32),
+    /// A history key that is not a side to move and 64 squares.
+    #[error("not a position key: {0}")]
+    History(String),
 }
 
 /// The move program and its compiled executor, built once.
@@ -302,7 +306,25 @@ pub fn reply(fen: &str) -> Result<(Option<(String, u32)>, Stats), Error> {
 /// [`Error::Depth`] for an unsupported depth, [`Error::Fen`] for an invalid
 /// FEN; the others for failures of the VM.
 pub fn reply_at(fen: &str, depth: u32) -> Result<(Option<(String, u32)>, Stats), Error> {
-    search_at(fen, depth).map(|s| (s.best, s.stats))
+    reply_with_history(fen, &[], depth)
+}
+
+/// [`reply_at`] in a game whose positions so far (since the last capture
+/// or pawn move) have the keys `history` (as [`ending::position_key`]
+/// writes them, in any order): a move into one of them scores as a draw
+/// (`repetition`). The history goes before the thread as the turn keeps
+/// it, a `Positions:` line.
+///
+/// # Errors
+///
+/// As [`reply_at`], and [`Error::History`] for a key that is not a side
+/// and 64 squares.
+pub fn reply_with_history(
+    fen: &str,
+    history: &[String],
+    depth: u32,
+) -> Result<(Option<(String, u32)>, Stats), Error> {
+    search_in_game(fen, history, depth).map(|s| (s.best, s.stats))
 }
 
 /// What a search found.
@@ -327,21 +349,33 @@ pub struct Searched {
 /// [`Error::Depth`] for an unsupported depth, [`Error::Fen`] for an invalid
 /// FEN; the others for failures of the VM.
 pub fn search_at(fen: &str, depth: u32) -> Result<Searched, Error> {
-    search_with(fen, depth, reply_pass_at)
+    search_in_game(fen, &[], depth)
 }
 
-/// As [`search_at`], with the reply pass of each depth given by `pass`
-/// (tests use it to lower the state cap).
+/// [`search_at`] in a game with the position keys `history` (see
+/// [`reply_with_history`]).
 ///
 /// # Errors
 ///
-/// As [`search_at`].
+/// As [`reply_with_history`].
+pub fn search_in_game(fen: &str, history: &[String], depth: u32) -> Result<Searched, Error> {
+    search_with(fen, history, depth, reply_pass_at)
+}
+
+/// As [`search_in_game`], with the reply pass of each depth given by
+/// `pass` (tests use it to lower the state cap).
+///
+/// # Errors
+///
+/// As [`reply_with_history`].
 pub fn search_with<'a>(
     fen: &str,
+    history: &[String],
     depth: u32,
     pass: impl Fn(u32) -> Result<&'a MovePass, Error>,
 ) -> Result<Searched, Error> {
-    let (result, depth) = shallower_on_overflow(depth, |d| search_once(pass(d)?, fen))?;
+    let start = start_state(fen, history)?;
+    let (result, depth) = shallower_on_overflow(depth, |d| search_once(pass(d)?, &start))?;
     let (best, stats) = result;
     Ok(Searched { best, stats, depth })
 }
@@ -364,14 +398,36 @@ fn shallower_on_overflow<T>(
     }
 }
 
-/// One run of a reply pass on `fen`.
-fn search_once(pass: &MovePass, fen: &str) -> Result<(Option<(String, u32)>, Stats), Error> {
+/// The reply program's input: the history line (if any) and the position's
+/// thread.
+fn start_state(fen: &str, history: &[String]) -> Result<String, Error> {
     let start = codec::encode_fen(fen)?;
+    let mut prefix = String::new();
+    if !history.is_empty() {
+        prefix.push_str(ending::HISTORY_PREFIX);
+        for key in history {
+            let squares = key.get(1..).unwrap_or_default();
+            let well_formed = (key.starts_with('w') || key.starts_with('b'))
+                && squares.len() == 64
+                && squares.bytes().all(|b| b"PNBRQKpnbrqkTt.,".contains(&b));
+            if !well_formed {
+                return Err(Error::History(codec::excerpt(key)));
+            }
+            prefix.push(' ');
+            prefix.push_str(key);
+        }
+        prefix.push('\n');
+    }
     let state = State {
-        prefix: String::new(),
+        prefix,
         threads: vec![codec::thread_of(&start)],
     };
-    let mut s = state.render();
+    Ok(state.render())
+}
+
+/// One run of a reply pass on a start state.
+fn search_once(pass: &MovePass, start: &str) -> Result<(Option<(String, u32)>, Stats), Error> {
+    let mut s = start.to_string();
     let stats = pass.executor.run(&mut s)?;
     let parsed = State::parse(&s).map_err(|e| Error::BadState(e.to_string()))?;
     let t = parsed

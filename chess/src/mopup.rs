@@ -5,7 +5,9 @@
 //! distance from the centre, `14 -` the distance between the kings (both
 //! counted in king steps along files plus ranks) and `3 -` the stronger
 //! king's own table value (so that table, which pays a king for staying
-//! home, is ignored). The term is [`mop_up`] natively and
+//! home, is ignored); when the stronger side's one piece is a rook, also
+//! [`fence`]: how tightly the rook's file and rank box the lone king in.
+//! The term is [`mop_up`] natively and
 //! [`mop_up_rewrites`] as regexes; both are used by `eval::ReplyDelta` (the
 //! search's leaves) and nothing else. It does not evaluate material.
 
@@ -18,8 +20,18 @@ use crate::eval::{piece_value, DELTA_VAR};
 /// The scratch variable the rewrites build the term in.
 const MOP_VAR: &str = "mo";
 
-/// A bound on the term: 2 x 6 (a corner) + 13 (kings side by side) + 3.
-pub const MOP_MAX: u32 = 29;
+/// The scratch variable the rook's fence is built in.
+const FENCE_VAR: &str = "mr";
+
+/// A bound on the kings' part: 2 x 6 (a corner) + 13 (kings side by
+/// side) + 3.
+const KINGS_MAX: u32 = 29;
+
+/// A bound on [`fence`]: a one-square box.
+const FENCE_MAX: u32 = 28;
+
+/// A bound on the term.
+pub const MOP_MAX: u32 = KINGS_MAX + FENCE_MAX;
 
 /// The side with only its king while the other side has more, if any.
 pub fn lone_side(board: &str) -> Option<Color> {
@@ -68,6 +80,33 @@ fn term(strong: Color, lone: (usize, usize), strong_king: (usize, usize)) -> u32
         - king_table(strong, strong_king.0, strong_king.1)
 }
 
+/// How far a lone rook on (file, row) `rook` fences the lone king on
+/// `lone` in: `2 x (16 - width - height)` of the rectangle on the king's
+/// side of the rook's file and rank (a line through the king leaves that
+/// dimension whole, 8). 0 (no fence) to [`FENCE_MAX`] (a corner square).
+pub fn fence(lone: (usize, usize), rook: (usize, usize)) -> u32 {
+    let side = |k: usize, r: usize| match k.cmp(&r) {
+        std::cmp::Ordering::Less => r,
+        std::cmp::Ordering::Greater => 7 - r,
+        std::cmp::Ordering::Equal => 8,
+    };
+    2 * (16 - side(lone.0, rook.0) - side(lone.1, rook.1)) as u32
+}
+
+/// The square (file, row) of `strong`'s rook when it is `strong`'s only
+/// piece besides its king.
+fn lone_rook(board: &str, strong: Color) -> Option<(usize, usize)> {
+    let mut others = board
+        .char_indices()
+        .filter(|(_, ch)| pieces(strong).contains(*ch) && !ch.eq_ignore_ascii_case(&'k'));
+    let (i, ch) = others.next()?;
+    if others.next().is_some() || !matches!(ch.to_ascii_lowercase(), 'r' | 't') {
+        return None;
+    }
+    let (file, rank) = square_at(i)?;
+    Some((file, 8 - rank))
+}
+
 /// The mop-up term of `board` for `us` (positive when the other side has
 /// the lone king, negative when we do, 0 otherwise).
 pub fn mop_up(board: &str, us: Color) -> i32 {
@@ -77,7 +116,8 @@ pub fn mop_up(board: &str, us: Color) -> i32 {
     let (Some(lk), Some(sk)) = (king_of(board, lone), king_of(board, !lone)) else {
         return 0;
     };
-    let t = term(!lone, lk, sk) as i32;
+    let rook = lone_rook(board, !lone).map_or(0, |r| fence(lk, r));
+    let t = (term(!lone, lk, sk) + rook) as i32;
     if lone == us {
         -t
     } else {
@@ -174,6 +214,66 @@ pub fn mop_up_rewrites(us: Color) -> Vec<Rewrite> {
             ));
         }
     }
+    // The fence, when the stronger side's one piece is a rook (only one
+    // side has pieces, so `[RTrt]` is that rook): its own line `#mr:`
+    // with the lone king's digits, the rook's, one `m` per unit, then its
+    // `m`s join the kings' ones.
+    for lone in [Color::White, Color::Black] {
+        let sign = if lone == us { r"\-" } else { r"\+" };
+        let others: String = pieces(!lone)
+            .chars()
+            .filter(|c| !c.eq_ignore_ascii_case(&'k'))
+            .collect();
+        out.push(Rewrite::new(
+            format!(
+                r"(#{z}:[^%\n{others}]*[RTrt][^%\n{others}]*\n[^%]*?#{mo}:{sign}([0-7]{{2}})[0-7]{{2}}m*\n)"
+            ),
+            Template::new()
+                .group(1)
+                .text(&format!("#{FENCE_VAR}:"))
+                .group(2)
+                .text("\n"),
+        ));
+    }
+    let mr = FENCE_VAR;
+    for f in 0..8 {
+        out.push(Rewrite::new(
+            format!(r"(/[^%\n/]{{{f}}}[RTrt][^%]*#{mr}:[0-9]{{2}})\n"),
+            Template::new().group(1).text(&format!("{f}\n")),
+        ));
+    }
+    for r in 0..8 {
+        out.push(Rewrite::new(
+            format!(r"(#{z}:(?:{ANY}{{10}}){{{r}}}/[^%\n/]*[RTrt][^%]*#{mr}:[0-9]{{3}})\n"),
+            Template::new().group(1).text(&format!("{r}\n")),
+        ));
+    }
+    let mut by_value: Vec<(u32, Vec<String>)> = Vec::new();
+    for code in 0..4096u32 {
+        let d = |k: u32| ((code >> (3 * k)) & 7) as usize;
+        let (lf, lr, rf, rr) = (d(3), d(2), d(1), d(0));
+        let v = fence((lf, lr), (rf, rr));
+        let key = format!("{lf}{lr}{rf}{rr}");
+        match by_value.iter_mut().find(|(w, _)| *w == v) {
+            Some((_, keys)) => keys.push(key),
+            None => by_value.push((v, vec![key])),
+        }
+    }
+    for (v, keys) in by_value {
+        if v > 0 {
+            out.push(Rewrite::new(
+                format!(r"(#{mr}:(?:{}))\n", keys.join("|")),
+                Template::new()
+                    .group(1)
+                    .text(&"m".repeat(v as usize))
+                    .text("\n"),
+            ));
+        }
+    }
+    out.push(Rewrite::new(
+        format!(r"(#{mo}:[+\-][0-9]{{4}}m*)\n#{mr}:[0-9]{{4}}(m*)\n"),
+        Template::new().group(1).group(2).text("\n"),
+    ));
     // Into `dv`.
     for v in 0..=MOP_MAX {
         out.push(Rewrite::new(
@@ -235,5 +335,24 @@ mod tests {
             crate::eval::leaf_value(&g1, Color::White),
             crate::eval::leaf_value(&f2, Color::White)
         );
+    }
+
+    #[test]
+    fn a_lone_rook_pays_for_the_box_it_keeps_the_king_in() {
+        // King on a8 (file 0, row 0); a rook on b2 boxes it into a3:a8.
+        assert_eq!(fence((0, 0), (1, 6)), 2 * (16 - 1 - 6));
+        assert_eq!(fence((0, 0), (1, 1)), FENCE_MAX);
+        // A rook on the king's file (d8, the king on d5) fences nothing
+        // that way; its rank leaves the king the seven rows below it.
+        assert_eq!(fence((3, 3), (3, 0)), 2); // 2 x (16 - 8 - 7)
+        let wide = board("k7/8/8/8/8/8/8/2R1K3 w - - 0 1");
+        let tight = board("k7/8/2R5/8/8/8/8/4K3 w - - 0 1");
+        assert!(mop_up(&tight, Color::White) > mop_up(&wide, Color::White));
+        assert_eq!(mop_up(&tight, Color::Black), -mop_up(&tight, Color::White));
+        // Two pieces: no fence.
+        let two = board("k7/8/2R5/8/8/8/8/2R1K3 w - - 0 1");
+        let one = board("k7/8/8/8/8/8/8/2R1K3 w - - 0 1");
+        assert_eq!(lone_rook(&two, Color::White), None);
+        assert_eq!(lone_rook(&one, Color::White), Some((2, 7)));
     }
 }

@@ -4,7 +4,9 @@
 //! program plays must reach [`best_score`]. It mirrors `search` exactly
 //! (which positions are tested for mate, which are evaluated, the mate
 //! scores by ply) and shares the evaluation with the regex program
-//! (`eval::leaf_value`) and nothing else.
+//! (`eval::leaf_value`) and nothing else. Given a game's history (the
+//! `_in_game` functions), a root candidate that repeats one of its
+//! positions scores `EVEN`, as `repetition` makes the regex search do.
 
 use shakmaty::{Chess, Move, Position};
 
@@ -96,4 +98,35 @@ pub fn best_moves_at(pos: &Chess, depth: u32) -> Option<(Vec<Move>, u32)> {
 /// [`best_moves_at`] the default depth.
 pub fn best_moves(pos: &Chess) -> Option<(Vec<Move>, u32)> {
     best_moves_at(pos, DEFAULT_DEPTH)
+}
+
+/// [`move_score_at`] in a game whose positions so far have the keys
+/// `history` (each after a space, as the `Positions:` line holds them):
+/// a move into one of them is a draw, [`EVEN`].
+pub fn move_score_in_game(pos: &Chess, m: Move, depth: u32, history: &str) -> u32 {
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    if crate::repetition::repeats(&encode(&after).board, after.turn(), history) {
+        return EVEN;
+    }
+    candidate_value(&after, depth.clamp(MIN_DEPTH, MAX_DEPTH), 1)
+}
+
+/// [`best_moves_at`] in a game with `history` (see
+/// [`move_score_in_game`]).
+pub fn best_moves_in_game(pos: &Chess, depth: u32, history: &str) -> Option<(Vec<Move>, u32)> {
+    let scored: Vec<(Move, u32)> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| (m, move_score_in_game(pos, m, depth, history)))
+        .collect();
+    let best = scored.iter().map(|(_, s)| *s).max()?;
+    Some((
+        scored
+            .into_iter()
+            .filter(|(_, s)| *s == best)
+            .map(|(m, _)| m)
+            .collect(),
+        best,
+    ))
 }

@@ -26,7 +26,9 @@ use crate::codec::{POSITION_VARS, TURN_VAR};
 use crate::eval::{Eval, ReplyDelta, DELTA_OFFSET, DELTA_VAR, EVAL_VAR, EVEN, MATE};
 use crate::movegen::{legal_moves_for, legal_moves_of, Options, MOVE_VAR};
 use crate::reduce::{Better, KeepBest};
+use crate::repetition;
 use crate::specials::{Mover, Step, CHECK_VAR};
+
 use regex_asm::Expr;
 
 /// The chosen move (UCI).
@@ -57,6 +59,23 @@ pub fn mated_at(ply: u32) -> u32 {
     2 * EVEN - mate_at(ply)
 }
 
+/// The mate a search score promises, in moves of the side that mates:
+/// `Some(n)` when the side to move mates with its `n`th move, `Some(-n)`
+/// when it is mated by the opponent's `n`th move, `None` for any other
+/// score. Mate scores are [`mate_at`] / [`mated_at`] of a ply, and no
+/// search is deeper than [`MAX_DEPTH`] plies. Every front end that shows a
+/// score as mate (UCI, `reply`, the play screen) reads it from here.
+pub fn mate_in(score: u32) -> Option<i32> {
+    let moves = |ply: u32| i32::try_from(ply).ok();
+    if (mate_at(MAX_DEPTH)..=MATE).contains(&score) {
+        moves((MATE + 1 - score).div_ceil(2))
+    } else if (mated_at(1)..=mated_at(MAX_DEPTH)).contains(&score) {
+        moves((MATE + 1 - (2 * EVEN - score)) / 2).map(|n| -n)
+    } else {
+        None
+    }
+}
+
 /// Searches every active thread (a position with `us` to move) 2 plies
 /// deep. Afterwards each such thread is as before, with `[em, v]` on its
 /// stack (top first) if it has a legal move and an empty stack otherwise.
@@ -81,7 +100,7 @@ fn node(m: &mut Machine, us: Color, depth: u32, ply: u32) {
     // The search needs only the board: every other variable would be
     // copied into every one of the hundreds of threads below.
     for v in m.defined_vars() {
-        if v != BOARD_VAR {
+        if v != BOARD_VAR && !repetition::root_keeps(m, &v, ply) {
             m.delete(&v);
         }
     }
@@ -90,6 +109,7 @@ fn node(m: &mut Machine, us: Color, depth: u32, ply: u32) {
     m.set(BEST, m.get(MOVE_VAR));
     m.delete(MOVE_VAR);
     m.delete(TURN_VAR);
+    repetition::mark_candidates(m, !us, ply);
     if depth <= 2 {
         leaf_pairs(m, us, ply);
     } else {
@@ -108,6 +128,7 @@ fn node(m: &mut Machine, us: Color, depth: u32, ply: u32) {
             },
         );
     }
+    repetition::repeats_are_even(m, ply);
     // The best candidate goes back to the root.
     m.special(
         Arc::new(KeepBest {
@@ -265,11 +286,13 @@ impl Special for KeepOnly {
 /// no legal move).
 pub fn reply_dsl(m: &mut Machine, depth: u32) {
     m.assume_set(&POSITION_VARS);
+    m.special(Arc::new(repetition::LoadHistory), &[], &[]);
     m.if_else(
         m.get(TURN_VAR).eq("w"),
         |m| search_onto_stack_at(m, Color::White, depth),
         |m| search_onto_stack_at(m, Color::Black, depth),
     );
+    m.delete(repetition::HISTORY_VAR);
     store_result(m);
 }
 

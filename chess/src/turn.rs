@@ -22,7 +22,6 @@ use shakmaty::Color;
 use crate::board::{letter, name_at, pieces, squares, ANY, BOARD_VAR};
 use crate::codec::TURN_VAR;
 use crate::ending::{dead_material, fifty_moves, NotePosition, DEAD_VAR, FIFTY_VAR};
-use crate::eval::MATE;
 use crate::func::{append, get, local, Func};
 use crate::movegen::{legal_moves_dsl, legal_moves_for, Options, MOVE_VAR};
 use crate::screen::{
@@ -412,7 +411,11 @@ fn has_moves_into(m: &mut Machine, c: Color, dst: &str) {
 }
 
 fn engine_turn(m: &mut Machine, us: Color, depth: u32) {
+    // The history rides into the search's root (draw sense) and no
+    // further.
+    m.special(Arc::new(crate::repetition::LoadHistory), &[], &[]);
     search_onto_stack_at(m, us, depth);
+    m.delete(crate::repetition::HISTORY_VAR);
     m.emit_raw(Instr::StackEmpty);
     m.if_else_top(
         |m| {
@@ -447,15 +450,17 @@ fn engine_turn(m: &mut Machine, us: Color, depth: u32) {
 }
 
 /// `st` := the score as the person reads it, from the engine's (`us`)
-/// side: `+1.2 for black (pawns)`, or `mate for black`.
+/// side: `+1.2 for black (pawns)`, or `mate in 2 for black` (see
+/// [`mate_words`]).
 fn score_text(m: &mut Machine, us: Color) {
     let whose = match us {
         Color::White => " for white",
         Color::Black => " for black",
     };
+    m.special(Arc::new(mate_words(us)), &[], &[]);
     m.if_else(
-        m.get(SCORE).eq(MATE.to_string()),
-        |m| m.set("st", Expr::from("mate").concat(whose)),
+        m.get(MATE_WORDS).ne(""),
+        |m| m.set("st", m.get(MATE_WORDS)),
         |m| {
             m.if_else(
                 m.get(SCORE).ge(5000u32),
@@ -480,6 +485,55 @@ fn score_text(m: &mut Machine, us: Color) {
             m.delete("sg");
         },
     );
+    m.delete(MATE_WORDS);
+}
+
+/// The variable [`mate_words`] sets.
+const MATE_WORDS: &str = "mt";
+
+/// The words for a mate score of `us` (the engine), `mate in 2 for white`
+/// (the side that mates), as [`crate::search::mate_in`] reads the score;
+/// empty for any other score.
+pub fn mate_text(score: &str, us: Color) -> String {
+    let side = |c: Color| match c {
+        Color::White => "white",
+        Color::Black => "black",
+    };
+    match score.parse().ok().and_then(crate::search::mate_in) {
+        Some(n) if n > 0 => format!("mate in {n} for {}", side(us)),
+        Some(n) => format!("mate in {} for {}", n.unsigned_abs(), side(!us)),
+        None => String::new(),
+    }
+}
+
+/// Appends `mt`, [`mate_text`] of the score `v`: one rewrite appends it
+/// empty, then one rewrite per mate score (every score [`mate_text`] has
+/// words for) fills it in.
+pub fn mate_words(us: Color) -> Func {
+    let mut rules = vec![local(
+        r"(%%\n[^%]*)",
+        Template::new().group(1).text(&format!("#{MATE_WORDS}:\n")),
+    )];
+    for score in 0..=2 * crate::eval::EVEN {
+        let words = mate_text(&score.to_string(), us);
+        if !words.is_empty() {
+            rules.push(local(
+                format!(r"(%%\n[^%]*?#{SCORE}:{score}\n[^%]*?#{MATE_WORDS}:)\n"),
+                Template::new().group(1).text(&words).text("\n"),
+            ));
+        }
+    }
+    Func {
+        name: format!("mate_words_{}", if us == Color::White { "w" } else { "b" }),
+        rules,
+        meaning: Arc::new(move |mut t: Thread| {
+            let words = mate_text(&get(&t, SCORE)?, us);
+            append(&mut t, MATE_WORDS, words)?;
+            Ok(vec![t])
+        }),
+        defines: vec![MATE_WORDS.into()],
+        requires: vec![SCORE.into()],
+    }
 }
 
 /// `x` (an integer in tenths) := `x/10` with one decimal (`23` -> `2.3`).

@@ -28,15 +28,15 @@ fn a_search_over_its_cap_answers_one_ply_shallower() {
         deep.stats.peak_state_bytes
     );
     let passes = [capped(2, cap), capped(3, cap)];
-    let got = search_with(fen, 3, |d| Ok(&passes[(d - 2) as usize])).unwrap();
+    let got = search_with(fen, &[], 3, |d| Ok(&passes[(d - 2) as usize])).unwrap();
     assert_eq!(got.depth, 2);
     assert_eq!(got.best, shallow.best);
 
     // Nothing shallower to fall back on: the error is the cap's.
-    let err = search_with(fen, 2, |_| Ok(&passes[0])).map(|_| ());
+    let err = search_with(fen, &[], 2, |_| Ok(&passes[0])).map(|_| ());
     assert!(err.is_ok(), "{err:?}");
     let tiny = capped(2, 1 << 10);
-    let err = search_with(fen, 2, |_| Ok(&tiny)).unwrap_err();
+    let err = search_with(fen, &[], 2, |_| Ok(&tiny)).unwrap_err();
     assert!(
         matches!(err, Error::Exec(ExecError::StateTooLarge { .. })),
         "{err}"

@@ -266,3 +266,30 @@ fn two_players_see_the_checkmate() {
     assert_eq!(end.message, "Checkmate: black wins.");
     assert_eq!(end.prompt, GAME_OVER);
 }
+
+#[test]
+fn the_score_line_shows_a_mate_in_moves_for_the_side_that_mates() {
+    // Depth 3 sees the mate in 2 (Kf7, then Rh1#): score 8998, not 899.8
+    // pawns.
+    let mut s = start_screen("7k/8/5K2/8/8/8/8/6R1 w - - 0 1", Some(Color::White)).unwrap();
+    chess::play_turn_at(&mut s, None, 3).unwrap();
+    let info = parse_screen(&s).unwrap().info;
+    assert!(
+        info.ends_with("(Kf7), score mate in 2 for white."),
+        "{info}"
+    );
+    // A mate on the move.
+    let s = game("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", Color::White);
+    let info = parse_screen(&s).unwrap().info;
+    assert!(
+        info.ends_with("(Rd8#), score mate in 1 for white."),
+        "{info}"
+    );
+    // The engine mated whatever it does: the mate is the person's.
+    let s = game("7k/8/6K1/8/8/8/8/1Q6 b - - 0 1", Color::Black);
+    let info = parse_screen(&s).unwrap().info;
+    assert!(
+        info.ends_with("(Kg8), score mate in 1 for white."),
+        "{info}"
+    );
+}

@@ -63,6 +63,12 @@ pub struct MatchArgs {
     /// Adjudicate a game as a draw after this many plies.
     #[arg(long, value_name = "N", default_value = "400")]
     pub max_plies: String,
+    /// Our engine's side: `both` (colours alternate, each opening played
+    /// from both sides), or always `white` or always `black` (each game
+    /// the next opening), e.g. for endgame starts where one side has the
+    /// extra piece.
+    #[arg(long, value_name = "SIDE", default_value = "both")]
+    pub ours: String,
 }
 
 /// The numbers of `MatchArgs`, parsed here rather than by clap so that an
@@ -72,6 +78,8 @@ struct Settings {
     movetime: u64,
     depth: u32,
     max_plies: u32,
+    /// Our side in every game, `None` for alternating colours.
+    ours: Option<Color>,
 }
 
 impl Settings {
@@ -86,6 +94,12 @@ impl Settings {
             movetime: number("--movetime", &args.movetime)?,
             depth: number("--depth", &args.depth)?,
             max_plies: number("--max-plies", &args.max_plies)?,
+            ours: match args.ours.trim() {
+                "both" => None,
+                "white" => Some(Color::White),
+                "black" => Some(Color::Black),
+                other => bail!("--ours {}: use both, white or black", quote(other)),
+            },
         };
         if !DEPTHS.contains(&settings.depth) {
             return Err(unknown_depth(settings.depth));
@@ -120,16 +134,18 @@ fn parse_option(text: &str) -> Result<(String, String), String> {
     }
 }
 
-/// Our engine's move (UCI) in `fen`, `None` when it has none.
+/// Our engine's move (UCI) in `fen`, `None` when it has none; `history`
+/// (the game's position keys since the last capture or pawn move) lets it
+/// score a move back into one of them as a draw.
 ///
 /// # Errors
 ///
 /// A depth the engine does not offer, or a failure of the regex program.
-fn engine_move(fen: &str, depth: u32) -> Result<Option<String>> {
+fn engine_move(fen: &str, history: &[String], depth: u32) -> Result<Option<String>> {
     if !DEPTHS.contains(&depth) {
         return Err(unknown_depth(depth));
     }
-    Ok(chess::reply_at(fen, depth)
+    Ok(chess::reply_with_history(fen, history, depth)
         .with_context(|| format!("our engine on {}", quote(fen)))?
         .0
         .map(|(uci, _)| uci))
@@ -377,7 +393,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         }
         None => None,
     };
-    chess::reply_pass().context("building the reply program")?;
+    chess::reply_pass_at(settings.depth).context("building the reply program")?;
     let mut opponent = Opponent::start(&args.opponent, &args.options)?;
     let engine = format!("regex-chess (depth {})", settings.depth);
     let bar = ProgressBar::new(u64::from(settings.games));
@@ -389,14 +405,15 @@ pub fn run(args: MatchArgs) -> Result<()> {
     let mut tally = Tally::default();
     for round in 1..=settings.games {
         let index = (round - 1) as usize;
+        let (ours, opening) = match settings.ours {
+            Some(side) => (side, index % openings.len()),
+            None if index.is_multiple_of(2) => (Color::White, (index / 2) % openings.len()),
+            None => (Color::Black, (index / 2) % openings.len()),
+        };
         let mut game = Game {
             round,
-            ours: if index.is_multiple_of(2) {
-                Color::White
-            } else {
-                Color::Black
-            },
-            opening: openings[(index / 2) % openings.len()].clone(),
+            ours,
+            opening: openings[opening].clone(),
             moves: Vec::new(),
             ending: None,
             abandoned: None,
@@ -457,6 +474,7 @@ fn play(
     let mut pos = start_position(game.opening.fen.as_deref())?;
     let mut repetitions = Repetitions::default();
     let mut occurrences = repetitions.add(&pos);
+    let mut history = vec![history_key(&pos)];
     let mut uci_moves: Vec<String> = Vec::new();
     let mut book = game.opening.moves.clone().into_iter();
     loop {
@@ -469,7 +487,7 @@ fn play(
         let (text, ours) = if let Some(m) = book.next() {
             (m, false)
         } else if pos.turn() == game.ours {
-            let m = engine_move(&fen, settings.depth)?;
+            let m = engine_move(&fen, &history, settings.depth)?;
             (
                 m.ok_or_else(|| anyhow!("our engine found no move in {}", quote(&fen)))?,
                 true,
@@ -504,7 +522,16 @@ fn play(
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, m);
         game.moves.push((san.to_string(), allowed));
         occurrences = repetitions.add(&pos);
+        if pos.halfmoves() == 0 {
+            history.clear();
+        }
+        history.push(history_key(&pos));
     }
+}
+
+/// The key of `pos` in our engine's history of the game.
+fn history_key(pos: &Chess) -> String {
+    chess::ending::position_key(&chess::codec::encode(pos).board, pos.turn())
 }
 
 /// A game as PGN: the seven-tag roster, the start position when it is not

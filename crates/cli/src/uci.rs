@@ -6,7 +6,9 @@
 //! input). All chess is the regex programs': `position ... moves` plays each
 //! move by finding it among `chess::legal_moves` of the current position
 //! and taking the FEN the program computed after it, and `go` runs
-//! `chess::reply_at`, the search at a depth of 2 or 3 plies. shakmaty only
+//! `chess::reply_with_history`, the search at a depth of 2 or 3 plies,
+//! given the keys of the game's positions since the last capture or pawn
+//! move (draw sense). shakmaty only
 //! validates FEN text.
 //!
 //! Searches are synchronous, so `go` answers when the search is done. The
@@ -26,8 +28,8 @@ use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use chess::eval::{EVEN, MATE};
-use chess::search::{mate_at, DEFAULT_DEPTH, MAX_DEPTH, MIN_DEPTH};
+use chess::eval::EVEN;
+use chess::search::{mate_in, DEFAULT_DEPTH, MAX_DEPTH, MIN_DEPTH};
 
 use crate::textio::{self, quote, Line};
 
@@ -110,6 +112,9 @@ pub struct Session {
     moves: Vec<String>,
     /// The current position (the regex program's FEN after `moves`).
     fen: String,
+    /// The keys of the positions since the last capture or pawn move,
+    /// the current one included (the search's draw sense).
+    history: Vec<String>,
     /// A `bestmove` line held back until `stop` or `ponderhit`.
     pending: Option<String>,
     /// `quit` was received.
@@ -134,6 +139,7 @@ impl Session {
             base: START_FEN.to_string(),
             moves: Vec::new(),
             fen: START_FEN.to_string(),
+            history: history_after(Vec::new(), START_FEN),
             pending: None,
             quit: false,
             depth: DEFAULT_DEPTH,
@@ -171,12 +177,13 @@ impl Session {
     /// illegal or malformed move leaves the position after the moves
     /// before it.
     fn set_position(&mut self, mut cmd: PositionCmd) -> Result<(), String> {
-        let (mut fen, done) = if cmd.base == self.base && cmd.moves.starts_with(&self.moves) {
-            (self.fen.clone(), self.moves.len())
-        } else {
-            chess::codec::parse_fen(&cmd.base).map_err(|e| e.to_string())?;
-            (cmd.base.clone(), 0)
-        };
+        let (mut fen, done, mut history) =
+            if cmd.base == self.base && cmd.moves.starts_with(&self.moves) {
+                (self.fen.clone(), self.moves.len(), self.history.clone())
+            } else {
+                chess::codec::parse_fen(&cmd.base).map_err(|e| e.to_string())?;
+                (cmd.base.clone(), 0, history_after(Vec::new(), &cmd.base))
+            };
         let mut refused = None;
         for (i, mv) in cmd.moves.iter().enumerate().skip(done) {
             let after = chess::legal_moves(&fen)
@@ -185,7 +192,10 @@ impl Session {
                 .find(|(uci, _)| uci == mv)
                 .map(|(_, after)| after);
             match after {
-                Some(after) => fen = after,
+                Some(after) => {
+                    history = history_after(history, &after);
+                    fen = after;
+                }
                 None => {
                     refused = Some(format!(
                         "illegal move {} (move {} of the list) in {fen}; \
@@ -201,8 +211,21 @@ impl Session {
         self.base = cmd.base;
         self.moves = cmd.moves;
         self.fen = fen;
+        self.history = history;
         refused.map_or(Ok(()), Err)
     }
+}
+
+/// `history` with the position `fen` added (emptied first when its halfmove
+/// clock is 0: nothing before a capture or pawn move comes back).
+fn history_after(mut history: Vec<String>, fen: &str) -> Vec<String> {
+    if let Ok(e) = chess::codec::encode_fen(fen) {
+        if e.halfmoves == 0 {
+            history.clear();
+        }
+        history.push(chess::ending::position_key(&e.board, e.turn));
+    }
+    history
 }
 
 /// A parsed `position` command (not yet played).
@@ -346,18 +369,11 @@ pub struct Outcome {
 /// The UCI score of a search score, from the mover's view: `mate N` for a
 /// mate the mover gives with its `N`th move (`mate -N`: the mover is
 /// mated by the opponent's `N`th move), otherwise centipawns,
-/// `(score - EVEN) * 10`. Mate scores are [`mate_at`] of the ply, and the
-/// search is never deeper than [`MAX_DEPTH`] plies.
+/// `(score - EVEN) * 10`. Which scores are mates is [`mate_in`]'s to say.
 pub fn score_text(score: u32) -> String {
-    let nearest_mated = 2 * EVEN - mate_at(MAX_DEPTH);
-    if score >= mate_at(MAX_DEPTH) && score <= MATE {
-        let ply = MATE + 1 - score;
-        format!("mate {}", ply.div_ceil(2))
-    } else if score <= nearest_mated && score >= 2 * EVEN - MATE {
-        let ply = MATE + 1 - (2 * EVEN - score);
-        format!("mate -{}", ply / 2)
-    } else {
-        format!("cp {}", (i64::from(score) - i64::from(EVEN)) * 10)
+    match mate_in(score) {
+        Some(n) => format!("mate {n}"),
+        None => format!("cp {}", (i64::from(score) - i64::from(EVEN)) * 10),
     }
 }
 
@@ -399,10 +415,11 @@ pub fn report(outcome: &Result<Outcome, String>) -> Vec<String> {
     }
 }
 
-/// Runs the regex search on a position, `depth` plies deep.
-fn search(fen: &str, depth: u32) -> Result<Outcome, String> {
+/// Runs the regex search on a position, `depth` plies deep, a move back
+/// into one of `history`'s positions scoring as a draw.
+fn search(fen: &str, history: &[String], depth: u32) -> Result<Outcome, String> {
     let start = Instant::now();
-    let searched = chess::search_at(fen, depth).map_err(|e| e.to_string())?;
+    let searched = chess::search_in_game(fen, history, depth).map_err(|e| e.to_string())?;
     Ok(Outcome {
         best: searched.best,
         depth: searched.depth,
@@ -478,7 +495,7 @@ pub fn handle(line: &str, session: &mut Session) -> Vec<String> {
             let depth = choose_depth(&go, white_to_move, session.depth, |d| {
                 session.expected_ms(d)
             });
-            let outcome = search(session.fen(), depth);
+            let outcome = search(session.fen(), &session.history, depth);
             if let Ok(found) = &outcome {
                 let ms = u64::try_from(found.elapsed.as_millis()).unwrap_or(u64::MAX);
                 session.measured_ms[(depth - MIN_DEPTH) as usize] = Some(ms);
@@ -577,6 +594,7 @@ pub fn run() -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chess::search::mate_at;
 
     // The program always writes the en passant square after a double step.
     const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
@@ -652,6 +670,47 @@ mod tests {
         assert!(s.fen().starts_with("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/"));
         assert!(lines(&mut s, &format!("position fen {AFTER_E4}")).is_empty());
         assert_eq!(s.fen(), AFTER_E4);
+    }
+
+    #[test]
+    fn the_history_follows_the_moves_and_go_avoids_repeating_when_ahead() {
+        let start = "3k4/8/8/8/8/8/8/Q3K3 w - - 0 1";
+        let (best, _) = chess::reply_at(start, 2).unwrap();
+        let (first, _) = best.unwrap();
+        let after = |fen: &str, mv: &str| {
+            chess::legal_moves(fen)
+                .unwrap()
+                .into_iter()
+                .find(|(m, _)| m == mv)
+                .map(|(_, f)| f)
+        };
+        let undo = |mv: &str| format!("{}{}", &mv[2..4], &mv[0..2]);
+        let placement = |fen: &str| fen.split(' ').take(2).collect::<Vec<_>>().join(" ");
+        // The queen's move, a king move, both taken back: the start again.
+        let p1 = after(start, &first).unwrap();
+        let cycle = chess::legal_moves(&p1)
+            .unwrap()
+            .into_iter()
+            .find_map(|(answer, p2)| {
+                let p3 = after(&p2, &undo(&first))?;
+                let p4 = after(&p3, &undo(&answer))?;
+                (placement(&p4) == placement(start)).then_some(answer)
+            })
+            .expect("a reversible answer");
+        let mut s = Session::new();
+        let moves = format!("{first} {cycle} {} {}", undo(&first), undo(&cycle));
+        assert!(lines(&mut s, &format!("position fen {start} moves {moves}")).is_empty());
+        assert_eq!(s.history.len(), 5);
+        assert_eq!(s.history[0], s.history[4]);
+        let out = lines(&mut s, "go depth 2");
+        let played = out.last().unwrap().strip_prefix("bestmove ").unwrap();
+        assert_ne!(played, first, "{out:?}");
+        // A fresh game from the same position plays it again.
+        let mut s = Session::new();
+        lines(&mut s, &format!("position fen {start}"));
+        assert_eq!(s.history.len(), 1);
+        let out = lines(&mut s, "go depth 2");
+        assert_eq!(out.last().unwrap(), &format!("bestmove {first}"));
     }
 
     #[test]

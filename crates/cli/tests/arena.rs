@@ -378,3 +378,13 @@ fn a_bad_number_is_quoted_short() {
     assert!(!ok);
     assert!(err.contains("--games 0: nothing to play"), "{err}");
 }
+
+#[test]
+fn an_unknown_side_is_refused() {
+    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine", "--ours", "green"]);
+    assert!(!ok);
+    assert!(
+        err.contains("--ours `green`: use both, white or black"),
+        "{err}"
+    );
+}

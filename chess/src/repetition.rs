@@ -1,0 +1,201 @@
+//! Draw sense: a root candidate that repeats a position of the game scores
+//! as a draw.
+//!
+//! This module owns how the search sees the game's history: [`LoadHistory`]
+//! copies the history line the turn keeps before its thread (`ending`'s
+//! `Positions:` line, which a reply state may carry too) into the first
+//! thread's variable [`HISTORY_VAR`] (empty when there is none), and the
+//! search's root calls [`mark_candidates`] (each candidate's `rp` := whether
+//! the position it leads to is one of the history's keys) and
+//! [`repeats_are_even`] (such a candidate's score becomes `eval::EVEN`).
+//! Ahead, the engine then prefers any move that keeps its advantage to a
+//! repetition; behind, it takes one. The native twin is [`repeats`]. This
+//! module does not keep the history (that is `ending`) nor search.
+
+use std::sync::Arc;
+
+use regex_asm::ir::{RefError, Special};
+use regex_asm::Machine;
+use regex_vm::state::{State, Thread};
+use regex_vm::{Rewrite, Scope, Template};
+use shakmaty::Color;
+
+use crate::board::BOARD_VAR;
+use crate::ending::HISTORY_PREFIX;
+use crate::eval::EVEN;
+use crate::func::{append, get, local, Func};
+use crate::search::SCORE;
+
+/// The history's keys inside the root thread: each key after a space.
+pub const HISTORY_VAR: &str = "hi";
+/// A root candidate's verdict: `T` when its position is in the history.
+pub const REPEAT_VAR: &str = "rp";
+
+/// The history line's keys (its text after `Positions:`), if `prefix`
+/// starts with a history line that can be a variable's value.
+fn history_of(prefix: &str) -> Option<&str> {
+    let (line, _) = prefix.split_once('\n')?;
+    let keys = line.strip_prefix(HISTORY_PREFIX)?;
+    (!keys.contains('#')).then_some(keys)
+}
+
+/// Gives every active thread the variable [`HISTORY_VAR`]: the history
+/// line's keys for the first thread when it is active and the text before
+/// it starts with a history line, empty otherwise.
+#[derive(Debug, Clone, Copy)]
+pub struct LoadHistory;
+
+impl LoadHistory {
+    fn load(state: &State) -> Result<State, String> {
+        let mut out = state.clone();
+        for t in out.threads.iter_mut().filter(|t| t.is_active()) {
+            append(t, HISTORY_VAR, "")?;
+        }
+        if let (Some(keys), Some(first)) = (history_of(&state.prefix), out.threads.first_mut()) {
+            if first.is_active() {
+                crate::func::replace(first, HISTORY_VAR, keys)?;
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl Special for LoadHistory {
+    fn name(&self) -> String {
+        "load_history".into()
+    }
+
+    fn apply(&self, _t: Thread) -> Result<Vec<Thread>, RefError> {
+        Err(crate::screen::whole_state_only(&self.name()))
+    }
+
+    fn apply_state(&self, state: &State) -> Option<Result<State, RefError>> {
+        Some(
+            LoadHistory::load(state).map_err(|message| RefError::Special {
+                instr: self.name(),
+                message,
+            }),
+        )
+    }
+
+    fn rewrites(&self) -> Vec<Rewrite> {
+        let p = HISTORY_PREFIX;
+        let hi = HISTORY_VAR;
+        vec![
+            local(
+                r"(%%\n[^%]*)",
+                Template::new().group(1).text(&format!("#{hi}:\n")),
+            ),
+            Rewrite::new(
+                format!(r"^{p}([^\n#]*)\n([^%]*%%\n[^%]*?#{hi}:)\n"),
+                Template::literal(p)
+                    .group(1)
+                    .text("\n")
+                    .group(2)
+                    .group(1)
+                    .text("\n"),
+            )
+            .with_scope(Scope::Global),
+        ]
+    }
+
+    fn stack_effect(&self) -> (usize, usize) {
+        (0, 0)
+    }
+
+    fn defines(&self) -> Vec<String> {
+        vec![HISTORY_VAR.into()]
+    }
+}
+
+/// The key a board line would have with `side` to move, as the rewrites
+/// compare it: the side, then the 64 squares as they stand.
+fn raw_key(board: &str, side: Color) -> String {
+    let b = board.as_bytes();
+    let mut key = String::from(if side == Color::White { "w" } else { "b" });
+    key.extend(crate::board::squares().map(|i| b.get(i).copied().map_or('?', char::from)));
+    key
+}
+
+/// Whether `board` with `side` to move is one of `history`'s keys (each
+/// after a space). A position with an en passant square cannot repeat an
+/// earlier one (a pawn just moved), so the square is compared as it
+/// stands.
+pub fn repeats(board: &str, side: Color, history: &str) -> bool {
+    let key = raw_key(board, side);
+    history.split(' ').any(|k| k == key)
+}
+
+/// Appends [`REPEAT_VAR`] to each active thread (a position with `side`
+/// to move and a [`HISTORY_VAR`]): `T` when the position is in the
+/// history. One rewrite per order of the two variables; each compares the
+/// board's eight rows with a key's by back-references.
+fn mark_repeats(side: Color) -> Func {
+    let z = BOARD_VAR;
+    let hi = HISTORY_VAR;
+    let rp = REPEAT_VAR;
+    let s = if side == Color::White { 'w' } else { 'b' };
+    let rows_captured: String = (0..8).map(|_| r"/([^%\n]{8})/").collect();
+    let key_captured: String = (0..8).map(|_| r"([^ %\n]{8})").collect();
+    let rows_again: String = (2..=9).map(|g| format!(r"/\{g}/")).collect();
+    let key_again: String = (2..=9).map(|g| format!(r"\{g}")).collect();
+    Func {
+        name: format!("mark_repeats_{s}"),
+        rules: vec![
+            local(
+                r"(%%\n[^%]*)",
+                Template::new().group(1).text(&format!("#{rp}:F\n")),
+            ),
+            local(
+                format!(
+                    r"(%%\n[^%]*?#{z}:{rows_captured}\n[^%]*?#{hi}:[^%\n]* {s}{key_again}[ \n][^%]*?#{rp}:)F"
+                ),
+                Template::new().group(1).text("T"),
+            ),
+            local(
+                format!(
+                    r"(%%\n[^%]*?#{hi}:[^%\n]*? {s}{key_captured}[ \n][^%]*?#{z}:{rows_again}\n[^%]*?#{rp}:)F"
+                ),
+                Template::new().group(1).text("T"),
+            ),
+        ],
+        meaning: Arc::new(move |mut t: Thread| {
+            let board = get(&t, BOARD_VAR)?;
+            let history = get(&t, HISTORY_VAR)?;
+            let v = if repeats(&board, side, &history) {
+                "T"
+            } else {
+                "F"
+            };
+            append(&mut t, REPEAT_VAR, v)?;
+            Ok(vec![t])
+        }),
+        defines: vec![REPEAT_VAR.into()],
+        requires: vec![BOARD_VAR.into(), HISTORY_VAR.into()],
+    }
+}
+
+/// Whether the search's root keeps `var` in its copy of the root thread:
+/// the history, for [`mark_candidates`].
+pub(crate) fn root_keeps(m: &Machine, var: &str, ply: u32) -> bool {
+    ply == 1 && var == HISTORY_VAR && m.is_set(HISTORY_VAR)
+}
+
+/// At the root, once the candidates (positions with `them` to move) are
+/// generated: each gets [`REPEAT_VAR`], and the history goes (nothing
+/// below the root copies it). Nothing without a history.
+pub(crate) fn mark_candidates(m: &mut Machine, them: Color, ply: u32) {
+    if ply == 1 && m.is_set(HISTORY_VAR) {
+        m.special(Arc::new(mark_repeats(them)), &[], &[]);
+        m.delete(HISTORY_VAR);
+    }
+}
+
+/// At the root, once each candidate has its score: a repeating one scores
+/// [`EVEN`], a draw.
+pub(crate) fn repeats_are_even(m: &mut Machine, ply: u32) {
+    if ply == 1 && m.is_set(REPEAT_VAR) {
+        m.if_(m.get(REPEAT_VAR).eq("T"), |m| m.set(SCORE, EVEN));
+        m.delete(REPEAT_VAR);
+    }
+}
