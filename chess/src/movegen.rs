@@ -15,6 +15,7 @@ use shakmaty::Color;
 use crate::board::{letter, pieces};
 use crate::codec::{FULLMOVE_VAR, HALFMOVE_VAR, POSITION_VARS, TURN_VAR};
 use crate::func::increment;
+use crate::quiesce::Recapture;
 use crate::specials::{
     piece_moves, select_pieces, Mover, Step, CAPTURED, FROM, PIECE, PROMOTION, TO,
 };
@@ -73,11 +74,25 @@ fn side_letter(c: Color) -> &'static str {
 /// Records the move pass for colour `c` (the side to move of every active
 /// thread).
 pub fn legal_moves_for(m: &mut Machine, c: Color, options: Options) {
+    move_pass(m, c, options, false);
+}
+
+/// The move pass for colour `c` in [`Options::LEAF`] mode, each move also
+/// given the other side's gain from capturing on its destination
+/// (`quiesce::Recapture`, consumed by `quiesce::LeafDelta`).
+pub fn leaf_moves_with_recaptures(m: &mut Machine, c: Color) {
+    move_pass(m, c, Options::LEAF, true);
+}
+
+fn move_pass(m: &mut Machine, c: Color, options: Options, recaptures: bool) {
     m.special(Arc::new(select_pieces(c)), &[], &[]);
     by_mover(m, c, &Mover::ALL);
+    m.special(Arc::new(Step::Promote(c)), &[], &[]);
+    m.special(Arc::new(Step::NameTarget), &[], &[]);
+    if recaptures && options.leaf {
+        m.special(Arc::new(Recapture(c)), &[], &[]);
+    }
     for step in [
-        Step::Promote(c),
-        Step::NameTarget,
         Step::Place(c),
         Step::DropIllegal(c),
         Step::FixCastle(c),
