@@ -226,8 +226,9 @@ fn regex_escape(c: char) -> String {
     }
 }
 
-/// Board marks: defended, attacked (undefended), and defended with the
-/// least attacker a pawn, a minor piece, a rook.
+/// Board marks: attacked by the taker (and undefended, once the next test
+/// has run), attacked and defended, and defended with the taker's least
+/// attacker a pawn, a minor piece, a rook.
 const DEFENDED: char = 'D';
 const ATTACKED: char = 'A';
 const BY_PAWN: char = '1';
@@ -260,8 +261,10 @@ impl Recapture {
         let taker = !mover;
         let all = "PNBRQK";
         let mut out = Vec::new();
-        out.extend(mark_attacked('*', DEFENDED, mover, all));
+        // Attacked first: the defence is then looked for only where it
+        // matters, and the regexes find the rarer mark by substring search.
         out.extend(mark_attacked('*', ATTACKED, taker, all));
+        out.extend(mark_attacked(ATTACKED, DEFENDED, mover, all));
         out.extend(mark_attacked(DEFENDED, BY_PAWN, taker, "P"));
         out.extend(mark_attacked(DEFENDED, BY_MINOR, taker, "NB"));
         out.extend(mark_attacked(DEFENDED, BY_ROOK, taker, "R"));
