@@ -428,6 +428,15 @@ impl ReplyDelta {
     }
 
     fn rewrites_inner(&self) -> Vec<Rewrite> {
+        let mut out = self.tally_rewrites();
+        out.extend(ReplyDelta::digit_rewrites());
+        out
+    }
+
+    /// The lookups of the three parts and the mop-up term, leaving `dv` as
+    /// tallies (before its carries): another special may add to them
+    /// before [`ReplyDelta::digit_rewrites`].
+    pub(crate) fn tally_rewrites(&self) -> Vec<Rewrite> {
         let us = self.0;
         let them = !us;
         let dv = DELTA_VAR;
@@ -494,6 +503,13 @@ impl ReplyDelta {
         ));
         // The mop-up term, for leaves with a lone king.
         out.extend(crate::mopup::mop_up_rewrites(us));
+        out
+    }
+
+    /// The carries and the columns to digits that end `dv`.
+    pub(crate) fn digit_rewrites() -> Vec<Rewrite> {
+        let dv = DELTA_VAR;
+        let mut out = Vec::new();
         // Carries: at most 36 units and 39 tens.
         for _ in 0..4 {
             out.push(Rewrite::new(

@@ -18,6 +18,7 @@ pub mod func;
 pub mod games;
 pub mod mopup;
 pub mod movegen;
+pub mod quiesce;
 pub mod reduce;
 pub mod reference;
 pub mod repetition;

@@ -15,6 +15,7 @@ use shakmaty::Color;
 use crate::board::{letter, pieces};
 use crate::codec::{FULLMOVE_VAR, HALFMOVE_VAR, POSITION_VARS, TURN_VAR};
 use crate::func::increment;
+use crate::quiesce::Recapture;
 use crate::specials::{
     piece_moves, select_pieces, select_pieces_of, Mover, Step, CAPTURED, FROM, PIECE, PROMOTION, TO,
 };
@@ -73,9 +74,14 @@ fn side_letter(c: Color) -> &'static str {
 /// Records the move pass for colour `c` (the side to move of every active
 /// thread).
 pub fn legal_moves_for(m: &mut Machine, c: Color, options: Options) {
-    m.special(Arc::new(select_pieces(c)), &[], &[]);
-    by_mover(m, c, &Mover::ALL);
-    legal_steps(m, c, options);
+    move_pass(m, c, options, false);
+}
+
+/// The move pass for colour `c` in [`Options::LEAF`] mode, each move also
+/// given the other side's gain from capturing on its destination
+/// (`quiesce::Recapture`, consumed by `quiesce::LeafDelta`).
+pub fn leaf_moves_with_recaptures(m: &mut Machine, c: Color) {
+    move_pass(m, c, Options::LEAF, true);
 }
 
 /// As [`legal_moves_for`], the moves of the pieces moving as `movers` only
@@ -84,15 +90,24 @@ pub fn legal_moves_for(m: &mut Machine, c: Color, options: Options) {
 pub fn legal_moves_of(m: &mut Machine, c: Color, options: Options, movers: &[Mover]) {
     m.special(Arc::new(select_pieces_of(c, movers)), &[], &[]);
     by_mover(m, c, movers);
-    legal_steps(m, c, options);
+    legal_steps(m, c, options, false);
 }
 
-/// Steps 3 and on of a move pass: promotion, naming, placing, the legality
-/// test and what a move changes besides the board.
-fn legal_steps(m: &mut Machine, c: Color, options: Options) {
+fn move_pass(m: &mut Machine, c: Color, options: Options, recaptures: bool) {
+    m.special(Arc::new(select_pieces(c)), &[], &[]);
+    by_mover(m, c, &Mover::ALL);
+    legal_steps(m, c, options, recaptures);
+}
+
+/// Steps 3 and on of a move pass: promotion, naming, (the recapture gain,)
+/// placing, the legality test and what a move changes besides the board.
+fn legal_steps(m: &mut Machine, c: Color, options: Options, recaptures: bool) {
+    m.special(Arc::new(Step::Promote(c)), &[], &[]);
+    m.special(Arc::new(Step::NameTarget), &[], &[]);
+    if recaptures && options.leaf {
+        m.special(Arc::new(Recapture(c)), &[], &[]);
+    }
     for step in [
-        Step::Promote(c),
-        Step::NameTarget,
         Step::Place(c),
         Step::DropIllegal(c),
         Step::FixCastle(c),

@@ -3,20 +3,34 @@
 //! Tests compare the regex engine's choice with it: the move the regex
 //! program plays must reach [`best_score`]. It mirrors `search` exactly
 //! (which positions are tested for mate, which are evaluated, the mate
-//! scores by ply) and shares the evaluation with the regex program
-//! (`eval::leaf_value`) and nothing else. Given a game's history (the
+//! scores by ply, the capture quiescence at the leaves) and shares with the
+//! regex program the evaluation (`eval::leaf_value`) and the rule that
+//! turns attackers into a capture's gain (`quiesce::gain`), and nothing
+//! else: it finds the attackers with shakmaty. Given a game's history (the
 //! `_in_game` functions), a root candidate that repeats one of its
 //! positions scores `EVEN`, as `repetition` makes the regex search do.
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{Chess, Move, Position, Role};
 
 use crate::codec::encode;
 use crate::eval::{leaf_value, EVEN};
+use crate::quiesce::{gain, least};
 use crate::search::{mate_at, mated_at, DEFAULT_DEPTH, MAX_DEPTH, MIN_DEPTH};
+
+/// Whether the leaves add the capture quiescence (`quiesce`): always, in
+/// the search the regex program mirrors; a test also runs the search
+/// without it, to find where it changes the line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leaves {
+    /// The regex program's leaves: the evaluation plus the recapture gain.
+    Quiescent,
+    /// The evaluation alone (the search before quiescence).
+    Static,
+}
 
 /// The value, for the side that moves at ply `ply`, of having played into
 /// `after`, searched `depth` plies from the position before that move.
-fn candidate_value(after: &Chess, depth: u32, ply: u32) -> u32 {
+fn candidate_value(after: &Chess, depth: u32, ply: u32, leaves: Leaves) -> u32 {
     let replies = after.legal_moves();
     if replies.is_empty() {
         return if after.is_check() { mate_at(ply) } else { EVEN };
@@ -28,26 +42,96 @@ fn candidate_value(after: &Chess, depth: u32, ply: u32) -> u32 {
             .map(|r| {
                 let mut next = after.clone();
                 next.play_unchecked(r);
-                candidate_value(&next, depth - 1, ply + 1)
+                candidate_value(&next, depth - 1, ply + 1, leaves)
             })
             .max()
             .unwrap_or(EVEN);
         return 2 * EVEN - best;
     }
-    let us = !after.turn();
     replies
         .into_iter()
-        .map(|r| {
-            let mut leaf = after.clone();
-            leaf.play_unchecked(r);
-            if leaf.is_check() && leaf.legal_moves().is_empty() {
-                mated_at(ply + 1)
-            } else {
-                leaf_value(&encode(&leaf).board, us)
-            }
-        })
+        .map(|r| leaf_score(after, r, ply, leaves))
         .min()
         .unwrap_or(EVEN)
+}
+
+/// The value of the leaf reached by the reply `r` (at ply `ply + 1`) from
+/// `after`, for the side that moved into `after`.
+fn leaf_score(after: &Chess, r: Move, ply: u32, leaves: Leaves) -> u32 {
+    let us = !after.turn();
+    let mut leaf = after.clone();
+    leaf.play_unchecked(r);
+    if leaf.is_check() && leaf.legal_moves().is_empty() {
+        return mated_at(ply + 1);
+    }
+    let gain = match leaves {
+        Leaves::Quiescent => recapture_gain(&leaf, &r),
+        Leaves::Static => 0,
+    };
+    leaf_value(&encode(&leaf).board, us) + 10 * gain
+}
+
+/// The line the search expects at `depth`: its best move, the opponent's
+/// best reply to it, and so on to the leaf's move (the first of equal
+/// moves in shakmaty's order each time).
+pub fn principal_line(pos: &Chess, depth: u32, leaves: Leaves) -> Vec<Move> {
+    let mut line = Vec::new();
+    let mut here = pos.clone();
+    let (mut depth, mut ply) = (depth.clamp(MIN_DEPTH, MAX_DEPTH), 1);
+    loop {
+        let scored = here.legal_moves().into_iter().map(|m| {
+            let mut after = here.clone();
+            after.play_unchecked(m);
+            (m, candidate_value(&after, depth, ply, leaves))
+        });
+        // The first of the best: `max_by_key` would keep the last.
+        let Some((m, _)) = scored.fold(None, |best: Option<(Move, u32)>, (m, v)| match best {
+            Some((_, b)) if b >= v => best,
+            _ => Some((m, v)),
+        }) else {
+            return line;
+        };
+        line.push(m);
+        here.play_unchecked(m);
+        if depth == 2 {
+            let reply =
+                here.legal_moves()
+                    .into_iter()
+                    .fold(None, |best: Option<(Move, u32)>, r| {
+                        let v = leaf_score(&here, r, ply, leaves);
+                        match best {
+                            Some((_, b)) if b <= v => best,
+                            _ => Some((r, v)),
+                        }
+                    });
+            line.extend(reply.map(|(r, _)| r));
+            return line;
+        }
+        depth -= 1;
+        ply += 1;
+    }
+}
+
+/// The quiescence at a leaf (`quiesce`): the gain, in tens of units, of
+/// the side to move in `leaf` capturing on the square `reply` just moved
+/// to, from shakmaty's attack tables.
+pub fn recapture_gain(leaf: &Chess, reply: &Move) -> u32 {
+    if reply.is_castle() {
+        return 0;
+    }
+    let to = reply.to();
+    let victim = reply.promotion().unwrap_or(reply.role());
+    let board = leaf.board();
+    let occupied = board.occupied();
+    let taker = leaf.turn();
+    let role_letter = |r: Role| r.upper_char();
+    let takers: Vec<char> = board
+        .attacks_to(to, taker, occupied)
+        .into_iter()
+        .filter_map(|sq| board.role_at(sq).map(role_letter))
+        .collect();
+    let defended = board.attacks_to(to, !taker, occupied).any();
+    gain(role_letter(victim), least(&takers), defended)
 }
 
 /// The `depth`-ply value of playing `m` in `pos`, for the side to move
@@ -55,7 +139,12 @@ fn candidate_value(after: &Chess, depth: u32, ply: u32) -> u32 {
 pub fn move_score_at(pos: &Chess, m: Move, depth: u32) -> u32 {
     let mut after = pos.clone();
     after.play_unchecked(m);
-    candidate_value(&after, depth.clamp(MIN_DEPTH, MAX_DEPTH), 1)
+    candidate_value(
+        &after,
+        depth.clamp(MIN_DEPTH, MAX_DEPTH),
+        1,
+        Leaves::Quiescent,
+    )
 }
 
 /// [`move_score_at`] the default depth.
@@ -109,7 +198,7 @@ pub fn move_score_in_game(pos: &Chess, m: Move, depth: u32, history: &str) -> u3
     if crate::repetition::repeats(&encode(&after).board, after.turn(), history) {
         return EVEN;
     }
-    candidate_value(&after, depth.clamp(MIN_DEPTH, MAX_DEPTH), 1)
+    candidate_value(&after, depth.clamp(MIN_DEPTH, MAX_DEPTH), 1, Leaves::Quiescent)
 }
 
 /// [`best_moves_at`] in a game with `history` (see

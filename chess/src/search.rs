@@ -4,7 +4,8 @@
 //! engine's candidates, move kept in `em`), each evaluated (`eval::Eval`);
 //! for each, one thread per *legal* reply, each scored by how it changes
 //! its candidate's evaluation (`eval::ReplyDelta`, three table lookups
-//! instead of a whole board); the minimum over each candidate's replies
+//! instead of a whole board) plus what we gain by capturing on the
+//! reply's square (`quiesce`: the capture quiescence); the minimum over each candidate's replies
 //! (`reduce::KeepBest`), added to the candidate's evaluation; a candidate without a legal
 //! reply scores [`MATE`] if the opponent is in check, [`EVEN`] otherwise;
 //! then the maximum over candidates. Threads never leave their run: each
@@ -23,8 +24,11 @@ use shakmaty::Color;
 
 use crate::board::BOARD_VAR;
 use crate::codec::{POSITION_VARS, TURN_VAR};
-use crate::eval::{Eval, ReplyDelta, DELTA_OFFSET, DELTA_VAR, EVAL_VAR, EVEN, MATE};
-use crate::movegen::{legal_moves_for, legal_moves_of, Options, MOVE_VAR};
+use crate::eval::{Eval, DELTA_OFFSET, DELTA_VAR, EVAL_VAR, EVEN, MATE};
+use crate::movegen::{
+    leaf_moves_with_recaptures, legal_moves_for, legal_moves_of, Options, MOVE_VAR,
+};
+use crate::quiesce::LeafDelta;
 use crate::reduce::{Better, KeepBest};
 use crate::repetition;
 use crate::specials::{Mover, Step, CHECK_VAR};
@@ -148,7 +152,7 @@ fn node(m: &mut Machine, us: Color, depth: u32, ply: u32) {
 
 /// The last two plies: each active thread is a candidate (`us` just moved,
 /// at ply `ply`); it is evaluated in full, its replies by how they change
-/// that, and its score `v` is the worst reply's value ([`mate_at`] /
+/// that plus our best capture on the reply's square, and its score `v` is the worst reply's value ([`mate_at`] /
 /// [`EVEN`] when it has none; [`mated_at`] `ply + 1` when a reply mates).
 fn leaf_pairs(m: &mut Machine, us: Color, ply: u32) {
     // Each candidate is evaluated in full once; its replies only by how
@@ -160,9 +164,10 @@ fn leaf_pairs(m: &mut Machine, us: Color, ply: u32) {
     let candidate_tag = candidate.tag().clone();
     m.reactivate(replies);
     m.delete(CHECK_VAR);
-    // The opponent's legal replies, evaluated for us; the worst one.
-    legal_moves_for(m, !us, Options::LEAF);
-    m.special(Arc::new(ReplyDelta(us)), &[], &[]);
+    // The opponent's legal replies, evaluated for us (with our best
+    // capture on the reply's square, `quiesce`); the worst one.
+    leaf_moves_with_recaptures(m, !us);
+    m.special(Arc::new(LeafDelta(us)), &[], &[]);
     mate_marks_zero(m, us);
     // The tournament below copies whole threads around: only the score is
     // still needed.

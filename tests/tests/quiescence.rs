@@ -1,0 +1,94 @@
+//! The capture quiescence at the leaves (`chess::quiesce`): positions,
+//! found by the code, where the search without it expects its line to end
+//! with a capture of a defended piece by a more valuable one (a "free"
+//! pawn that is not free, at depth 3; a reply that takes a defended piece
+//! and is never recaptured, at depth 2), and the search with it does not;
+//! the regex program's choice there has the reference's score.
+
+use chess::codec::{fen_of, parse_fen};
+use chess::reference::{best_score_at, move_score_at, principal_line, Leaves};
+use regex_chess_tests::positions::{random_game, Rng};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Move, Position, Role};
+
+/// A piece's worth in pawns, a king's past any trade.
+fn worth(r: Role) -> u32 {
+    match r {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 100,
+    }
+}
+
+/// Whether the last move of `line` (from `pos`) takes a piece that its
+/// side defends with a piece worth more than it.
+fn ends_in_losing_capture(pos: &Chess, line: &[Move]) -> bool {
+    let Some((last, before)) = line.split_last() else {
+        return false;
+    };
+    let mut here = pos.clone();
+    for m in before {
+        here.play_unchecked(*m);
+    }
+    let Some(victim) = last.capture() else {
+        return false;
+    };
+    here.play_unchecked(*last);
+    let board = here.board();
+    let defended = board
+        .attacks_to(last.to(), here.turn(), board.occupied())
+        .any();
+    defended && worth(last.role()) > worth(victim)
+}
+
+/// The regex reply at `depth` has the reference's best score.
+fn check_at(fen: &str, depth: u32) {
+    let pos = parse_fen(fen).unwrap();
+    let (got, _) = chess::reply_at(fen, depth).unwrap();
+    let (uci, score) = got.unwrap();
+    let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+    let best = best_score_at(&pos, depth).unwrap();
+    assert_eq!(score, best, "{fen} (depth {depth}): regex plays {uci}");
+    assert_eq!(move_score_at(&pos, m, depth), best, "{fen}: {uci}");
+}
+
+/// `want` positions from random games where the line without quiescence
+/// ends in a losing capture and the line with it does not.
+fn horizon_positions(depth: u32, want: usize, max_moves: usize) -> Vec<String> {
+    let mut found = Vec::new();
+    for seed in 0..400u64 {
+        let mut rng = Rng::new(7000 + seed);
+        let plies = 8 + rng.below(50);
+        let pos = random_game(&Chess::default(), &mut rng, plies);
+        let n = pos.legal_moves().len();
+        if n == 0 || n > max_moves {
+            continue;
+        }
+        let old = principal_line(&pos, depth, Leaves::Static);
+        let new = principal_line(&pos, depth, Leaves::Quiescent);
+        if ends_in_losing_capture(&pos, &old) && !ends_in_losing_capture(&pos, &new) {
+            found.push(fen_of(&pos));
+            if found.len() == want {
+                break;
+            }
+        }
+    }
+    assert_eq!(found.len(), want, "depth {depth}: found only {found:?}");
+    found
+}
+
+#[test]
+fn depth_2_sees_the_recapture_after_a_reply_that_takes() {
+    for fen in horizon_positions(2, 4, 40) {
+        check_at(&fen, 2);
+    }
+}
+
+#[test]
+fn depth_3_does_not_count_a_defended_piece_as_won() {
+    for fen in horizon_positions(3, 2, 25) {
+        check_at(&fen, 3);
+    }
+}
