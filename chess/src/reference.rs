@@ -198,7 +198,12 @@ pub fn move_score_in_game(pos: &Chess, m: Move, depth: u32, history: &str) -> u3
     if crate::repetition::repeats(&encode(&after).board, after.turn(), history) {
         return EVEN;
     }
-    candidate_value(&after, depth.clamp(MIN_DEPTH, MAX_DEPTH), 1, Leaves::Quiescent)
+    candidate_value(
+        &after,
+        depth.clamp(MIN_DEPTH, MAX_DEPTH),
+        1,
+        Leaves::Quiescent,
+    )
 }
 
 /// [`best_moves_at`] in a game with `history` (see
