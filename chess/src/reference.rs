@@ -168,20 +168,7 @@ pub fn best_score(pos: &Chess) -> Option<u32> {
 
 /// Every move reaching the best `depth`-ply score, and the score.
 pub fn best_moves_at(pos: &Chess, depth: u32) -> Option<(Vec<Move>, u32)> {
-    let scored: Vec<(Move, u32)> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| (m, move_score_at(pos, m, depth)))
-        .collect();
-    let best = scored.iter().map(|(_, s)| *s).max()?;
-    Some((
-        scored
-            .into_iter()
-            .filter(|(_, s)| *s == best)
-            .map(|(m, _)| m)
-            .collect(),
-        best,
-    ))
+    best_moves_in_game(pos, depth, "")
 }
 
 /// [`best_moves_at`] the default depth.
@@ -198,16 +185,11 @@ pub fn move_score_in_game(pos: &Chess, m: Move, depth: u32, history: &str) -> u3
     if crate::repetition::repeats(&encode(&after).board, after.turn(), history) {
         return EVEN;
     }
-    candidate_value(
-        &after,
-        depth.clamp(MIN_DEPTH, MAX_DEPTH),
-        1,
-        Leaves::Quiescent,
-    )
+    move_score_at(pos, m, depth)
 }
 
 /// [`best_moves_at`] in a game with `history` (see
-/// [`move_score_in_game`]).
+/// [`move_score_in_game`]; an empty history repeats nothing).
 pub fn best_moves_in_game(pos: &Chess, depth: u32, history: &str) -> Option<(Vec<Move>, u32)> {
     let scored: Vec<(Move, u32)> = pos
         .legal_moves()
