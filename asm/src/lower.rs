@@ -51,13 +51,22 @@ pub struct LowerError {
 ///
 /// [`LowerError`] for the first rewrite outside the portable subset.
 pub fn lower(program: &IrProgram) -> Result<Program, LowerError> {
+    lower_each(program, lower_instr)
+}
+
+/// Lowers every instruction, in order, into the rewrites `rules` gives it,
+/// each checked against the portable subset and tagged with its origin.
+pub(crate) fn lower_each(
+    program: &IrProgram,
+    rules: impl Fn(&Instr) -> Vec<Rewrite>,
+) -> Result<Program, LowerError> {
     let mut out = Vec::new();
     for (index, instr) in program.instrs.iter().enumerate() {
         let origin = Origin {
             instr: index,
             name: instr.name(),
         };
-        for (rule, r) in lower_instr(instr).into_iter().enumerate() {
+        for (rule, r) in rules(instr).into_iter().enumerate() {
             check(index, instr, rule, &r)?;
             out.push(r.with_origin(origin.clone()));
         }

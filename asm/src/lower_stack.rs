@@ -35,7 +35,7 @@
 //!   (the second `\n` ends the second item).
 
 use regex_vm::portable::BOOT_PATTERN;
-use regex_vm::{Origin, Program, Rewrite, Scope, Template};
+use regex_vm::{Program, Rewrite, Scope, Template};
 
 use crate::ir::{Instr, IrProgram, INT_DIGITS};
 use crate::lower::{self, escape, LowerError};
@@ -46,19 +46,12 @@ use crate::lower::{self, escape, LowerError};
 ///
 /// [`LowerError`] for the first rewrite outside the portable subset.
 pub fn lower_stack(program: &IrProgram) -> Result<Program, LowerError> {
-    let mut out = Vec::new();
-    for (index, instr) in program.instrs.iter().enumerate() {
-        let origin = Origin {
-            instr: index,
-            name: instr.name(),
-        };
-        for (rule, r) in lower_instr(instr).into_iter().enumerate() {
-            let r = r.with_scope(Scope::Global);
-            lower::check(index, instr, rule, &r)?;
-            out.push(r.with_origin(origin.clone()));
-        }
-    }
-    Ok(Program::new(out))
+    lower::lower_each(program, |instr| {
+        lower_instr(instr)
+            .into_iter()
+            .map(|r| r.with_scope(Scope::Global))
+            .collect()
+    })
 }
 
 /// The head of an active thread, captured as group 1.
