@@ -464,7 +464,6 @@ mod tests {
     use super::*;
     use crate::exec::{Config, Executor};
     use crate::program::Piece;
-    use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn parse(replacement: &str) -> Result<Template, String> {
         parse_python_template(replacement)
@@ -699,21 +698,6 @@ mod tests {
         );
     }
 
-    /// A directory under the system temp dir no other test run uses.
-    fn unique_temp_dir() -> PathBuf {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let dir = std::env::temp_dir().join(format!(
-            "regex-vm-format-{}-{nanos}-{}",
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     #[test]
     fn js_module_runs_like_the_executor() {
         let p = Program::new(vec![
@@ -740,10 +724,15 @@ mod tests {
             .output()
             .is_ok_and(|o| o.status.success());
         if !node_ok {
-            println!("node not found on PATH: node check of to_js skipped");
+            assert!(
+                std::env::var("CI").as_deref() != Ok("true"),
+                "CI=true but node is not on PATH (.ci/run installs it)"
+            );
+            println!("SKIPPED: node not found on PATH: node check of to_js");
             return;
         }
-        let dir = unique_temp_dir();
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         write_file(&p, &dir.join("program.mjs")).unwrap();
         let driver = format!(
             "import {{ rewrites }} from './program.mjs';\n\
@@ -757,7 +746,6 @@ mod tests {
             .arg(dir.join("driver.mjs"))
             .output()
             .unwrap();
-        let _ = std::fs::remove_dir_all(&dir);
         assert!(
             out.status.success(),
             "node failed: {}",
@@ -769,7 +757,8 @@ mod tests {
 
     #[test]
     fn files_round_trip_and_io_errors_name_the_path() {
-        let dir = unique_temp_dir();
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
         let p = Program::new(vec![Rewrite::new(
             "(a)",
             Template::new().group(1).text("\\"),
@@ -784,7 +773,6 @@ mod tests {
             .starts_with("export const rewrites"));
         let missing = dir.join("missing.json");
         let err = from_json_file(&missing).unwrap_err();
-        let _ = std::fs::remove_dir_all(&dir);
         assert!(matches!(&err, FormatError::Io { path, .. } if path == &missing));
         assert!(err.to_string().contains("missing.json"), "{err}");
     }
