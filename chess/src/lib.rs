@@ -268,14 +268,14 @@ fn cached(
         .map_err(|e| Error::Assemble(e.clone()))
 }
 
-/// The reply program at the default depth (built and compiled on first
+/// The reply program at the fast depth ([`search::FAST_DEPTH`]) (built and compiled on first
 /// use).
 ///
 /// # Errors
 ///
 /// [`Error::Assemble`] if the program cannot be built.
 pub fn reply_pass() -> Result<&'static MovePass, Error> {
-    reply_pass_at(search::DEFAULT_DEPTH)
+    reply_pass_at(search::FAST_DEPTH)
 }
 
 /// The reply program searching `depth` plies.
@@ -288,7 +288,7 @@ pub fn reply_pass_at(depth: u32) -> Result<&'static MovePass, Error> {
     cached(&REPLY, depth, search::reply_program_at)
 }
 
-/// The engine's reply computed by the regex program at the default depth:
+/// The engine's reply computed by the regex program at the fast depth ([`search::FAST_DEPTH`]):
 /// its move (UCI) and score, `None` when the side to move has no legal
 /// move.
 ///
@@ -296,7 +296,7 @@ pub fn reply_pass_at(depth: u32) -> Result<&'static MovePass, Error> {
 ///
 /// [`Error::Fen`] for an invalid FEN; the others for failures of the VM.
 pub fn reply(fen: &str) -> Result<(Option<(String, u32)>, Stats), Error> {
-    reply_at(fen, search::DEFAULT_DEPTH)
+    reply_at(fen, search::FAST_DEPTH)
 }
 
 /// As [`reply`], searching `depth` plies (fewer if the deeper search
@@ -446,14 +446,14 @@ fn search_once(pass: &MovePass, start: &str) -> Result<(Option<(String, u32)>, S
     Ok((Some((mv.to_string(), score)), stats))
 }
 
-/// The turn program at the default depth (built and compiled on first
+/// The turn program at the fast depth ([`search::FAST_DEPTH`]) (built and compiled on first
 /// use).
 ///
 /// # Errors
 ///
 /// [`Error::Assemble`] if the program cannot be built.
 pub fn turn_pass() -> Result<&'static MovePass, Error> {
-    turn_pass_at(search::DEFAULT_DEPTH)
+    turn_pass_at(search::FAST_DEPTH)
 }
 
 /// The turn program, the engine searching `depth` plies.
@@ -474,7 +474,7 @@ pub fn turn_pass_at(depth: u32) -> Result<&'static MovePass, Error> {
 ///
 /// [`Error::Exec`] if the VM stops; `state` is then as the VM left it.
 pub fn play_turn(state: &mut String, line: Option<&str>) -> Result<Stats, Error> {
-    play_turn_at(state, line, search::DEFAULT_DEPTH)
+    play_turn_at(state, line, search::FAST_DEPTH)
 }
 
 /// As [`play_turn`], the engine searching `depth` plies; a turn whose

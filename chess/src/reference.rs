@@ -15,7 +15,7 @@ use shakmaty::{Chess, Move, Position, Role};
 use crate::codec::encode;
 use crate::eval::{leaf_value, EVEN};
 use crate::quiesce::{gain, least};
-use crate::search::{mate_at, mated_at, DEFAULT_DEPTH, MAX_DEPTH, MIN_DEPTH};
+use crate::search::{mate_at, mated_at, FAST_DEPTH, MAX_DEPTH, MIN_DEPTH};
 
 /// Whether the leaves add the capture quiescence (`quiesce`): always, in
 /// the search the regex program mirrors; a test also runs the search
@@ -147,9 +147,9 @@ pub fn move_score_at(pos: &Chess, m: Move, depth: u32) -> u32 {
     )
 }
 
-/// [`move_score_at`] the default depth.
+/// [`move_score_at`] the fast depth ([`FAST_DEPTH`]).
 pub fn move_score(pos: &Chess, m: Move) -> u32 {
-    move_score_at(pos, m, DEFAULT_DEPTH)
+    move_score_at(pos, m, FAST_DEPTH)
 }
 
 /// The best `depth`-ply score of the side to move, `None` without a legal
@@ -161,9 +161,9 @@ pub fn best_score_at(pos: &Chess, depth: u32) -> Option<u32> {
         .max()
 }
 
-/// [`best_score_at`] the default depth.
+/// [`best_score_at`] the fast depth ([`FAST_DEPTH`]).
 pub fn best_score(pos: &Chess) -> Option<u32> {
-    best_score_at(pos, DEFAULT_DEPTH)
+    best_score_at(pos, FAST_DEPTH)
 }
 
 /// Every move reaching the best `depth`-ply score, and the score.
@@ -171,9 +171,9 @@ pub fn best_moves_at(pos: &Chess, depth: u32) -> Option<(Vec<Move>, u32)> {
     best_moves_in_game(pos, depth, "")
 }
 
-/// [`best_moves_at`] the default depth.
+/// [`best_moves_at`] the fast depth ([`FAST_DEPTH`]).
 pub fn best_moves(pos: &Chess) -> Option<(Vec<Move>, u32)> {
-    best_moves_at(pos, DEFAULT_DEPTH)
+    best_moves_at(pos, FAST_DEPTH)
 }
 
 /// [`move_score_at`] in a game whose positions so far have the keys

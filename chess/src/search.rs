@@ -44,9 +44,14 @@ fn var(name: &str) -> VarName {
     VarName::must(name)
 }
 
-/// The depth of the default search.
-pub const DEFAULT_DEPTH: u32 = 2;
-/// The shallowest search (the fast mode).
+/// The depth the commands search when none is given (`play`, `reply`,
+/// `uci`, `match`, `bench`): the playing strength.
+pub const DEFAULT_DEPTH: u32 = 3;
+/// The fast mode's depth: the library's functions without a depth
+/// (`reply`, `play_turn`, ...), and the commands whose programs run
+/// elsewhere or many times (`dump`, `web`, `fuzz`, `trace`).
+pub const FAST_DEPTH: u32 = 2;
+/// The shallowest search.
 pub const MIN_DEPTH: u32 = 2;
 /// The deepest search the program can be built for.
 pub const MAX_DEPTH: u32 = 3;
@@ -317,13 +322,13 @@ pub fn store_result(m: &mut Machine) {
     );
 }
 
-/// The assembled reply program.
+/// The assembled reply program at [`FAST_DEPTH`].
 ///
 /// # Errors
 ///
 /// Only if the program breaks an assembler rule (a bug).
 pub fn reply_program() -> Result<Program, AsmError> {
-    reply_program_at(DEFAULT_DEPTH)
+    reply_program_at(FAST_DEPTH)
 }
 
 /// The assembled reply program searching `depth` plies.

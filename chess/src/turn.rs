@@ -48,9 +48,9 @@ pub fn default_start_screen() -> String {
     .expect("the standard position is valid")
 }
 
-/// Records one turn (the engine searching the default depth).
+/// Records one turn (the engine searching [`crate::search::FAST_DEPTH`]).
 pub fn turn_dsl(m: &mut Machine) {
-    turn_dsl_at(m, crate::search::DEFAULT_DEPTH);
+    turn_dsl_at(m, crate::search::FAST_DEPTH);
 }
 
 /// Records one turn, the engine searching `depth` plies.

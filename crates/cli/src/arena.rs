@@ -51,7 +51,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "MS", default_value = "100")]
     pub movetime: String,
     /// Our engine's search depth in plies (2 or 3).
-    #[arg(long, value_name = "N", default_value = "2")]
+    #[arg(long, value_name = "N", default_value = "3")]
     pub depth: String,
     /// Openings, one a line: UCI moves from the start position, or a FEN
     /// (blank lines and lines starting with `#` are skipped).

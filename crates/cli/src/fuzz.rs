@@ -139,7 +139,7 @@ pub struct FuzzArgs {
     #[arg(long, default_value_t = 8)]
     pub reply_every: u32,
     /// Plies of the search whose replies are checked.
-    #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
+    #[arg(long, default_value_t = chess::search::FAST_DEPTH)]
     pub depth: u32,
     /// Check the turn program's verdict on moves (legal ones accepted,
     /// illegal well-formed ones refused) every K-th ply; 0 disables it.
@@ -1185,7 +1185,7 @@ mod tests {
             seed: 1,
             max_plies: 10,
             reply_every: 0,
-            depth: chess::search::DEFAULT_DEPTH,
+            depth: chess::search::FAST_DEPTH,
             verdict_every: 1,
             verdict_moves: 8,
             fault: None,
@@ -1227,7 +1227,7 @@ mod tests {
             fault: None,
             out: PathBuf::from("unused"),
             starts: Vec::new(),
-            depth: chess::search::DEFAULT_DEPTH,
+            depth: chess::search::FAST_DEPTH,
         };
         let fen = "8/8/3k4/8/8/8/8/R3K3 w - - 10 60";
         let pos = parse_fen(fen).unwrap();

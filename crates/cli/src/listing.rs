@@ -39,7 +39,7 @@ pub struct ListingArgs {
     #[arg(long)]
     pub rewrites: bool,
     /// Plies the engine's search looks ahead (turn and reply programs).
-    #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
+    #[arg(long, default_value_t = chess::search::FAST_DEPTH)]
     pub depth: u32,
 }
 
@@ -198,16 +198,16 @@ pub fn run(args: ListingArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chess::search::DEFAULT_DEPTH;
+    use chess::search::FAST_DEPTH;
 
     #[test]
     fn listing_rewrites_are_the_programs_the_game_runs() {
-        let a = assemble(Which::Turn, DEFAULT_DEPTH).expect("assembles");
+        let a = assemble(Which::Turn, FAST_DEPTH).expect("assembles");
         let game = &chess::turn_pass().expect("builds").program;
         assert_eq!(&a.program, game);
-        let moves = assemble(Which::Moves, DEFAULT_DEPTH).expect("assembles");
+        let moves = assemble(Which::Moves, FAST_DEPTH).expect("assembles");
         assert_eq!(&moves.program, &chess::move_pass().expect("builds").program);
-        let reply = assemble(Which::Reply, DEFAULT_DEPTH).expect("assembles");
+        let reply = assemble(Which::Reply, FAST_DEPTH).expect("assembles");
         assert_eq!(
             &reply.program,
             &chess::reply_pass().expect("builds").program
@@ -217,7 +217,7 @@ mod tests {
     #[test]
     fn summary_counts_add_up_to_the_program() {
         for which in [Which::Turn, Which::Reply, Which::Moves] {
-            let a = assemble(which, DEFAULT_DEPTH).expect("assembles");
+            let a = assemble(which, FAST_DEPTH).expect("assembles");
             let s = summary(&a).expect("summary");
             let count: usize = s.values().map(|k| k.count).sum();
             let rewrites: usize = s.values().map(|k| k.rewrites).sum();

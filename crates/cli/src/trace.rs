@@ -48,7 +48,7 @@ pub struct TraceArgs {
     #[arg(long)]
     pub step: bool,
     /// Plies the engine's search looks ahead.
-    #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
+    #[arg(long, default_value_t = chess::search::FAST_DEPTH)]
     pub depth: u32,
 }
 
@@ -446,7 +446,7 @@ mod tests {
     use super::*;
 
     fn turn() -> Assembled {
-        listing::assemble(Which::Turn, chess::search::DEFAULT_DEPTH).expect("assembles")
+        listing::assemble(Which::Turn, chess::search::FAST_DEPTH).expect("assembles")
     }
 
     #[test]

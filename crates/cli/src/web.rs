@@ -28,7 +28,7 @@ pub struct WebArgs {
     /// same names are replaced).
     pub dir: PathBuf,
     /// Plies the engine's search looks ahead in the page's turn program.
-    #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
+    #[arg(long, default_value_t = chess::search::FAST_DEPTH)]
     pub depth: u32,
 }
 

@@ -150,6 +150,9 @@ fn two_games_against_stockfish_agree_with_their_pgn() {
         stockfish.to_str().unwrap(),
         "--option",
         "Skill Level=0",
+        // The fast mode: this checks the match, not the strength.
+        "--depth",
+        "2",
         "--games",
         "2",
         "--movetime",
@@ -260,6 +263,8 @@ fn match_with_a_faulty_opponent(on_go: &str) -> (String, String, String) {
     let (ok, out, err) = run(&[
         "--opponent",
         &engine,
+        "--depth",
+        "2",
         "--games",
         "4",
         "--max-plies",

@@ -151,6 +151,8 @@ fn reply_scores_from_the_movers_view() {
     // White mates in one.
     let (_, out, _) = run(&[
         "reply",
+        "--depth",
+        "2",
         "--fen",
         "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 2 3",
     ]);

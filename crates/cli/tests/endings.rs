@@ -15,6 +15,8 @@ use shakmaty::Color;
 fn play(args: &[&str], input: &str) -> (bool, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
         .arg("play")
+        // The fast mode: these tests are about the rules, not the search.
+        .args(["--depth", "2"])
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -10,6 +10,8 @@ fn play(args: &[&str], input: &str) -> (bool, String, String) {
 fn play_bytes(args: &[&str], input: &[u8]) -> (bool, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
         .arg("play")
+        // The fast mode: these tests are about the game, not the search.
+        .args(["--depth", "2"])
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -260,7 +262,14 @@ fn closed_stdout_ends_quietly_with_the_pgn_saved() {
         .unwrap();
     let pgn = dir.path().join("full.pgn");
     let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-        .args(["play", "--ascii", "--pgn", pgn.to_str().unwrap()])
+        .args([
+            "play",
+            "--depth",
+            "2",
+            "--ascii",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ])
         .stdin(Stdio::piped())
         .stdout(full)
         .stderr(Stdio::piped())
@@ -473,7 +482,14 @@ fn input_that_keeps_failing_ends_the_game_with_it_saved() {
     let pgn = dir.path().join("g.pgn");
     // A directory as standard input: every read fails.
     let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-        .args(["play", "--ascii", "--pgn", pgn.to_str().unwrap()])
+        .args([
+            "play",
+            "--depth",
+            "2",
+            "--ascii",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ])
         .stdin(std::fs::File::open("/").unwrap())
         .output()
         .unwrap();

@@ -27,7 +27,7 @@ master, slave = pty.openpty()
 fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
 env = dict(os.environ, TERM="xterm")
 child = subprocess.Popen(
-    [binary, "play", "--ascii"],
+    [binary, "play", "--depth", "2", "--ascii"],
     stdin=slave,
     stdout=slave,
     stderr=slave,

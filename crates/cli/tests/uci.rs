@@ -157,7 +157,13 @@ fn scripted_session_over_a_pipe() {
     assert!(infos[0].contains("illegal move \"e7e9\""), "{infos:?}");
     assert!(infos[1].contains("invalid FEN"), "{infos:?}");
     assert!(infos[3].contains("no option named \"Hash\""), "{infos:?}");
-    assert!(lines.contains(&"option name Depth type spin default 2 min 2 max 3"));
+    let depth_option = format!(
+        "option name Depth type spin default {} min {} max {}",
+        chess::search::DEFAULT_DEPTH,
+        chess::search::MIN_DEPTH,
+        chess::search::MAX_DEPTH
+    );
+    assert!(lines.contains(&depth_option.as_str()), "{lines:?}");
 
     let best: Vec<(usize, &str)> = lines
         .iter()

@@ -115,6 +115,7 @@ fn answer(mut stream: TcpStream, dir: &Path) {
 fn terminal_screens(args: &[&str], lines: &[&str]) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
         .arg("play")
+        .args(["--depth", "2"])
         .arg("--ascii")
         .args(args)
         .stdin(Stdio::piped())
