@@ -4,15 +4,17 @@
 
 use chess::codec::{fen_of, parse_fen};
 use chess::reference::{best_score_at, move_score_at};
-use chess::search::{DEFAULT_DEPTH, MAX_DEPTH, MIN_DEPTH};
+use chess::search::{FAST_DEPTH, MAX_DEPTH, MIN_DEPTH};
 use proptest::prelude::*;
 use regex_chess_tests::cases;
 use regex_chess_tests::positions::{flip_fen, random_game, Rng};
 use shakmaty::uci::UciMove;
 use shakmaty::Chess;
 
+/// At the fast depth: the deeper one, the commands' default, is checked on
+/// its own set below (`vm_best_move_matches_native_search_at_every_depth`).
 fn check(fen: &str) -> Result<(), String> {
-    check_at(fen, DEFAULT_DEPTH)
+    check_at(fen, FAST_DEPTH)
 }
 
 /// The regex reply at `depth` against the reference at the same depth.
@@ -240,7 +242,8 @@ fn vm_search_scores_lone_king_endings_like_the_reference() {
     }
 }
 
-/// Every depth the program is built for, below the default one too: the
+/// Every depth the program is built for (the commands' default, 3, and the
+/// fast mode, 2): the
 /// perft positions with few enough moves to keep the deeper search quick
 /// in a test (as given and colour-flipped), and positions from random
 /// games.

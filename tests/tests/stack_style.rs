@@ -83,7 +83,7 @@ json.dump(out, sys.stdout)
 
 #[test]
 fn stack_style_dump_plays_the_same_turns_as_ours_under_the_vm_and_cpython() {
-    let depth = chess::search::DEFAULT_DEPTH;
+    let depth = chess::search::FAST_DEPTH;
     let stack = chess::turn::turn_stack_program_at(depth).expect("stack-style program");
     let json = format::to_json(&stack);
     let read = python::exact(&format::from_json(&json).expect("own dump reads back"))
