@@ -17,6 +17,8 @@
 //!
 //! Nothing here knows about chess.
 
+#![forbid(unsafe_code)]
+
 pub mod demo;
 pub mod dsl;
 pub mod ir;

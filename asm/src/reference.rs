@@ -85,12 +85,12 @@ pub fn step(instr: &Instr, state: &mut State) -> Result<(), RefError> {
             let mut out: Vec<Thread> = Vec::with_capacity(state.threads.len());
             let mut prev_active = false;
             for t in std::mem::take(&mut state.threads) {
-                if t.is_active() && prev_active {
-                    let head = out.last_mut().expect("a previous active thread");
-                    head.stack.extend(t.stack);
-                } else {
-                    prev_active = t.is_active();
-                    out.push(t);
+                match out.last_mut() {
+                    Some(head) if prev_active && t.is_active() => head.stack.extend(t.stack),
+                    _ => {
+                        prev_active = t.is_active();
+                        out.push(t);
+                    }
                 }
             }
             state.threads = out;
@@ -100,9 +100,10 @@ pub fn step(instr: &Instr, state: &mut State) -> Result<(), RefError> {
             let mut out: Vec<Thread> = Vec::with_capacity(state.threads.len());
             let mut threads = std::mem::take(&mut state.threads).into_iter().peekable();
             while let Some(mut t) = threads.next() {
-                if t.tag.as_ref() == Some(tag) && threads.peek().is_some_and(Thread::is_active) {
-                    let next = threads.next().expect("peeked");
-                    t.stack.extend(next.stack);
+                if t.tag.as_ref() == Some(tag) {
+                    if let Some(next) = threads.next_if(Thread::is_active) {
+                        t.stack.extend(next.stack);
+                    }
                 }
                 out.push(t);
             }

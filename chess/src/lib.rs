@@ -9,6 +9,8 @@
 //!
 //! [`legal_moves`] runs that program on the regex VM.
 
+#![forbid(unsafe_code)]
+
 pub mod attacks;
 pub mod board;
 pub mod codec;

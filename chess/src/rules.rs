@@ -243,6 +243,10 @@ pub struct Forks {
 }
 
 /// The board of a thread, or a reference error.
+///
+/// # Errors
+///
+/// The thread has no board variable.
 pub fn board_of<'t>(instr: &str, t: &'t Thread) -> Result<&'t str, RefError> {
     t.var(BOARD_VAR).ok_or_else(|| RefError::UnsetVariable {
         instr: instr.to_string(),
@@ -261,6 +265,10 @@ pub fn set_board(t: &mut Thread, board: String) {
 }
 
 /// Appends a variable that must not exist yet.
+///
+/// # Errors
+///
+/// The variable is already set.
 pub fn append_var(instr: &str, t: &mut Thread, name: &str, value: String) -> Result<(), RefError> {
     if t.var(name).is_some() {
         return Err(RefError::Special {

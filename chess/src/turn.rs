@@ -40,6 +40,10 @@ fn var(name: &str) -> VarName {
 
 /// The screen of the default game: the standard position, the person
 /// playing white.
+///
+/// # Panics
+///
+/// Never: the standard position is a valid screen.
 pub fn default_start_screen() -> String {
     crate::screen::start_screen(
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

@@ -4,6 +4,8 @@
 //!
 //! It owns test inputs only; every assertion lives in `tests/`.
 
+#![forbid(unsafe_code)]
+
 use std::sync::Arc;
 
 use proptest::prelude::*;

@@ -3,6 +3,8 @@
 //! each special its meaning by indexing into the board string) and the
 //! lowered rewrites on the VM agree byte for byte, instruction by
 //! instruction, over the whole legal-move program.
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
 
 use chess::codec::{encode, fen_of, thread_of};
 use chess::movegen::{legal_moves_dsl, Options};

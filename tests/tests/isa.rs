@@ -1,6 +1,8 @@
 //! The ISA holds together: the lowering of every instruction, run by the
 //! VM, gives byte for byte what the reference interpreter says; the
 //! optimizer changes no result; the executor's fast paths change no byte.
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
 
 use proptest::prelude::*;
 use regex_asm::ir::{Instr, IrProgram};

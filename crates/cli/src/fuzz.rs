@@ -117,7 +117,7 @@ fn expected_end(pos: &Chess, count: Option<u32>) -> Option<(&'static str, Option
 /// program's verdict on the first move tried at a sampled position.
 /// Reproducers name the fault.
 #[derive(clap::Args, Debug)]
-pub struct FuzzArgs {
+pub(crate) struct FuzzArgs {
     /// Number of games.
     #[arg(long, default_value_t = 10)]
     pub games: u64,
@@ -156,7 +156,7 @@ pub struct FuzzArgs {
 
 /// A deliberate corruption of the regex side, to test the fuzzer itself.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fault {
+pub(crate) enum Fault {
     /// Drop the first move of the regex program's move list.
     DropMove,
     /// Add 1 to the score the regex reply claims.
@@ -178,7 +178,7 @@ impl fmt::Display for Fault {
 
 /// The kinds of check, numbered as in the fuzzing plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// 1. The legal moves and the FEN after each.
     Movegen,
     /// 2. The game's verdict (mate, stalemate, draw), from the turn program.
@@ -369,7 +369,7 @@ impl fmt::Display for Summary {
 /// Bad arguments, a chess program that does not build, a reproducer file
 /// that cannot be written. Disagreements are not errors: they set the exit
 /// code.
-pub fn run(args: FuzzArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: FuzzArgs) -> Result<ExitCode> {
     let stop = Arc::new(AtomicBool::new(false));
     install_interrupt_handler(&stop);
 

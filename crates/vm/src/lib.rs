@@ -10,6 +10,8 @@
 //!
 //! Nothing here knows about instructions (that is `regex-asm`) or chess.
 
+#![forbid(unsafe_code)]
+
 pub mod analysis;
 pub mod backtrack;
 pub mod exec;
