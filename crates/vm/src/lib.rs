@@ -14,10 +14,10 @@
 
 pub mod analysis;
 pub mod backtrack;
-pub mod exec;
+mod exec;
 pub mod format;
 pub mod portable;
-pub mod program;
+mod program;
 pub mod python;
 mod replace;
 pub mod state;

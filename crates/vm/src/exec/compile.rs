@@ -82,8 +82,6 @@ pub(super) struct Step {
     /// head): a place is tried on its piece only (see
     /// [`crate::replace::piece_end`]).
     pub(super) head_marks: Option<usize>,
-    /// Index into the executor's kind names.
-    pub(super) kind: usize,
     /// The replacement can add a thread (a fork): it writes two thread
     /// heads, or one not at its start, or copies a group that can hold one.
     /// Others leave the count as it was or lower it.
@@ -131,10 +129,8 @@ impl Executor {
                 .collect();
             results.into_iter().collect::<Result<_, _>>()?
         };
-        let mut kind_ids: HashMap<String, usize> = HashMap::new();
         let mut analyses: HashMap<&str, analysis::Analysis> = HashMap::new();
         let mut percent_groups: HashMap<&str, Option<Vec<bool>>> = HashMap::new();
-        let mut kinds = Vec::new();
         let mut steps = Vec::with_capacity(program.len());
         let mut gates = Vec::with_capacity(program.len());
         let mut looks = Vec::with_capacity(program.len());
@@ -162,14 +158,6 @@ impl Executor {
             } else {
                 None
             };
-            let name = r
-                .origin
-                .as_ref()
-                .map_or_else(|| "?".to_string(), |o| o.name.clone());
-            let kind = *kind_ids.entry(name.clone()).or_insert_with(|| {
-                kinds.push(name);
-                kinds.len() - 1
-            });
             let analysis = analyses
                 .entry(r.pattern.as_str())
                 .or_insert_with(|| analysis::analyse(&r.pattern))
@@ -225,7 +213,6 @@ impl Executor {
                     Reach::Marked | Reach::Tagged(_) => Some(1),
                 },
                 reach: analysis.reach.clone(),
-                kind,
                 adds_threads: adds_threads(
                     percent_groups
                         .entry(r.pattern.as_str())
@@ -258,7 +245,6 @@ impl Executor {
             probes,
             ascii_templates,
             compiled,
-            kinds,
             config,
         })
     }

@@ -25,7 +25,6 @@ mod halves;
 mod tests;
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use crate::backtrack;
@@ -110,17 +109,6 @@ pub enum ExecError {
     },
 }
 
-/// Time and counts for one instruction kind.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct KindStats {
-    /// Rewrites of this kind executed (not skipped).
-    pub executed: usize,
-    /// Wall time spent in them (the fast loop measures it only when
-    /// [`Config::profile`] is on: reading the clock twice per rewrite
-    /// costs a few percent of a turn).
-    pub time: Duration,
-}
-
 /// What one run did.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Stats {
@@ -142,8 +130,6 @@ pub struct Stats {
     pub paused_threads: usize,
     /// Total wall time.
     pub elapsed: Duration,
-    /// Per instruction name (rewrites without an origin count as `?`).
-    pub per_kind: BTreeMap<String, KindStats>,
     /// Wall time of each rewrite, skipped ones included, when
     /// [`Config::profile`] is on (empty otherwise).
     pub per_rewrite: Vec<Duration>,
@@ -172,16 +158,10 @@ pub struct Executor {
     /// Every template's text is ASCII.
     ascii_templates: bool,
     compiled: Vec<Compiled>,
-    kinds: Vec<String>,
     config: Config,
 }
 
 impl Executor {
-    /// Number of distinct compiled patterns.
-    pub fn compiled_patterns(&self) -> usize {
-        self.compiled.len()
-    }
-
     /// The configuration.
     pub fn config(&self) -> &Config {
         &self.config
@@ -206,41 +186,27 @@ impl Executor {
         }
     }
 
-    fn new_stats(&self, state: &str) -> (Stats, Vec<KindStats>) {
-        (
-            Stats {
-                rewrites: self.steps.len(),
-                peak_state_bytes: state.len(),
-                peak_threads: state::count_threads(state).total(),
-                ..Stats::default()
-            },
-            vec![KindStats::default(); self.kinds.len()],
-        )
+    fn new_stats(&self, state: &str) -> Stats {
+        Stats {
+            rewrites: self.steps.len(),
+            peak_state_bytes: state.len(),
+            peak_threads: state::count_threads(state).total(),
+            ..Stats::default()
+        }
     }
 
-    fn finish(
-        &self,
-        mut stats: Stats,
-        kinds: Vec<KindStats>,
-        state: &str,
-        start: Instant,
-    ) -> Stats {
+    fn finish(mut stats: Stats, state: &str, start: Instant) -> Stats {
         let counts = state::count_threads(state);
         stats.active_threads = counts.active;
         stats.paused_threads = counts.paused;
         stats.elapsed = start.elapsed();
-        for (name, k) in self.kinds.iter().zip(kinds) {
-            if k.executed > 0 {
-                stats.per_kind.insert(name.clone(), k);
-            }
-        }
         stats
     }
 
     /// The plain loop: every rewrite on the whole string.
     fn run_naive(&self, state: &mut String) -> Result<Stats, ExecError> {
         let start = Instant::now();
-        let (mut stats, mut kinds) = self.new_stats(state);
+        let mut stats = self.new_stats(state);
         for (index, step) in self.steps.iter().enumerate() {
             let t0 = Instant::now();
             let changed = match self.apply(index, step, state, false, 0)? {
@@ -250,8 +216,6 @@ impl Executor {
                 }
                 None => false,
             };
-            kinds[step.kind].executed += 1;
-            kinds[step.kind].time += t0.elapsed();
             if self.config.profile {
                 stats.per_rewrite.push(t0.elapsed());
             }
@@ -263,7 +227,7 @@ impl Executor {
                 self.check_size(index, state.len())?;
             }
         }
-        Ok(self.finish(stats, kinds, state, start))
+        Ok(Self::finish(stats, state, start))
     }
 
     fn check_size(&self, rewrite: usize, len: usize) -> Result<(), ExecError> {
@@ -291,7 +255,7 @@ impl Executor {
     /// see the README's performance notes.)
     fn run_fast(&self, state: &mut String) -> Result<Stats, ExecError> {
         let start = Instant::now();
-        let (mut stats, mut kinds) = self.new_stats(state);
+        let mut stats = self.new_stats(state);
         // Replacements insert template text and pieces of the state only,
         // so an ASCII state stays ASCII under ASCII templates.
         let ascii = self.ascii_templates && state.is_ascii();
@@ -307,22 +271,19 @@ impl Executor {
                 && self.stretch_end[index] - index >= MIN_STRETCH
             {
                 let end = self.stretch_end[index];
-                if self.run_halves(index..end, state, ascii, &mut stats, &mut kinds)? {
+                if self.run_halves(index..end, state, ascii, &mut stats)? {
                     found.version += 1;
                     index = end;
                     continue;
                 }
                 sequential_until = end;
             }
-            let step = &self.steps[index];
             let t0 = self.config.profile.then(Instant::now);
             let did = self.step(index, state, ascii, &mut found)?;
             if self.config.profile {
-                let spent = t0.map_or(Duration::ZERO, |t| t.elapsed());
-                stats.per_rewrite.push(spent);
-                if did.ran {
-                    kinds[step.kind].time += spent;
-                }
+                stats
+                    .per_rewrite
+                    .push(t0.map_or(Duration::ZERO, |t| t.elapsed()));
             }
             self.count(
                 index,
@@ -330,14 +291,13 @@ impl Executor {
                 state.len(),
                 || state::count_heads(state),
                 &mut stats,
-                &mut kinds,
             );
             if did.changed {
                 self.check_size(index, state.len())?;
             }
             index += 1;
         }
-        Ok(self.finish(stats, kinds, state, start))
+        Ok(Self::finish(stats, state, start))
     }
 
     /// Counts what rewrite `index` did to the state: run or skipped, and,
@@ -350,12 +310,10 @@ impl Executor {
         len: usize,
         threads: impl FnOnce() -> usize,
         stats: &mut Stats,
-        kinds: &mut [KindStats],
     ) {
         let step = &self.steps[index];
         if did.ran {
             stats.executed += 1;
-            kinds[step.kind].executed += 1;
         } else {
             stats.skipped += 1;
         }

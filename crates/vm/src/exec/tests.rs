@@ -116,10 +116,10 @@ fn threads(n: usize) -> String {
 
 /// Runs the whole program of `exec` as one stretch on two halves.
 fn halves(exec: &Executor, state: &mut String) -> (bool, Stats) {
-    let (mut stats, mut kinds) = exec.new_stats(state);
+    let mut stats = exec.new_stats(state);
     let ascii = state.is_ascii();
     let ran = exec
-        .run_halves(0..exec.steps.len(), state, ascii, &mut stats, &mut kinds)
+        .run_halves(0..exec.steps.len(), state, ascii, &mut stats)
         .unwrap();
     (ran, stats)
 }
