@@ -16,7 +16,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use regex_vm::state::{State, Tag, Thread, VarName};
+use regex_vm::state::{State, StateError, Tag, Thread, VarName};
 use regex_vm::Rewrite;
 
 /// Integers handled by `add`, `sub` and `lt` have at most this many digits.
@@ -59,7 +59,17 @@ pub enum RefError {
         /// What was expected.
         expected: &'static str,
     },
-    /// A special instruction's own precondition failed.
+    /// `boot` text that is not a state.
+    #[error("{instr}: the boot text is not a valid state")]
+    BadBoot {
+        /// Instruction name.
+        instr: String,
+        /// Where the text breaks the grammar.
+        #[source]
+        source: StateError,
+    },
+    /// A special instruction's own precondition failed (the message is
+    /// the special's own words; no lower-level error lies under it).
     #[error("{instr}: {message}")]
     Special {
         /// Instruction name.

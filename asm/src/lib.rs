@@ -30,7 +30,7 @@ pub mod trace;
 
 pub use dsl::Expr;
 pub use ir::{Instr, IrProgram, Special};
-pub use lower::{lower, LowerError};
+pub use lower::{lower, LowerError, RewriteFault};
 pub use lower_stack::lower_stack;
 pub use optimize::optimize;
 pub use trace::{trace, Machine, Paused, TraceError};
@@ -39,10 +39,10 @@ pub use trace::{trace, Machine, Paused, TraceError};
 #[derive(Debug, thiserror::Error)]
 pub enum AsmError {
     /// The DSL code misused the machine.
-    #[error("trace: {0}")]
+    #[error("tracing the program failed")]
     Trace(#[from] TraceError),
     /// A rewrite is outside the portable subset.
-    #[error("lower: {0}")]
+    #[error("lowering the program failed")]
     Lower(#[from] LowerError),
 }
 

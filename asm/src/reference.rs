@@ -34,9 +34,9 @@ pub fn step(instr: &Instr, state: &mut State) -> Result<(), RefError> {
     match instr {
         Instr::Boot(text) => {
             if state.prefix.is_empty() && state.threads.is_empty() {
-                *state = State::parse(text).map_err(|e| RefError::Special {
+                *state = State::parse(text).map_err(|source| RefError::BadBoot {
                     instr: name,
-                    message: format!("boot text is not a valid state: {e}"),
+                    source,
                 })?;
             }
             Ok(())

@@ -737,7 +737,12 @@ fn check_verdict(ply: &Ply, s: &Settings) -> Outcome {
     // The first pass (nothing typed) announces a finished position at once.
     outcome.verdicts_checked += 1;
     if let Err(e) = chess::play_turn(&mut screen, None) {
-        outcome.found = Some(finding(None, format!("error: {e}"), "a screen".into(), ""));
+        outcome.found = Some(finding(
+            None,
+            format!("error: {}", crate::textio::chain(&e)),
+            "a screen".into(),
+            "",
+        ));
         return outcome;
     }
     let now = expected_end(ply.pos, None);
@@ -773,7 +778,7 @@ fn check_verdict(ply: &Ply, s: &Settings) -> Outcome {
         if let Err(e) = chess::play_turn(&mut state, Some(mv)) {
             outcome.found = Some(finding(
                 Some(mv),
-                format!("error: {e}"),
+                format!("error: {}", crate::textio::chain(&e)),
                 if is_legal { "legal" } else { "illegal" }.into(),
                 "",
             ));
@@ -855,12 +860,12 @@ fn check_screen(ply: &Ply) -> Outcome {
     let mut state = match start_screen(ply.fen, None) {
         Ok(s) => s,
         Err(e) => {
-            outcome.found = Some(finding(format!("no screen: {e}")));
+            outcome.found = Some(finding(format!("no screen: {}", crate::textio::chain(&e))));
             return outcome;
         }
     };
     if let Err(e) = chess::play_turn(&mut state, None) {
-        outcome.found = Some(finding(format!("error: {e}")));
+        outcome.found = Some(finding(format!("error: {}", crate::textio::chain(&e))));
         return outcome;
     }
     let shown = parse_screen(&state).and_then(|sc| chess::codec::decode(&sc.position).ok());
@@ -885,7 +890,7 @@ fn check_movegen(ply: &Ply, fault: Option<Fault>) -> Outcome {
         Err(e) => {
             outcome.found = Some(Finding {
                 mv: None,
-                regex: format!("error: {e}"),
+                regex: format!("error: {}", crate::textio::chain(&e)),
                 reference: format!("{} moves", reference.len()),
                 notes: Vec::new(),
             });
@@ -989,7 +994,12 @@ fn reply_finding(ply: &Ply, fault: Option<Fault>, depth: u32) -> Option<Finding>
     };
     let got = match searched {
         Ok(searched) => searched.best,
-        Err(e) => return Some(finding(None, format!("error: {e}"))),
+        Err(e) => {
+            return Some(finding(
+                None,
+                format!("error: {}", crate::textio::chain(&e)),
+            ))
+        }
     };
     let got = got.map(|(uci, score)| match fault {
         Some(Fault::WrongScore) => (uci, score + 1),

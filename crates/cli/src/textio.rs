@@ -15,6 +15,20 @@ use std::io::{self, BufRead, Write};
 
 use anyhow::Result;
 
+/// An error and its causes on one line, outermost first, joined by `: `
+/// (what `{:#}` prints for an `anyhow::Error`): library errors say only
+/// their own layer's words and keep the rest as their `source()`.
+pub(crate) fn chain(error: &dyn std::error::Error) -> String {
+    let mut out = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        out.push_str(": ");
+        out.push_str(&e.to_string());
+        cause = e.source();
+    }
+    out
+}
+
 /// Standard output was closed by its reader (a broken pipe).
 #[derive(Debug, thiserror::Error)]
 #[error("standard output is closed")]

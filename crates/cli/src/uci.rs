@@ -419,7 +419,7 @@ pub(crate) fn report(outcome: &Result<Outcome, String>) -> Vec<String> {
 /// into one of `history`'s positions scoring as a draw.
 fn search(fen: &str, history: &[String], depth: u32) -> Result<Outcome, String> {
     let start = Instant::now();
-    let searched = chess::search_in_game(fen, history, depth).map_err(|e| e.to_string())?;
+    let searched = chess::search_in_game(fen, history, depth).map_err(|e| textio::chain(&e))?;
     Ok(Outcome {
         best: searched.best,
         depth: searched.depth,
@@ -438,7 +438,10 @@ pub(crate) fn info_string(message: &str) -> String {
 fn warm_up() -> Vec<String> {
     match chess::move_pass().and_then(|_| chess::reply_pass()) {
         Ok(_) => Vec::new(),
-        Err(e) => vec![info_string(&format!("building the programs failed: {e}"))],
+        Err(e) => vec![info_string(&format!(
+            "building the programs failed: {}",
+            textio::chain(&e)
+        ))],
     }
 }
 

@@ -22,6 +22,6 @@ pub mod python;
 mod replace;
 pub mod state;
 
-pub use exec::{CompileError, Config, ExecError, Executor, Stats};
+pub use exec::{CompileError, Config, EngineError, ExecError, Executor, Stats};
 pub use program::{Engine, Origin, Piece, Program, Rewrite, Scope, Template};
 pub use state::{State, Tag, Thread, VarName};

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use super::gate::{Gate, NO_PROBE};
-use super::{CompileError, Config, Executor};
+use super::{CompileError, Config, EngineError, Executor};
 use crate::analysis::{self, Reach};
 use crate::backtrack::Matcher;
 use crate::program::{Engine, Piece, Program, Template};
@@ -120,10 +120,10 @@ impl Executor {
                 .par_iter()
                 .map(|&(index, pattern, engine, stripped)| {
                     let source = stripped.unwrap_or(pattern);
-                    compile(source, engine, &config).map_err(|message| CompileError {
+                    compile(source, engine, &config).map_err(|source| CompileError {
                         index,
                         pattern: pattern.to_string(),
-                        message,
+                        source,
                     })
                 })
                 .collect();
@@ -250,14 +250,14 @@ impl Executor {
     }
 }
 
-fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, String> {
+fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, EngineError> {
     match engine {
         Engine::Plain => {
             let build = |p: &str| {
                 regex::RegexBuilder::new(p)
                     .size_limit(64 << 20)
                     .build()
-                    .map_err(|e| e.to_string())
+                    .map_err(EngineError::from)
             };
             let re = build(pattern)?;
             let prefix = analysis::required_prefix(pattern);
@@ -298,7 +298,7 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
                 fancy_regex::RegexBuilder::new(p)
                     .backtrack_limit(config.backtrack_limit)
                     .build()
-                    .map_err(|e| e.to_string())
+                    .map_err(EngineError::from)
             };
             let re = build(pattern)?;
             let prefix = analysis::required_prefix(pattern);

@@ -75,14 +75,26 @@ impl Default for Config {
 
 /// A pattern that failed to compile.
 #[derive(Debug, thiserror::Error)]
-#[error("rewrite {index}: pattern {pattern:?} does not compile: {message}")]
+#[error("rewrite {index}: pattern {pattern:?} does not compile")]
 pub struct CompileError {
     /// Index of the first rewrite using the pattern.
     pub index: usize,
     /// The pattern.
     pub pattern: String,
-    /// The engine's message.
-    pub message: String,
+    /// What the engine said.
+    #[source]
+    pub source: EngineError,
+}
+
+/// A regex engine's own error, kept as it reported it.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// From the `regex` crate (plain patterns).
+    #[error(transparent)]
+    Regex(#[from] regex::Error),
+    /// From `fancy-regex` (patterns with back-references).
+    #[error(transparent)]
+    Fancy(#[from] fancy_regex::Error),
 }
 
 /// A run that stopped. The state passed to [`Executor::run`] holds the state
@@ -100,12 +112,13 @@ pub enum ExecError {
         limit: usize,
     },
     /// `fancy-regex` gave up (e.g. its backtrack limit was exceeded).
-    #[error("rewrite {rewrite}: the back-reference engine failed: {message}")]
+    #[error("rewrite {rewrite}: the back-reference engine failed")]
     Backtrack {
         /// Index of the rewrite.
         rewrite: usize,
-        /// The engine's message.
-        message: String,
+        /// What the engine said.
+        #[source]
+        source: fancy_regex::Error,
     },
 }
 
@@ -413,7 +426,7 @@ impl Executor {
                 fancy_replace_all(re, anchored, text, &step.template, from).map_err(|e| {
                     ExecError::Backtrack {
                         rewrite: index,
-                        message: e.to_string(),
+                        source: e,
                     }
                 })?
             }
