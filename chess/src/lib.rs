@@ -90,6 +90,14 @@ pub struct MovePass {
     pub executor: Executor,
 }
 
+/// The executor's listing: the program, one line per instruction, each
+/// rewrite with the path the executor runs it on.
+impl std::fmt::Debug for MovePass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "MovePass: {:?}", self.executor)
+    }
+}
+
 static MOVE_PASS: OnceLock<Result<MovePass, Arc<BuildError>>> = OnceLock::new();
 
 /// The legal-move pass (built and compiled on first use).

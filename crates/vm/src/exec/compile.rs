@@ -32,6 +32,23 @@ pub(super) enum Compiled {
     ),
 }
 
+impl Compiled {
+    /// How a pattern runs, in a few words (for listings).
+    pub(super) fn path(&self) -> &'static str {
+        match self {
+            Compiled::Plain(_, None) => "regex",
+            Compiled::Plain(_, Some(fast)) => match **fast {
+                PlainFast::Literal(_) => "regex, memmem for the literal",
+                PlainFast::Anchored { .. } => "regex anchored at the prefix",
+                PlainFast::Backtrack { .. } => "own matcher at the prefix, else regex",
+            },
+            Compiled::Fancy(_, _, Some(_)) => "own matcher at the prefix, else fancy-regex",
+            Compiled::Fancy(_, Some(_), None) => "fancy-regex anchored at the prefix",
+            Compiled::Fancy(_, None, None) => "fancy-regex",
+        }
+    }
+}
+
 /// A back-reference pattern our own matcher runs (see [`backtrack`]),
 /// tried only where `prefix` occurs, on ASCII states; if it gives up,
 /// fancy-regex runs the rewrite.
@@ -246,6 +263,7 @@ impl Executor {
             ascii_templates,
             compiled,
             config,
+            program: program.clone(),
         })
     }
 }

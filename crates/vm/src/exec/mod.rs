@@ -28,6 +28,7 @@ use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
 use crate::backtrack;
+use crate::program::Program;
 use crate::replace::{
     anchored_replace_all, backtrack_replace_all, fancy_replace_all, from_place,
     literal_replace_all, recycle, Expand, Places,
@@ -172,6 +173,31 @@ pub struct Executor {
     ascii_templates: bool,
     compiled: Vec<Compiled>,
     config: Config,
+    /// The program compiled, for the listing `Debug` writes.
+    program: Program,
+}
+
+/// The program's listing (as `Program`'s `Display` writes it), each rewrite
+/// followed by how this executor runs it: the engine and fast path it
+/// chose and where the analysis put its matches.
+impl std::fmt::Debug for Executor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "Executor: {} rewrites, {} compiled patterns, {:?}",
+            self.steps.len(),
+            self.compiled.len(),
+            self.config
+        )?;
+        self.program.write_listing(f, |i| {
+            let step = &self.steps[i];
+            format!(
+                "{}; reach {:?}",
+                self.compiled[step.compiled].path(),
+                step.reach
+            )
+        })
+    }
 }
 
 impl Executor {

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::analysis;
-use crate::program::Rewrite;
+use crate::program::{Origin, Rewrite};
 use crate::program::{Program, Template};
 
 fn run(program: &Program, state: &str, naive: bool) -> String {
@@ -259,4 +259,35 @@ fn backtrack_limit_is_a_typed_error() {
         .and_then(|s| s.downcast_ref::<fancy_regex::Error>())
         .expect("fancy-regex's error is the source");
     assert!(!err.to_string().contains(&cause.to_string()), "{err}");
+}
+
+#[test]
+fn debug_lists_the_program_with_the_path_of_each_rewrite() {
+    let origin = |instr, name: &str| Origin {
+        instr,
+        name: name.into(),
+    };
+    let p = Program::new(vec![
+        Rewrite::new("abc", Template::literal("x")).with_origin(origin(0, "push")),
+        Rewrite::new(r"(a)\1", Template::new()).with_origin(origin(1, "eq")),
+    ]);
+    let exec = Executor::new(&p, Config::default()).unwrap();
+    let listing = format!("{exec:?}");
+    let lines: Vec<&str> = listing.lines().collect();
+    assert_eq!(lines.len(), 5, "{listing}");
+    assert!(
+        lines[0].starts_with("Executor: 2 rewrites, 2 compiled patterns"),
+        "{listing}"
+    );
+    // The instruction lines and rewrite lines of Program's own listing,
+    // each rewrite line followed by the path it runs on.
+    let plain: Vec<String> = p.to_string().lines().map(str::to_string).collect();
+    assert_eq!(plain.len(), 4);
+    for (line, plain) in lines[1..].iter().zip(&plain) {
+        assert!(line.starts_with(plain.as_str()), "{line} / {plain}");
+    }
+    assert_eq!(lines[1], "000: push");
+    assert!(lines[2].contains("  (regex"), "{listing}");
+    assert_eq!(lines[3], "001: eq");
+    assert!(lines[4].contains("fancy-regex"), "{listing}");
 }
