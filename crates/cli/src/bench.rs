@@ -50,8 +50,8 @@ pub(crate) struct BenchArgs {
     pub sequential: bool,
     /// Keep the fast paths but leave every pattern to the `regex` crate
     /// (no backtracking matcher of our own), to measure what ours gives.
-    #[arg(long)]
-    pub no_backtrack: bool,
+    #[arg(long, alias = "no-backtrack")]
+    pub no_own_matcher: bool,
     /// Instead of the table, list the N rewrites that took longest over
     /// the whole suite (fastest of the runs, summed over turns), and the
     /// time per instruction name; with `--python`, CPython's time for the
@@ -280,7 +280,7 @@ pub(crate) fn run(args: BenchArgs) -> Result<()> {
             config: regex_vm::Config {
                 naive: args.naive,
                 parallel: !args.sequential,
-                backtrack: !args.no_backtrack,
+                own_matcher: !args.no_own_matcher,
                 ..crate::run::file_config(crate::run::DEFAULT_MAX_STATE_BYTES)
             },
         });
@@ -307,18 +307,18 @@ pub(crate) fn run(args: BenchArgs) -> Result<()> {
             regex_vm::Config {
                 profile: true,
                 parallel: !args.sequential,
-                backtrack: !args.no_backtrack,
+                own_matcher: !args.no_own_matcher,
                 ..chess::config_for(args.depth)
             },
         );
     }
-    let executor = if args.naive || args.sequential || args.no_backtrack {
+    let executor = if args.naive || args.sequential || args.no_own_matcher {
         other = regex_vm::Executor::new(
             &pass.program,
             regex_vm::Config {
                 naive: args.naive,
                 parallel: !args.sequential,
-                backtrack: !args.no_backtrack,
+                own_matcher: !args.no_own_matcher,
                 ..chess::config_for(args.depth)
             },
         )?;

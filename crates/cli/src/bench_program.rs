@@ -36,7 +36,7 @@ pub(crate) struct Job<'a> {
     /// JSON instead of a table.
     pub json: bool,
     /// Our executor's settings (`run`'s, or with `--naive`,
-    /// `--sequential`, `--no-backtrack`).
+    /// `--sequential`, `--no-own-matcher`).
     pub config: regex_vm::Config,
 }
 

@@ -72,7 +72,7 @@ pub(crate) fn load_exact(path: &Path) -> Result<Program> {
 pub(crate) fn file_config(max_state_bytes: usize) -> Config {
     Config {
         max_state_bytes,
-        backtrack_limit: usize::MAX,
+        fancy_backtrack_limit: usize::MAX,
         ..Config::default()
     }
 }

@@ -174,7 +174,7 @@ fn main() {
         let configs = [
             Config::default(),
             Config {
-                backtrack: false,
+                own_matcher: false,
                 ..Config::default()
             },
             Config {

@@ -286,7 +286,7 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, E
                     text.as_bytes(),
                 ))))
             } else if let Some((matcher, start)) = config
-                .backtrack
+                .own_matcher
                 .then(|| Matcher::new(pattern))
                 .flatten()
                 .map(|m| {
@@ -314,7 +314,7 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, E
         Engine::Backref => {
             let build = |p: &str| {
                 fancy_regex::RegexBuilder::new(p)
-                    .backtrack_limit(config.backtrack_limit)
+                    .backtrack_limit(config.fancy_backtrack_limit)
                     .build()
                     .map_err(EngineError::from)
             };
@@ -332,7 +332,7 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, E
                 }))
             };
             let own = config
-                .backtrack
+                .own_matcher
                 .then_some(())
                 .filter(|()| portable)
                 .and_then(|()| Matcher::new(pattern))

@@ -46,8 +46,10 @@ pub struct Config {
     pub max_state_bytes: usize,
     /// Plain loop, no fast path (for differential tests).
     pub naive: bool,
-    /// Backtracking budget per `fancy-regex` search.
-    pub backtrack_limit: usize,
+    /// Backtracking budget per `fancy-regex` search (not our own
+    /// matcher's: that one's budget is fixed and, spent, hands the search
+    /// to an engine).
+    pub fancy_backtrack_limit: usize,
     /// Run stretches of thread-confined rewrites on two halves of the
     /// state at once, on two cores (see [`Executor::run`]).
     pub parallel: bool,
@@ -56,8 +58,9 @@ pub struct Config {
     /// Record the wall time of every rewrite in [`Stats::per_rewrite`].
     pub profile: bool,
     /// Let our own matcher (see [`backtrack`]) run the patterns it
-    /// handles; off, the `regex` crate runs them, to measure what it gives.
-    pub backtrack: bool,
+    /// handles; off, the `regex` crate (`fancy-regex` for back-references)
+    /// runs them, to measure what ours gives.
+    pub own_matcher: bool,
 }
 
 impl Default for Config {
@@ -65,11 +68,11 @@ impl Default for Config {
         Config {
             max_state_bytes: 16 << 20,
             naive: false,
-            backtrack_limit: 1_000_000,
+            fancy_backtrack_limit: 1_000_000,
             parallel: true,
             split_bytes: SPLIT_BYTES,
             profile: false,
-            backtrack: true,
+            own_matcher: true,
         }
     }
 }
@@ -112,9 +115,10 @@ pub enum ExecError {
         /// The configured limit.
         limit: usize,
     },
-    /// `fancy-regex` gave up (e.g. its backtrack limit was exceeded).
+    /// `fancy-regex` gave up (e.g. its backtrack limit,
+    /// [`Config::fancy_backtrack_limit`], was exceeded).
     #[error("rewrite {rewrite}: the back-reference engine failed")]
-    Backtrack {
+    FancyRegex {
         /// Index of the rewrite.
         rewrite: usize,
         /// What the engine said.
@@ -450,7 +454,7 @@ impl Executor {
                 let anchored = anchored.as_deref().filter(|_| !self.config.naive);
                 let anchored = anchored.map(|a| (&a.regex, places(&a.prefix)));
                 fancy_replace_all(re, anchored, text, &step.template, from).map_err(|e| {
-                    ExecError::Backtrack {
+                    ExecError::FancyRegex {
                         rewrite: index,
                         source: e,
                     }

@@ -236,12 +236,12 @@ fn bad_pattern_is_a_compile_error() {
 }
 
 #[test]
-fn backtrack_limit_is_a_typed_error() {
+fn fancy_backtrack_limit_is_a_typed_error() {
     let p = Program::new(vec![Rewrite::new(r"(a*)*\1b", Template::new())]);
     let exec = Executor::new(
         &p,
         Config {
-            backtrack_limit: 1000,
+            fancy_backtrack_limit: 1000,
             ..Config::default()
         },
     )
@@ -250,7 +250,7 @@ fn backtrack_limit_is_a_typed_error() {
     let mut s = "a".repeat(40) + "cb";
     let err = exec.run(&mut s).unwrap_err();
     assert!(
-        matches!(err, ExecError::Backtrack { rewrite: 0, .. }),
+        matches!(err, ExecError::FancyRegex { rewrite: 0, .. }),
         "{err:?}"
     );
     // The engine's own error is kept as the source, not flattened into
