@@ -82,8 +82,9 @@ pub enum BuildError {
     Compile(#[from] CompileError),
 }
 
-/// The move program and its compiled executor, built once.
-pub struct MovePass {
+/// One of the chess programs (the move, reply or turn program) and its
+/// compiled executor, built once per program and depth.
+pub struct Pass {
     /// The rewrites.
     pub program: Program,
     /// The executor.
@@ -92,27 +93,27 @@ pub struct MovePass {
 
 /// The executor's listing: the program, one line per instruction, each
 /// rewrite with the path the executor runs it on.
-impl std::fmt::Debug for MovePass {
+impl std::fmt::Debug for Pass {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "MovePass: {:?}", self.executor)
+        write!(f, "Pass: {:?}", self.executor)
     }
 }
 
-static MOVE_PASS: OnceLock<Result<MovePass, Arc<BuildError>>> = OnceLock::new();
+static MOVE_PASS: OnceLock<Result<Pass, Arc<BuildError>>> = OnceLock::new();
 
 /// The legal-move pass (built and compiled on first use).
 ///
 /// # Errors
 ///
 /// [`Error::Assemble`] if the program cannot be built.
-pub fn move_pass() -> Result<&'static MovePass, Error> {
+pub fn move_pass() -> Result<&'static Pass, Error> {
     MOVE_PASS
         .get_or_init(|| {
             let program = movegen::legal_moves_program(movegen::Options::default())
                 .map_err(|e| Arc::new(e.into()))?;
             let executor =
                 Executor::new(&program, Config::default()).map_err(|e| Arc::new(e.into()))?;
-            Ok(MovePass { program, executor })
+            Ok(Pass { program, executor })
         })
         .as_ref()
         .map_err(|e| Error::Assemble(Arc::clone(e)))
@@ -248,7 +249,7 @@ impl PerftWalk<'_> {
 /// The number of search depths programs are built for.
 const DEPTHS: usize = (search::MAX_DEPTH - search::MIN_DEPTH + 1) as usize;
 
-type Cache = [OnceLock<Result<MovePass, Arc<BuildError>>>; DEPTHS];
+type Cache = [OnceLock<Result<Pass, Arc<BuildError>>>; DEPTHS];
 
 /// The reply programs and their executors, one per depth, built once.
 static REPLY: Cache = [const { OnceLock::new() }; DEPTHS];
@@ -283,14 +284,14 @@ fn cached(
     cache: &'static Cache,
     depth: u32,
     build: impl FnOnce(u32) -> Result<Program, regex_asm::AsmError>,
-) -> Result<&'static MovePass, Error> {
+) -> Result<&'static Pass, Error> {
     let depth = check_depth(depth)?;
     cache[(depth - search::MIN_DEPTH) as usize]
         .get_or_init(|| {
             let program = build(depth).map_err(|e| Arc::new(e.into()))?;
             let executor =
                 Executor::new(&program, config_for(depth)).map_err(|e| Arc::new(e.into()))?;
-            Ok(MovePass { program, executor })
+            Ok(Pass { program, executor })
         })
         .as_ref()
         .map_err(|e| Error::Assemble(Arc::clone(e)))
@@ -302,7 +303,7 @@ fn cached(
 /// # Errors
 ///
 /// [`Error::Assemble`] if the program cannot be built.
-pub fn reply_pass() -> Result<&'static MovePass, Error> {
+pub fn reply_pass() -> Result<&'static Pass, Error> {
     reply_pass_at(search::DEFAULT_DEPTH)
 }
 
@@ -312,7 +313,7 @@ pub fn reply_pass() -> Result<&'static MovePass, Error> {
 ///
 /// [`Error::Depth`] for an unsupported depth, [`Error::Assemble`] if the
 /// program cannot be built.
-pub fn reply_pass_at(depth: u32) -> Result<&'static MovePass, Error> {
+pub fn reply_pass_at(depth: u32) -> Result<&'static Pass, Error> {
     cached(&REPLY, depth, search::reply_program_at)
 }
 
@@ -401,7 +402,7 @@ pub fn search_with<'a>(
     fen: &str,
     history: &[String],
     depth: u32,
-    pass: impl Fn(u32) -> Result<&'a MovePass, Error>,
+    pass: impl Fn(u32) -> Result<&'a Pass, Error>,
 ) -> Result<Searched, Error> {
     let start = start_state(fen, history)?;
     let (result, depth) = shallower_on_overflow(depth, |d| search_once(pass(d)?, &start))?;
@@ -455,7 +456,7 @@ fn start_state(fen: &str, history: &[String]) -> Result<String, Error> {
 }
 
 /// One run of a reply pass on a start state.
-fn search_once(pass: &MovePass, start: &str) -> Result<(Option<(String, u32)>, Stats), Error> {
+fn search_once(pass: &Pass, start: &str) -> Result<(Option<(String, u32)>, Stats), Error> {
     let mut s = start.to_string();
     let stats = pass.executor.run(&mut s)?;
     let parsed = State::parse(&s).map_err(Error::BadState)?;
@@ -480,7 +481,7 @@ fn search_once(pass: &MovePass, start: &str) -> Result<(Option<(String, u32)>, S
 /// # Errors
 ///
 /// [`Error::Assemble`] if the program cannot be built.
-pub fn turn_pass() -> Result<&'static MovePass, Error> {
+pub fn turn_pass() -> Result<&'static Pass, Error> {
     turn_pass_at(search::DEFAULT_DEPTH)
 }
 
@@ -490,7 +491,7 @@ pub fn turn_pass() -> Result<&'static MovePass, Error> {
 ///
 /// [`Error::Depth`] for an unsupported depth, [`Error::Assemble`] if the
 /// program cannot be built.
-pub fn turn_pass_at(depth: u32) -> Result<&'static MovePass, Error> {
+pub fn turn_pass_at(depth: u32) -> Result<&'static Pass, Error> {
     cached(&TURN, depth, turn::turn_program_at)
 }
 
