@@ -50,7 +50,7 @@ pub enum Value {
 }
 
 /// What a matching rule makes: the copy's board and appended variables.
-pub type Copy = (String, Vec<(String, String)>);
+pub type ForkCopy = (String, Vec<(String, String)>);
 
 /// A board pattern that forks a thread.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -187,7 +187,7 @@ impl ForkRule {
     ///
     /// If the rule matches at more than one anchor (the regex would pick one
     /// arbitrarily; every rule list is written so that this cannot happen).
-    pub fn apply(&self, board: &str) -> Result<Option<Copy>, String> {
+    pub fn apply(&self, board: &str) -> Result<Option<ForkCopy>, String> {
         let b: Vec<char> = board.chars().collect();
         let (lo, hi) = self.at.unwrap_or((0, b.len().saturating_sub(1)));
         let mut found = None;
