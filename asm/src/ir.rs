@@ -5,7 +5,7 @@
 //! [`IrProgram`] list, and the [`Special`] trait through which a client
 //! (the chess program) adds instructions of its own, each one a hand-written
 //! rewrite list with its own reference meaning, without touching the
-//! tracer. It defines no meaning itself: `reference` says what each
+//! tracer. It defines no meaning itself: `interpret` says what each
 //! instruction does, `lower` how the regexes do it.
 //!
 //! Conventions every instruction follows: it acts on every active thread at

@@ -12,7 +12,7 @@
 //! - [`lower_stack`]: the same instructions in a foreign style (variables
 //!   named on the stack and found by back-reference, no scope hints), a
 //!   benchmark of programs the executor did not write.
-//! - [`reference`]: what each instruction means, on a structured state: the
+//! - [`interpret`]: what each instruction means, on a structured state: the
 //!   oracle the lowering is tested against.
 //!
 //! Nothing here knows about chess.
@@ -21,11 +21,11 @@
 
 pub mod demo;
 pub mod dsl;
+pub mod interpret;
 pub mod ir;
 pub mod lower;
 pub mod lower_stack;
 pub mod optimize;
-pub mod reference;
 pub mod trace;
 
 pub use dsl::Expr;

@@ -1,4 +1,5 @@
-//! The reference interpreter: what each instruction means.
+//! The interpreter (the ISA's reference meaning): what each instruction
+//! means.
 //!
 //! It runs instructions over the structured [`State`] (threads with tag,
 //! stack and variables) in plain Rust. It is the oracle of the whole
@@ -19,7 +20,7 @@ use crate::ir::{Instr, RefError, FALSE, INT_DIGITS, TRUE};
 /// state before that instruction.
 pub fn run(instrs: &[Instr], state: &mut State) -> Result<(), RefError> {
     for instr in instrs {
-        step(instr, state)?;
+        execute(instr, state)?;
     }
     Ok(())
 }
@@ -29,7 +30,7 @@ pub fn run(instrs: &[Instr], state: &mut State) -> Result<(), RefError> {
 /// # Errors
 ///
 /// The broken precondition.
-pub fn step(instr: &Instr, state: &mut State) -> Result<(), RefError> {
+pub fn execute(instr: &Instr, state: &mut State) -> Result<(), RefError> {
     let name = instr.name();
     match instr {
         Instr::Boot(text) => {
@@ -154,7 +155,7 @@ pub fn step(instr: &Instr, state: &mut State) -> Result<(), RefError> {
         _ => {
             let mut next = state.threads.clone();
             for t in next.iter_mut().filter(|t| t.is_active()) {
-                thread_step(instr, &name, t)?;
+                execute_in_thread(instr, &name, t)?;
             }
             state.threads = next;
             Ok(())
@@ -247,7 +248,7 @@ fn assign(t: &mut Thread, var: &regex_vm::VarName, value: String) {
 }
 
 /// The meaning of a thread-local instruction on one active thread.
-fn thread_step(instr: &Instr, name: &str, t: &mut Thread) -> Result<(), RefError> {
+fn execute_in_thread(instr: &Instr, name: &str, t: &mut Thread) -> Result<(), RefError> {
     match instr {
         Instr::Push(v) => push(t, v.clone()),
         Instr::Pop => {
