@@ -30,7 +30,7 @@ use crate::screen::{
     RENDER_VARS, SIDE_WORD_VAR,
 };
 use crate::search::{search_onto_stack_at, BEST, SCORE};
-use crate::specials::{Step, CHECK_VAR, FROM, PIECE, TO};
+use crate::specials::{Stage, CHECK_VAR, FROM, PIECE, TO};
 
 const OK: &str = "ok";
 
@@ -363,7 +363,7 @@ pub fn apply_uci(m: &mut Machine, want: &str) {
 
 /// `dst` := whether colour `c`'s king is attacked.
 fn in_check_into(m: &mut Machine, c: Color, dst: &str) {
-    m.special(Arc::new(Step::InCheck(c)), &[], &[]);
+    m.special(Arc::new(Stage::InCheck(c)), &[], &[]);
     m.set(dst, m.get(CHECK_VAR));
     m.delete(CHECK_VAR);
 }
