@@ -5,7 +5,7 @@
 //! [`IrProgram`] list, and the [`Special`] trait through which a client
 //! (the chess program) adds instructions of its own, each one a hand-written
 //! rewrite list with its own reference meaning, without touching the
-//! tracer. It defines no meaning itself: `reference` says what each
+//! tracer. It defines no meaning itself: `interpret` says what each
 //! instruction does, `lower` how the regexes do it.
 //!
 //! Conventions every instruction follows: it acts on every active thread at
@@ -16,7 +16,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use regex_vm::state::{State, Tag, Thread, VarName};
+use regex_vm::state::{State, StateError, Tag, Thread, VarName};
 use regex_vm::Rewrite;
 
 /// Integers handled by `add`, `sub` and `lt` have at most this many digits.
@@ -59,7 +59,17 @@ pub enum RefError {
         /// What was expected.
         expected: &'static str,
     },
-    /// A special instruction's own precondition failed.
+    /// `boot` text that is not a state.
+    #[error("{instr}: the boot text is not a valid state")]
+    BadBoot {
+        /// Instruction name.
+        instr: String,
+        /// Where the text breaks the grammar.
+        #[source]
+        source: StateError,
+    },
+    /// A special instruction's own precondition failed (the message is
+    /// the special's own words; no lower-level error lies under it).
     #[error("{instr}: {message}")]
     Special {
         /// Instruction name.

@@ -12,23 +12,25 @@
 //! - [`lower_stack`]: the same instructions in a foreign style (variables
 //!   named on the stack and found by back-reference, no scope hints), a
 //!   benchmark of programs the executor did not write.
-//! - [`reference`]: what each instruction means, on a structured state: the
+//! - [`interpret`]: what each instruction means, on a structured state: the
 //!   oracle the lowering is tested against.
 //!
 //! Nothing here knows about chess.
 
+#![forbid(unsafe_code)]
+
 pub mod demo;
 pub mod dsl;
+pub mod interpret;
 pub mod ir;
 pub mod lower;
 pub mod lower_stack;
 pub mod optimize;
-pub mod reference;
 pub mod trace;
 
 pub use dsl::Expr;
 pub use ir::{Instr, IrProgram, Special};
-pub use lower::{lower, LowerError};
+pub use lower::{lower, LowerError, RewriteFault};
 pub use lower_stack::lower_stack;
 pub use optimize::optimize;
 pub use trace::{trace, Machine, Paused, TraceError};
@@ -37,10 +39,10 @@ pub use trace::{trace, Machine, Paused, TraceError};
 #[derive(Debug, thiserror::Error)]
 pub enum AsmError {
     /// The DSL code misused the machine.
-    #[error("trace: {0}")]
+    #[error("tracing the program failed")]
     Trace(#[from] TraceError),
     /// A rewrite is outside the portable subset.
-    #[error("lower: {0}")]
+    #[error("lowering the program failed")]
     Lower(#[from] LowerError),
 }
 

@@ -24,14 +24,14 @@
 //!   which exists nowhere else, so they may be global and still only touch
 //!   the scratch of active threads. The scratch is gone at the end.
 
-use regex_vm::portable::{self, BOOT_PATTERN};
+use regex_vm::portable::{self, PortableError, BOOT_PATTERN};
 use regex_vm::{Engine, Origin, Program, Rewrite, Scope, Template};
 
 use crate::ir::{Instr, IrProgram, INT_DIGITS, JOIN_PASSES};
 
 /// An instruction whose rewrites break the portable subset.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("instruction {index} ({instr}): rewrite {rule} {pattern:?}: {reason}")]
+#[error("instruction {index} ({instr}): rewrite {rule} {pattern:?}")]
 pub struct LowerError {
     /// Index of the instruction.
     pub index: usize,
@@ -42,7 +42,28 @@ pub struct LowerError {
     /// The offending pattern.
     pub pattern: String,
     /// What is wrong with it.
-    pub reason: String,
+    #[source]
+    pub reason: RewriteFault,
+}
+
+/// What is wrong with a lowered rewrite.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RewriteFault {
+    /// The pattern is outside the portable subset.
+    #[error("the pattern is not portable")]
+    NotPortable(#[source] PortableError),
+    /// The rewrite's engine says back-references and the pattern has none,
+    /// or the other way round.
+    #[error("engine does not match the use of back-references")]
+    WrongEngine,
+    /// The replacement copies a group the pattern does not have.
+    #[error("replacement names group {named} but the pattern has {groups}")]
+    MissingGroup {
+        /// The highest group the replacement names.
+        named: usize,
+        /// The groups the pattern has.
+        groups: usize,
+    },
 }
 
 /// Lowers every instruction, in order.
@@ -80,7 +101,7 @@ pub(crate) fn check(
     rule: usize,
     r: &Rewrite,
 ) -> Result<(), LowerError> {
-    let fail = |reason: String| LowerError {
+    let fail = |reason: RewriteFault| LowerError {
         index,
         instr: instr.to_string(),
         rule,
@@ -90,18 +111,15 @@ pub(crate) fn check(
     if matches!(instr, Instr::Boot(_)) && r.pattern == BOOT_PATTERN {
         return Ok(());
     }
-    let info = portable::check(&r.pattern).map_err(|e| fail(e.to_string()))?;
+    let info = portable::check(&r.pattern).map_err(|e| fail(RewriteFault::NotPortable(e)))?;
     if info.backrefs != (r.engine == Engine::Backref) {
-        return Err(fail(
-            "engine does not match the use of back-references".into(),
-        ));
+        return Err(fail(RewriteFault::WrongEngine));
     }
     if r.replacement.max_group() > info.groups {
-        return Err(fail(format!(
-            "replacement names group {} but the pattern has {}",
-            r.replacement.max_group(),
-            info.groups
-        )));
+        return Err(fail(RewriteFault::MissingGroup {
+            named: r.replacement.max_group(),
+            groups: info.groups,
+        }));
     }
     Ok(())
 }
@@ -479,6 +497,24 @@ mod tests {
             .map(|r| r.origin.as_ref().unwrap().name.clone())
             .collect();
         assert_eq!(backrefs, ["eq"]);
+    }
+
+    #[test]
+    fn a_lowering_error_keeps_the_portability_error_under_it() {
+        use std::error::Error as _;
+        let r = Rewrite::new("(?=a)b", Template::new());
+        let err = check(3, &Instr::Push("x".into()), 0, &r).unwrap_err();
+        assert_eq!(err.index, 3);
+        let fault = err
+            .source()
+            .and_then(|s| s.downcast_ref::<RewriteFault>())
+            .expect("the fault is the source");
+        let portable = fault
+            .source()
+            .and_then(|s| s.downcast_ref::<PortableError>())
+            .expect("the portability error is the fault's source");
+        assert_eq!(portable, &PortableError::LookAround(0));
+        assert!(!err.to_string().contains("look-around"), "{err}");
     }
 
     #[test]

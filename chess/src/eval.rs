@@ -675,7 +675,7 @@ mod tests {
                 prefix: String::new(),
                 threads: vec![thread_of(&encode(&pos))],
             };
-            regex_asm::reference::run(&program.instrs, &mut state).expect("runs");
+            regex_asm::interpret::run(&program.instrs, &mut state).expect("runs");
             assert_eq!(state.threads.len(), pos.legal_moves().len());
             for t in &state.threads {
                 let part = |n: &str| t.var(n).expect("a part");

@@ -74,6 +74,10 @@ pub fn local(pattern: impl Into<String>, template: Template) -> Rewrite {
 }
 
 /// A variable's value, or an error naming it.
+///
+/// # Errors
+///
+/// The variable is not set.
 pub fn get(t: &Thread, name: &str) -> Result<String, String> {
     t.var(name)
         .map(str::to_string)
@@ -81,6 +85,10 @@ pub fn get(t: &Thread, name: &str) -> Result<String, String> {
 }
 
 /// Appends a variable that must not exist yet.
+///
+/// # Errors
+///
+/// The variable is already set.
 pub fn append(t: &mut Thread, name: &str, value: impl Into<String>) -> Result<(), String> {
     if t.var(name).is_some() {
         return Err(format!("variable {name} is already set"));
@@ -90,6 +98,10 @@ pub fn append(t: &mut Thread, name: &str, value: impl Into<String>) -> Result<()
 }
 
 /// Replaces an existing variable's value in place.
+///
+/// # Errors
+///
+/// The variable is not set.
 pub fn replace(t: &mut Thread, name: &str, value: impl Into<String>) -> Result<(), String> {
     let value = value.into();
     for (n, v) in &mut t.vars {

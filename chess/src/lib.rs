@@ -9,6 +9,8 @@
 //!
 //! [`legal_moves`] runs that program on the regex VM.
 
+#![forbid(unsafe_code)]
+
 pub mod attacks;
 pub mod board;
 pub mod codec;
@@ -28,10 +30,11 @@ pub mod search;
 pub mod specials;
 pub mod turn;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use regex_vm::state::State;
-use regex_vm::{Config, ExecError, Executor, Program, Stats};
+use regex_vm::state::StateError;
+use regex_vm::{CompileError, Config, ExecError, Executor, Program, Stats};
 
 pub use codec::FenError;
 
@@ -41,15 +44,21 @@ pub enum Error {
     /// The input FEN.
     #[error(transparent)]
     Fen(#[from] FenError),
-    /// The program failed to assemble (a bug, reported rather than hidden).
-    #[error("assembling the chess program failed: {0}")]
-    Assemble(String),
+    /// The program failed to build (a bug, reported rather than hidden).
+    /// The cause is shared: a program is built once and every later call
+    /// reports the same failure.
+    #[error("building the chess program failed")]
+    Assemble(#[source] Arc<BuildError>),
     /// The VM stopped.
-    #[error("the regex VM stopped: {0}")]
+    #[error("the regex VM stopped")]
     Exec(#[from] ExecError),
     /// The VM's output is not a valid state (a bug).
-    #[error("the program left an invalid state: {0}")]
-    BadState(String),
+    #[error("the program left an invalid state")]
+    BadState(#[source] StateError),
+    /// The VM's output is a valid state that lacks what is read from it
+    /// (a bug); the text says what is missing.
+    #[error("the program left {0}")]
+    BadOutput(&'static str),
     /// A search depth the program is not built for.
     #[error(
         "search depth {0} is not supported (use {min} to {max})",
@@ -62,31 +71,52 @@ pub enum Error {
     History(String),
 }
 
-/// The move program and its compiled executor, built once.
-pub struct MovePass {
+/// Why a program could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// The DSL program did not assemble.
+    #[error("assembling it failed")]
+    Assemble(#[from] regex_asm::AsmError),
+    /// A rewrite did not compile on its regex engine.
+    #[error("compiling it failed")]
+    Compile(#[from] CompileError),
+}
+
+/// One of the chess programs (the move, reply or turn program) and its
+/// compiled executor, built once per program and depth.
+pub struct Pass {
     /// The rewrites.
     pub program: Program,
     /// The executor.
     pub executor: Executor,
 }
 
-static MOVE_PASS: OnceLock<Result<MovePass, String>> = OnceLock::new();
+/// The executor's listing: the program, one line per instruction, each
+/// rewrite with the path the executor runs it on.
+impl std::fmt::Debug for Pass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Pass: {:?}", self.executor)
+    }
+}
+
+static MOVE_PASS: OnceLock<Result<Pass, Arc<BuildError>>> = OnceLock::new();
 
 /// The legal-move pass (built and compiled on first use).
 ///
 /// # Errors
 ///
 /// [`Error::Assemble`] if the program cannot be built.
-pub fn move_pass() -> Result<&'static MovePass, Error> {
+pub fn move_pass() -> Result<&'static Pass, Error> {
     MOVE_PASS
         .get_or_init(|| {
             let program = movegen::legal_moves_program(movegen::Options::default())
-                .map_err(|e| e.to_string())?;
-            let executor = Executor::new(&program, Config::default()).map_err(|e| e.to_string())?;
-            Ok(MovePass { program, executor })
+                .map_err(|e| Arc::new(e.into()))?;
+            let executor =
+                Executor::new(&program, Config::default()).map_err(|e| Arc::new(e.into()))?;
+            Ok(Pass { program, executor })
         })
         .as_ref()
-        .map_err(|e| Error::Assemble(e.clone()))
+        .map_err(|e| Error::Assemble(Arc::clone(e)))
 }
 
 /// Runs the move pass over a state; returns the new state and statistics.
@@ -204,9 +234,7 @@ impl PerftWalk<'_> {
             (self.progress)(self.leaves);
             return Ok(());
         }
-        let children = State::parse(&out)
-            .map_err(|e| Error::BadState(e.to_string()))?
-            .threads;
+        let children = State::parse(&out).map_err(Error::BadState)?.threads;
         drop(out);
         self.held += children.len();
         self.peak_held = self.peak_held.max(self.held);
@@ -221,7 +249,7 @@ impl PerftWalk<'_> {
 /// The number of search depths programs are built for.
 const DEPTHS: usize = (search::MAX_DEPTH - search::MIN_DEPTH + 1) as usize;
 
-type Cache = [OnceLock<Result<MovePass, String>>; DEPTHS];
+type Cache = [OnceLock<Result<Pass, Arc<BuildError>>>; DEPTHS];
 
 /// The reply programs and their executors, one per depth, built once.
 static REPLY: Cache = [const { OnceLock::new() }; DEPTHS];
@@ -256,16 +284,17 @@ fn cached(
     cache: &'static Cache,
     depth: u32,
     build: impl FnOnce(u32) -> Result<Program, regex_asm::AsmError>,
-) -> Result<&'static MovePass, Error> {
+) -> Result<&'static Pass, Error> {
     let depth = check_depth(depth)?;
     cache[(depth - search::MIN_DEPTH) as usize]
         .get_or_init(|| {
-            let program = build(depth).map_err(|e| e.to_string())?;
-            let executor = Executor::new(&program, config_for(depth)).map_err(|e| e.to_string())?;
-            Ok(MovePass { program, executor })
+            let program = build(depth).map_err(|e| Arc::new(e.into()))?;
+            let executor =
+                Executor::new(&program, config_for(depth)).map_err(|e| Arc::new(e.into()))?;
+            Ok(Pass { program, executor })
         })
         .as_ref()
-        .map_err(|e| Error::Assemble(e.clone()))
+        .map_err(|e| Error::Assemble(Arc::clone(e)))
 }
 
 /// The reply program at the fast depth ([`search::FAST_DEPTH`]) (built and compiled on first
@@ -274,7 +303,7 @@ fn cached(
 /// # Errors
 ///
 /// [`Error::Assemble`] if the program cannot be built.
-pub fn reply_pass() -> Result<&'static MovePass, Error> {
+pub fn reply_pass() -> Result<&'static Pass, Error> {
     reply_pass_at(search::FAST_DEPTH)
 }
 
@@ -284,7 +313,7 @@ pub fn reply_pass() -> Result<&'static MovePass, Error> {
 ///
 /// [`Error::Depth`] for an unsupported depth, [`Error::Assemble`] if the
 /// program cannot be built.
-pub fn reply_pass_at(depth: u32) -> Result<&'static MovePass, Error> {
+pub fn reply_pass_at(depth: u32) -> Result<&'static Pass, Error> {
     cached(&REPLY, depth, search::reply_program_at)
 }
 
@@ -373,7 +402,7 @@ pub fn search_with<'a>(
     fen: &str,
     history: &[String],
     depth: u32,
-    pass: impl Fn(u32) -> Result<&'a MovePass, Error>,
+    pass: impl Fn(u32) -> Result<&'a Pass, Error>,
 ) -> Result<Searched, Error> {
     let start = start_state(fen, history)?;
     let (result, depth) = shallower_on_overflow(depth, |d| search_once(pass(d)?, &start))?;
@@ -427,14 +456,14 @@ fn start_state(fen: &str, history: &[String]) -> Result<String, Error> {
 }
 
 /// One run of a reply pass on a start state.
-fn search_once(pass: &MovePass, start: &str) -> Result<(Option<(String, u32)>, Stats), Error> {
+fn search_once(pass: &Pass, start: &str) -> Result<(Option<(String, u32)>, Stats), Error> {
     let mut s = start.to_string();
     let stats = pass.executor.run(&mut s)?;
-    let parsed = State::parse(&s).map_err(|e| Error::BadState(e.to_string()))?;
+    let parsed = State::parse(&s).map_err(Error::BadState)?;
     let t = parsed
         .threads
         .first()
-        .ok_or_else(|| Error::BadState("the reply program left no thread".into()))?;
+        .ok_or(Error::BadOutput("no thread"))?;
     let mv = t.var(search::BEST).unwrap_or_default();
     if mv.is_empty() {
         return Ok((None, stats));
@@ -442,7 +471,7 @@ fn search_once(pass: &MovePass, start: &str) -> Result<(Option<(String, u32)>, S
     let score = t
         .var(search::SCORE)
         .and_then(|v| v.parse().ok())
-        .ok_or_else(|| Error::BadState("the score is not a number".into()))?;
+        .ok_or(Error::BadOutput("a score that is not a number"))?;
     Ok((Some((mv.to_string(), score)), stats))
 }
 
@@ -452,7 +481,7 @@ fn search_once(pass: &MovePass, start: &str) -> Result<(Option<(String, u32)>, S
 /// # Errors
 ///
 /// [`Error::Assemble`] if the program cannot be built.
-pub fn turn_pass() -> Result<&'static MovePass, Error> {
+pub fn turn_pass() -> Result<&'static Pass, Error> {
     turn_pass_at(search::FAST_DEPTH)
 }
 
@@ -462,7 +491,7 @@ pub fn turn_pass() -> Result<&'static MovePass, Error> {
 ///
 /// [`Error::Depth`] for an unsupported depth, [`Error::Assemble`] if the
 /// program cannot be built.
-pub fn turn_pass_at(depth: u32) -> Result<&'static MovePass, Error> {
+pub fn turn_pass_at(depth: u32) -> Result<&'static Pass, Error> {
     cached(&TURN, depth, turn::turn_program_at)
 }
 
@@ -504,16 +533,17 @@ pub fn play_turn_at(state: &mut String, line: Option<&str>, depth: u32) -> Resul
 ///
 /// # Errors
 ///
-/// [`Error::BadState`] if a thread lacks a move or a position.
+/// [`Error::BadState`] if the state is not one, [`Error::BadOutput`] if a
+/// thread lacks a move, [`Error::Fen`] if it lacks a position.
 pub fn successors(state: &str) -> Result<Vec<(String, String)>, Error> {
-    let parsed = State::parse(state).map_err(|e| Error::BadState(e.to_string()))?;
+    let parsed = State::parse(state).map_err(Error::BadState)?;
     parsed
         .threads
         .iter()
         .map(|t| {
             let mv = t
                 .var(movegen::MOVE_VAR)
-                .ok_or_else(|| Error::BadState("a thread has no move".into()))?;
+                .ok_or(Error::BadOutput("a thread with no move"))?;
             let pos = codec::from_thread(t)?;
             Ok((mv.to_string(), codec::decode(&pos)?))
         })

@@ -17,7 +17,8 @@ use crate::codec::{FULLMOVE_VAR, HALFMOVE_VAR, POSITION_VARS, TURN_VAR};
 use crate::func::increment;
 use crate::quiesce::Recapture;
 use crate::specials::{
-    piece_moves, select_pieces, select_pieces_of, Mover, Step, CAPTURED, FROM, PIECE, PROMOTION, TO,
+    piece_moves, select_pieces, select_pieces_of, Mover, Stage, CAPTURED, FROM, PIECE, PROMOTION,
+    TO,
 };
 
 /// The variable holding the move just made (UCI).
@@ -90,30 +91,30 @@ pub fn leaf_moves_with_recaptures(m: &mut Machine, c: Color) {
 pub fn legal_moves_of(m: &mut Machine, c: Color, options: Options, movers: &[Mover]) {
     m.special(Arc::new(select_pieces_of(c, movers)), &[], &[]);
     by_mover(m, c, movers);
-    legal_steps(m, c, options, false);
+    legal_stages(m, c, options, false);
 }
 
 fn move_pass(m: &mut Machine, c: Color, options: Options, recaptures: bool) {
     m.special(Arc::new(select_pieces(c)), &[], &[]);
     by_mover(m, c, &Mover::ALL);
-    legal_steps(m, c, options, recaptures);
+    legal_stages(m, c, options, recaptures);
 }
 
-/// Steps 3 and on of a move pass: promotion, naming, (the recapture gain,)
+/// Stages 3 and on of a move pass: promotion, naming, (the recapture gain,)
 /// placing, the legality test and what a move changes besides the board.
-fn legal_steps(m: &mut Machine, c: Color, options: Options, recaptures: bool) {
-    m.special(Arc::new(Step::Promote(c)), &[], &[]);
-    m.special(Arc::new(Step::NameTarget), &[], &[]);
+fn legal_stages(m: &mut Machine, c: Color, options: Options, recaptures: bool) {
+    m.special(Arc::new(Stage::Promote(c)), &[], &[]);
+    m.special(Arc::new(Stage::NameTarget), &[], &[]);
     if recaptures && options.leaf {
         m.special(Arc::new(Recapture(c)), &[], &[]);
     }
-    for step in [
-        Step::Place(c),
-        Step::DropIllegal(c),
-        Step::FixCastle(c),
-        Step::ClearEp(c),
+    for stage in [
+        Stage::Place(c),
+        Stage::DropIllegal(c),
+        Stage::FixCastle(c),
+        Stage::ClearEp(c),
     ] {
-        m.special(Arc::new(step), &[], &[]);
+        m.special(Arc::new(stage), &[], &[]);
     }
     if options.leaf {
         return;

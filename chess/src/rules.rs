@@ -50,7 +50,7 @@ pub enum Value {
 }
 
 /// What a matching rule makes: the copy's board and appended variables.
-pub type Copy = (String, Vec<(String, String)>);
+pub type ForkCopy = (String, Vec<(String, String)>);
 
 /// A board pattern that forks a thread.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -187,7 +187,7 @@ impl ForkRule {
     ///
     /// If the rule matches at more than one anchor (the regex would pick one
     /// arbitrarily; every rule list is written so that this cannot happen).
-    pub fn apply(&self, board: &str) -> Result<Option<Copy>, String> {
+    pub fn apply(&self, board: &str) -> Result<Option<ForkCopy>, String> {
         let b: Vec<char> = board.chars().collect();
         let (lo, hi) = self.at.unwrap_or((0, b.len().saturating_sub(1)));
         let mut found = None;
@@ -243,6 +243,10 @@ pub struct Forks {
 }
 
 /// The board of a thread, or a reference error.
+///
+/// # Errors
+///
+/// The thread has no board variable.
 pub fn board_of<'t>(instr: &str, t: &'t Thread) -> Result<&'t str, RefError> {
     t.var(BOARD_VAR).ok_or_else(|| RefError::UnsetVariable {
         instr: instr.to_string(),
@@ -261,6 +265,10 @@ pub fn set_board(t: &mut Thread, board: String) {
 }
 
 /// Appends a variable that must not exist yet.
+///
+/// # Errors
+///
+/// The variable is already set.
 pub fn append_var(instr: &str, t: &mut Thread, name: &str, value: String) -> Result<(), RefError> {
     if t.var(name).is_some() {
         return Err(RefError::Special {

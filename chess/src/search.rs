@@ -31,7 +31,7 @@ use crate::movegen::{
 use crate::quiesce::LeafDelta;
 use crate::reduce::{Better, KeepBest};
 use crate::repetition;
-use crate::specials::{Mover, Step, CHECK_VAR};
+use crate::specials::{Mover, Stage, CHECK_VAR};
 
 use regex_asm::Expr;
 
@@ -122,7 +122,7 @@ fn node(m: &mut Machine, us: Color, depth: u32, ply: u32) {
     if depth <= 2 {
         leaf_pairs(m, us, ply);
     } else {
-        m.special(Arc::new(Step::InCheck(!us)), &[], &[]);
+        m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
         // The opponent's search below each candidate; its best score for
         // them is the candidate's worst for us.
         node(m, !us, depth - 1, ply + 1);
@@ -163,7 +163,7 @@ fn leaf_pairs(m: &mut Machine, us: Color, ply: u32) {
     // Each candidate is evaluated in full once; its replies only by how
     // they change that.
     m.special(Arc::new(Eval(us)), &[], &[]);
-    m.special(Arc::new(Step::InCheck(!us)), &[], &[]);
+    m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
     let replies = m.fork_inactive();
     let candidate = m.pause();
     let candidate_tag = candidate.tag().clone();
@@ -221,7 +221,7 @@ fn no_reply_score(m: &mut Machine, ply: u32) {
 /// of every other piece's moves behind each checking reply are what made
 /// the 3-ply search's state largest.
 fn mate_marks_zero(m: &mut Machine, us: Color) {
-    m.special(Arc::new(Step::InCheck(us)), &[], &[]);
+    m.special(Arc::new(Stage::InCheck(us)), &[], &[]);
     m.if_(m.get(CHECK_VAR).eq("T"), |m| {
         push_if_legal_move(m, us, &[Mover::King]);
         m.emit_raw(Instr::StackEmpty);

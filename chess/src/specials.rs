@@ -1,21 +1,21 @@
 //! The chess instructions: special-purpose rewrite lists for move making.
 //!
 //! One legal-move pass over a thread holding a position (variable `z`, see
-//! `board`) is, in order:
+//! `board`) is, in order, these stages:
 //!
 //! 1. [`select_pieces`]: one thread per piece of the side to move, the piece
 //!    lifted to `@`, its square in `f`, its letter in `pc`;
 //! 2. [`piece_moves`] (per kind of piece): one thread per pseudo-legal
 //!    destination, marked `*`, the captured character in `x`, `u` empty;
-//! 3. [`Step::Promote`]: a pawn on the last rank becomes four threads,
+//! 3. [`Stage::Promote`]: a pawn on the last rank becomes four threads,
 //!    `u` = `q`, `r`, `b`, `n`;
-//! 4. [`Step::NameTarget`]: the destination's name in `t`;
-//! 5. [`Step::Place`]: `*` becomes the moved (or promoted) piece; a castling
+//! 4. [`Stage::NameTarget`]: the destination's name in `t`;
+//! 5. [`Stage::Place`]: `*` becomes the moved (or promoted) piece; a castling
 //!    rook that moves, and both after a king move, lose their right;
-//! 6. [`Step::DropIllegal`]: threads whose king, or a square the castling
+//! 6. [`Stage::DropIllegal`]: threads whose king, or a square the castling
 //!    king crossed, is attacked are deleted;
-//! 7. [`Step::FixCastle`]: the crossed squares become the rook and empty;
-//! 8. [`Step::ClearEp`]: the opponent's old en passant mark goes.
+//! 7. [`Stage::FixCastle`]: the crossed squares become the rook and empty;
+//! 8. [`Stage::ClearEp`]: the opponent's old en passant mark goes.
 //!
 //! Each instruction has its reference meaning here too, written against the
 //! board string directly. Colour-specific instructions come in pairs; the
@@ -59,12 +59,12 @@ fn cell(offset: i32, accept: &str, put: Put) -> Cell {
     }
 }
 
-/// Step 1: one thread per piece of colour `c`.
+/// Stage 1: one thread per piece of colour `c`.
 pub fn select_pieces(c: Color) -> Forks {
     select_among(c, pieces(c), format!("select_{}", color_name(c)))
 }
 
-/// Step 1 for some kinds of piece only: one thread per piece of colour `c`
+/// Stage 1 for some kinds of piece only: one thread per piece of colour `c`
 /// moving as one of `movers`.
 pub fn select_pieces_of(c: Color, movers: &[Mover]) -> Forks {
     let letters: String = movers
@@ -289,7 +289,7 @@ fn king_rules(c: Color) -> Vec<ForkRule> {
     rules
 }
 
-/// Step 2: one thread per pseudo-legal destination of the lifted piece.
+/// Stage 2: one thread per pseudo-legal destination of the lifted piece.
 pub fn piece_moves(c: Color, mover: Mover) -> Forks {
     let rules = match mover {
         Mover::Pawn => pawn_rules(c),
@@ -309,10 +309,10 @@ pub fn piece_moves(c: Color, mover: Mover) -> Forks {
     }
 }
 
-/// Steps 3 to 8: one-thread transformations (or deletions, or the
+/// Stages 3 to 8: one-thread transformations (or deletions, or the
 /// promotion fork).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Step {
+pub enum Stage {
     /// A pawn of this colour on its last rank: four threads.
     Promote(Color),
     /// `t` := the name of the `*` square, appended after `u`.
@@ -329,7 +329,7 @@ pub enum Step {
     InCheck(Color),
 }
 
-/// The variable [`Step::InCheck`] appends.
+/// The variable [`Stage::InCheck`] appends.
 pub const CHECK_VAR: &str = "ck";
 
 const PROMOTIONS: [&str; 4] = ["q", "r", "b", "n"];
@@ -355,7 +355,7 @@ fn last_rank(c: Color) -> usize {
     }
 }
 
-impl Step {
+impl Stage {
     fn star(&self, board: &str) -> Result<usize, RefError> {
         board
             .find('*')
@@ -370,16 +370,16 @@ impl Step {
     }
 }
 
-impl Special for Step {
+impl Special for Stage {
     fn name(&self) -> String {
         match self {
-            Step::Promote(c) => format!("promote_{}", color_name(*c)),
-            Step::NameTarget => "name_target".into(),
-            Step::Place(c) => format!("place_{}", color_name(*c)),
-            Step::DropIllegal(c) => format!("drop_illegal_{}", color_name(*c)),
-            Step::FixCastle(c) => format!("fix_castle_{}", color_name(*c)),
-            Step::ClearEp(c) => format!("clear_ep_{}", color_name(*c)),
-            Step::InCheck(c) => format!("in_check_{}", color_name(*c)),
+            Stage::Promote(c) => format!("promote_{}", color_name(*c)),
+            Stage::NameTarget => "name_target".into(),
+            Stage::Place(c) => format!("place_{}", color_name(*c)),
+            Stage::DropIllegal(c) => format!("drop_illegal_{}", color_name(*c)),
+            Stage::FixCastle(c) => format!("fix_castle_{}", color_name(*c)),
+            Stage::ClearEp(c) => format!("clear_ep_{}", color_name(*c)),
+            Stage::InCheck(c) => format!("in_check_{}", color_name(*c)),
         }
     }
 
@@ -387,7 +387,7 @@ impl Special for Step {
         let board = board_of(&self.name(), &t)?.to_string();
         let mut b: Vec<char> = board.chars().collect();
         match *self {
-            Step::Promote(c) => {
+            Stage::Promote(c) => {
                 let (lo, hi) = rank_range(last_rank(c));
                 let star = self.star(&board)?;
                 let pawn = letter(c, 'P').to_string();
@@ -410,7 +410,7 @@ impl Special for Step {
                 }
                 Ok(vec![t])
             }
-            Step::NameTarget => {
+            Stage::NameTarget => {
                 let star = self.star(&board)?;
                 if t.vars.last().map(|(n, _)| n.as_str()) != Some(PROMOTION) {
                     return Err(special_err(&self.name(), "u must be the last variable"));
@@ -418,7 +418,7 @@ impl Special for Step {
                 append_var(&self.name(), &mut t, TO, name_at(star))?;
                 Ok(vec![t])
             }
-            Step::Place(c) => {
+            Stage::Place(c) => {
                 let star = self.star(&board)?;
                 let u = self.var(&t, PROMOTION)?;
                 let pc = self.var(&t, PIECE)?.chars().next().unwrap_or('?');
@@ -442,14 +442,14 @@ impl Special for Step {
                 set_board(&mut t, b.into_iter().collect());
                 Ok(vec![t])
             }
-            Step::DropIllegal(c) => {
+            Stage::DropIllegal(c) => {
                 if king_attacked(&board, c) {
                     Ok(vec![])
                 } else {
                     Ok(vec![t])
                 }
             }
-            Step::FixCastle(c) => {
+            Stage::FixCastle(c) => {
                 let rank = if c == Color::White { 1 } else { 8 };
                 let (d, e, f) = (index(3, rank), index(4, rank), index(5, rank));
                 let ph = phantom(c);
@@ -463,12 +463,12 @@ impl Special for Step {
                 set_board(&mut t, b.into_iter().collect());
                 Ok(vec![t])
             }
-            Step::InCheck(c) => {
+            Stage::InCheck(c) => {
                 let check = if king_attacked(&board, c) { "T" } else { "F" };
                 append_var(&self.name(), &mut t, CHECK_VAR, check.to_string())?;
                 Ok(vec![t])
             }
-            Step::ClearEp(c) => {
+            Stage::ClearEp(c) => {
                 let (lo, hi) = rank_range(if c == Color::White { 6 } else { 3 });
                 for ch in &mut b[lo..=hi] {
                     if *ch == ',' {
@@ -483,7 +483,7 @@ impl Special for Step {
 
     fn rewrites(&self) -> Vec<Rewrite> {
         match *self {
-            Step::Promote(c) => {
+            Stage::Promote(c) => {
                 let (lo, hi) = rank_range(last_rank(c));
                 let pawn = letter(c, 'P');
                 let mut t = Template::new();
@@ -498,7 +498,7 @@ impl Special for Step {
                 )
                 .with_scope(Scope::Global)]
             }
-            Step::NameTarget => {
+            Stage::NameTarget => {
                 let mut out = Vec::new();
                 // `t` goes after `u`, the last part the movers appended:
                 // each rewrite spans from the board to there, not the whole
@@ -523,7 +523,7 @@ impl Special for Step {
                 }
                 out
             }
-            Step::Place(c) => {
+            Stage::Place(c) => {
                 // The `*` patterns need no thread head: a `*` exists only
                 // on the boards of threads in the middle of a move, and by
                 // now every one of them is active again.
@@ -568,12 +568,12 @@ impl Special for Step {
                 }
                 out
             }
-            Step::DropIllegal(c) => vec![Rewrite::new(
+            Stage::DropIllegal(c) => vec![Rewrite::new(
                 format!(r"{HEAD}[^%\n]*{}[^%]*", king_attacked_pattern(c)),
                 Template::new(),
             )
             .with_scope(Scope::Global)],
-            Step::FixCastle(c) => {
+            Stage::FixCastle(c) => {
                 let rank = if c == Color::White { 1 } else { 8 };
                 let ph = phantom(c);
                 let r = letter(c, 'R');
@@ -591,7 +591,7 @@ impl Special for Step {
                     ),
                 ]
             }
-            Step::InCheck(c) => vec![
+            Stage::InCheck(c) => vec![
                 local(
                     format!(r"%%(\n[^%]*?#z:[^%\n]*{}[^%]*)", king_attacked_pattern(c)),
                     Template::literal("%`")
@@ -606,7 +606,7 @@ impl Special for Step {
                 ),
                 local(r"%`\n".to_string(), Template::literal("%%\n")),
             ],
-            Step::ClearEp(c) => {
+            Stage::ClearEp(c) => {
                 let (lo, hi) = rank_range(if c == Color::White { 6 } else { 3 });
                 vec![local(
                     format!("({HEAD}{ANY}{{{lo},{hi}}}),"),
@@ -622,8 +622,8 @@ impl Special for Step {
 
     fn defines(&self) -> Vec<String> {
         match self {
-            Step::NameTarget => vec![TO.into()],
-            Step::InCheck(_) => vec![CHECK_VAR.into()],
+            Stage::NameTarget => vec![TO.into()],
+            Stage::InCheck(_) => vec![CHECK_VAR.into()],
             _ => vec![],
         }
     }
@@ -631,7 +631,7 @@ impl Special for Step {
     fn requires(&self) -> Vec<String> {
         let mut v = vec![BOARD_VAR.to_string()];
         match self {
-            Step::Promote(_) | Step::Place(_) => v.extend([PIECE.into(), PROMOTION.into()]),
+            Stage::Promote(_) | Stage::Place(_) => v.extend([PIECE.into(), PROMOTION.into()]),
             _ => {}
         }
         v

@@ -30,7 +30,7 @@ use crate::screen::{
     RENDER_VARS, SIDE_WORD_VAR,
 };
 use crate::search::{search_onto_stack_at, BEST, SCORE};
-use crate::specials::{Step, CHECK_VAR, FROM, PIECE, TO};
+use crate::specials::{Stage, CHECK_VAR, FROM, PIECE, TO};
 
 const OK: &str = "ok";
 
@@ -40,6 +40,10 @@ fn var(name: &str) -> VarName {
 
 /// The screen of the default game: the standard position, the person
 /// playing white.
+///
+/// # Panics
+///
+/// Never: the standard position is a valid screen.
 pub fn default_start_screen() -> String {
     crate::screen::start_screen(
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -359,7 +363,7 @@ pub fn apply_uci(m: &mut Machine, want: &str) {
 
 /// `dst` := whether colour `c`'s king is attacked.
 fn in_check_into(m: &mut Machine, c: Color, dst: &str) {
-    m.special(Arc::new(Step::InCheck(c)), &[], &[]);
+    m.special(Arc::new(Stage::InCheck(c)), &[], &[]);
     m.set(dst, m.get(CHECK_VAR));
     m.delete(CHECK_VAR);
 }

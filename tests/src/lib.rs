@@ -4,11 +4,13 @@
 //!
 //! It owns test inputs only; every assertion lives in `tests/`.
 
+#![forbid(unsafe_code)]
+
 use std::sync::Arc;
 
 use proptest::prelude::*;
+use regex_asm::interpret;
 use regex_asm::ir::{Instr, RefError, Special, JOIN_PASSES};
-use regex_asm::reference;
 use regex_vm::state::{State, Tag, Thread, VarName};
 use regex_vm::{Config, Executor, Program, Rewrite, Scope, Template};
 
@@ -200,7 +202,7 @@ pub fn build_program(start: &State, choices: &[Choice]) -> Vec<Instr> {
         for k in 0..cands.len() {
             let chunk = &cands[(c.kind + k) % cands.len()];
             let mut next = state.clone();
-            if reference::run(chunk, &mut next).is_ok() && next.threads.len() <= MAX_THREADS {
+            if interpret::run(chunk, &mut next).is_ok() && next.threads.len() <= MAX_THREADS {
                 state = next;
                 out.extend(chunk.iter().cloned());
                 break;

@@ -3,6 +3,8 @@
 //! each special its meaning by indexing into the board string) and the
 //! lowered rewrites on the VM agree byte for byte, instruction by
 //! instruction, over the whole legal-move program.
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
 
 use chess::codec::{encode, fen_of, thread_of};
 use chess::movegen::{legal_moves_dsl, Options};
@@ -11,7 +13,7 @@ use proptest::prelude::*;
 use std::sync::OnceLock;
 
 use regex_asm::ir::IrProgram;
-use regex_asm::{lower, optimize, reference, trace};
+use regex_asm::{interpret, lower, optimize, trace};
 use regex_chess_tests::cases;
 use regex_chess_tests::positions::{random_game, Rng};
 use regex_vm::state::State;
@@ -60,7 +62,7 @@ fn compare_stepwise(program: &Stepwise, start: &State) -> Result<(), String> {
     let mut reference_state = start.clone();
     let mut text = start.render();
     for (i, instr) in ir.instrs.iter().enumerate() {
-        reference::step(instr, &mut reference_state)
+        interpret::execute(instr, &mut reference_state)
             .map_err(|e| format!("reference refused instruction {i} ({instr}): {e}"))?;
         steps[i].run(&mut text).unwrap();
         if text != reference_state.render() {

@@ -1,6 +1,8 @@
 //! Portability: the dumped rewrite lists, run by a plain CPython `re.sub`
 //! loop (and by node's `String.prototype.replace`, when node is present),
 //! end in the same state as our VM.
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -3,6 +3,8 @@
 //! move; behind, it takes the repetition. The regex reply (given the history
 //! as a `Positions:` line), the turn program (the history on its screen) and
 //! the native reference agree.
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
 
 use chess::codec::{encode, fen_of, parse_fen};
 use chess::ending::position_key;

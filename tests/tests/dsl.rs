@@ -1,5 +1,7 @@
 //! DSL programs traced, lowered and run on the VM give the values plain
 //! Rust computes.
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
 
 use regex_asm::{assemble, demo};
 use regex_chess_tests::run_vm;

@@ -3,6 +3,8 @@
 //! as in a game (the history of positions given, so draw sense applies);
 //! each of its moves is one the native reference, given the same history,
 //! scores best.
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
 
 use chess::codec::{encode, fen_of, parse_fen};
 use chess::ending::position_key;

@@ -1,10 +1,12 @@
 //! The ISA holds together: the lowering of every instruction, run by the
 //! VM, gives byte for byte what the reference interpreter says; the
 //! optimizer changes no result; the executor's fast paths change no byte.
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
 
 use proptest::prelude::*;
 use regex_asm::ir::{Instr, IrProgram};
-use regex_asm::{lower, lower_stack, optimize, reference};
+use regex_asm::{interpret, lower, lower_stack, optimize};
 use regex_chess_tests::{cases, naive, run_vm, state_and_program};
 use regex_vm::state::State;
 use regex_vm::Config;
@@ -12,7 +14,7 @@ use regex_vm::Config;
 /// Reference result of `instrs` on `start`, rendered.
 fn reference_text(start: &State, instrs: &[Instr]) -> String {
     let mut s = start.clone();
-    reference::run(instrs, &mut s).expect("generated programs are well-formed");
+    interpret::run(instrs, &mut s).expect("generated programs are well-formed");
     s.render()
 }
 
@@ -22,7 +24,7 @@ fn first_divergence(start: &State, instrs: &[Instr]) -> String {
     let mut s = start.clone();
     let mut text = start.render();
     for (i, instr) in instrs.iter().enumerate() {
-        reference::step(instr, &mut s).unwrap();
+        interpret::execute(instr, &mut s).unwrap();
         let p = lower(&IrProgram::new(vec![instr.clone()])).unwrap();
         text = run_vm(&p, &text, Config::default());
         if text != s.render() {

@@ -2,6 +2,8 @@
 //! full FEN after it, on the standard perft positions (as given and
 //! colour-flipped), on positions from random games, and on one hand-made
 //! position per rule.
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
 
 use chess::codec::{fen_of, parse_fen};
 use proptest::prelude::*;

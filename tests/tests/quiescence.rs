@@ -4,6 +4,8 @@
 //! pawn that is not free, at depth 3; a reply that takes a defended piece
 //! and is never recaptured, at depth 2), and the search with it does not;
 //! the regex program's choice there has the reference's score.
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
 
 use chess::codec::{fen_of, parse_fen};
 use chess::reference::{best_score_at, move_score_at, principal_line, Leaves};

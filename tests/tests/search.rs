@@ -1,6 +1,8 @@
 //! The regex engine's choice against the native reference search, at
 //! every depth:
 //! same best score, and the chosen move is legal and reaches it.
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
 
 use chess::codec::{fen_of, parse_fen};
 use chess::reference::{best_score_at, move_score_at};

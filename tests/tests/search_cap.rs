@@ -1,17 +1,19 @@
 //! A search whose state outgrows its cap answers one ply shallower instead
 //! of failing, and says so; at the shallowest depth the cap's error
 //! reaches the caller.
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
 
-use chess::{search, search_with, Error, MovePass};
+use chess::{search, search_with, Error, Pass};
 use regex_vm::{ExecError, Executor};
 
 /// The reply pass of `depth` with the state capped at `cap` bytes.
-fn capped(depth: u32, cap: usize) -> MovePass {
+fn capped(depth: u32, cap: usize) -> Pass {
     let program = search::reply_program_at(depth).unwrap();
     let mut config = chess::config_for(depth);
     config.max_state_bytes = cap;
     let executor = Executor::new(&program, config).unwrap();
-    MovePass { program, executor }
+    Pass { program, executor }
 }
 
 #[test]

@@ -91,7 +91,7 @@ fn stack_style_dump_plays_the_same_turns_as_ours_under_the_vm_and_cpython() {
     let exec = Executor::new(
         &read,
         Config {
-            backtrack_limit: usize::MAX,
+            fancy_backtrack_limit: usize::MAX,
             ..chess::config_for(depth)
         },
     )

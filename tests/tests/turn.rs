@@ -2,6 +2,8 @@
 //! bad input, checkmates both ways with the engine on either side,
 //! stalemate, promotions; every engine move is checked with shakmaty and
 //! against the reference search, every screen is read back.
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
 
 use chess::codec::{decode, parse_fen};
 use chess::reference::{best_score, move_score};

@@ -35,7 +35,7 @@ const DEPTHS: &[u32] = &[2, 3];
 
 /// Arguments of `match`.
 #[derive(clap::Args, Debug)]
-pub struct MatchArgs {
+pub(crate) struct MatchArgs {
     /// The opponent: a UCI engine's command (program and arguments, split
     /// at whitespace), e.g. `/usr/games/stockfish`.
     #[arg(long, value_name = "CMD")]
@@ -166,7 +166,7 @@ fn shown(path: &Path) -> String {
 
 /// Where a game starts: a position and moves played from it.
 #[derive(Clone, Debug)]
-pub struct Opening {
+pub(crate) struct Opening {
     /// A name for the PGN `Opening` tag.
     pub name: String,
     /// The start position, `None` for the standard one.
@@ -194,7 +194,7 @@ const BUILT_IN: &[(&str, &str)] = &[
 ];
 
 /// The built-in openings.
-pub fn built_in_openings() -> Vec<Opening> {
+pub(crate) fn built_in_openings() -> Vec<Opening> {
     BUILT_IN
         .iter()
         .map(|(name, moves)| Opening {
@@ -381,7 +381,7 @@ impl Tally {
 /// Bad arguments or openings, an opponent that cannot be started, crashes
 /// or plays an illegal move (the error names the game; the PGN keeps every
 /// game so far), a failure of our engine.
-pub fn run(args: MatchArgs) -> Result<()> {
+pub(crate) fn run(args: MatchArgs) -> Result<()> {
     let settings = Settings::of(&args)?;
     let openings = match &args.openings {
         Some(path) => read_openings(path)?,

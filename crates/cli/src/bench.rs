@@ -26,7 +26,7 @@ use shakmaty::Position;
 
 /// Arguments of `bench`.
 #[derive(clap::Args, Debug)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// Turn suite: lines `FEN ;move m ;id name` (default: the built-in
     /// copy of `tests/data/bench.epd`).
     #[arg(long)]
@@ -50,8 +50,8 @@ pub struct BenchArgs {
     pub sequential: bool,
     /// Keep the fast paths but leave every pattern to the `regex` crate
     /// (no backtracking matcher of our own), to measure what ours gives.
-    #[arg(long)]
-    pub no_backtrack: bool,
+    #[arg(long, alias = "no-backtrack")]
+    pub no_own_matcher: bool,
     /// Instead of the table, list the N rewrites that took longest over
     /// the whole suite (fastest of the runs, summed over turns), and the
     /// time per instruction name; with `--python`, CPython's time for the
@@ -82,7 +82,7 @@ const DEFAULT_SUITE: &str = include_str!("../../../tests/data/bench.epd");
 
 /// One benchmark turn.
 #[derive(Debug, Clone)]
-pub struct Turn {
+pub(crate) struct Turn {
     /// Its name.
     pub id: String,
     /// The position.
@@ -96,7 +96,7 @@ pub struct Turn {
 /// # Errors
 ///
 /// A line without a FEN, a move or an id.
-pub fn parse_suite(text: &str) -> Result<Vec<Turn>> {
+pub(crate) fn parse_suite(text: &str) -> Result<Vec<Turn>> {
     let mut turns = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -126,7 +126,7 @@ pub fn parse_suite(text: &str) -> Result<Vec<Turn>> {
 
 /// The screen a turn starts from: the person to move, the engine on the
 /// other side, the move appended.
-pub fn turn_state(t: &Turn) -> Result<String> {
+pub(crate) fn turn_state(t: &Turn) -> Result<String> {
     let pos = parse_fen(&t.fen).with_context(|| format!("turn {}", t.id))?;
     let screen = start_screen(&t.fen, Some(!pos.turn()))?;
     if parse_screen(&screen).is_none() {
@@ -270,7 +270,7 @@ fn run_python(
 ///
 /// An unreadable suite, a program that does not build, a failing run, or a
 /// CPython run that ends in different bytes.
-pub fn run(args: BenchArgs) -> Result<()> {
+pub(crate) fn run(args: BenchArgs) -> Result<()> {
     if let Some(program) = &args.program {
         return crate::bench_program::run(&crate::bench_program::Job {
             program,
@@ -280,7 +280,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
             config: regex_vm::Config {
                 naive: args.naive,
                 parallel: !args.sequential,
-                backtrack: !args.no_backtrack,
+                own_matcher: !args.no_own_matcher,
                 ..crate::run::file_config(crate::run::DEFAULT_MAX_STATE_BYTES)
             },
         });
@@ -307,18 +307,18 @@ pub fn run(args: BenchArgs) -> Result<()> {
             regex_vm::Config {
                 profile: true,
                 parallel: !args.sequential,
-                backtrack: !args.no_backtrack,
+                own_matcher: !args.no_own_matcher,
                 ..chess::config_for(args.depth)
             },
         );
     }
-    let executor = if args.naive || args.sequential || args.no_backtrack {
+    let executor = if args.naive || args.sequential || args.no_own_matcher {
         other = regex_vm::Executor::new(
             &pass.program,
             regex_vm::Config {
                 naive: args.naive,
                 parallel: !args.sequential,
-                backtrack: !args.no_backtrack,
+                own_matcher: !args.no_own_matcher,
                 ..chess::config_for(args.depth)
             },
         )?;

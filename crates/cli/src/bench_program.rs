@@ -26,7 +26,7 @@ use crate::bench::{median, script_job};
 use crate::run::{load_exact, DEFAULT_MAX_STATE_BYTES};
 
 /// What `bench --program` is asked to do.
-pub struct Job<'a> {
+pub(crate) struct Job<'a> {
     /// The program file (the original project's JSON shape).
     pub program: &'a Path,
     /// The input lines' file, if any.
@@ -36,7 +36,7 @@ pub struct Job<'a> {
     /// JSON instead of a table.
     pub json: bool,
     /// Our executor's settings (`run`'s, or with `--naive`,
-    /// `--sequential`, `--no-backtrack`).
+    /// `--sequential`, `--no-own-matcher`).
     pub config: regex_vm::Config,
 }
 
@@ -258,7 +258,7 @@ fn same_bytes(ours: &Timed, theirs: &Timed) -> Result<()> {
 ///
 /// An unreadable or refused program or input, a failing pass, CPython
 /// missing or failing, or an engine that ends in other bytes.
-pub fn run(job: &Job<'_>) -> Result<()> {
+pub(crate) fn run(job: &Job<'_>) -> Result<()> {
     // The scripts run in another directory: give them the absolute path.
     let path: PathBuf = std::path::absolute(job.program)
         .with_context(|| format!("reading {}", job.program.display()))?;

@@ -117,7 +117,7 @@ fn expected_end(pos: &Chess, count: Option<u32>) -> Option<(&'static str, Option
 /// program's verdict on the first move tried at a sampled position.
 /// Reproducers name the fault.
 #[derive(clap::Args, Debug)]
-pub struct FuzzArgs {
+pub(crate) struct FuzzArgs {
     /// Number of games.
     #[arg(long, default_value_t = 10)]
     pub games: u64,
@@ -156,7 +156,7 @@ pub struct FuzzArgs {
 
 /// A deliberate corruption of the regex side, to test the fuzzer itself.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fault {
+pub(crate) enum Fault {
     /// Drop the first move of the regex program's move list.
     DropMove,
     /// Add 1 to the score the regex reply claims.
@@ -178,7 +178,7 @@ impl fmt::Display for Fault {
 
 /// The kinds of check, numbered as in the fuzzing plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// 1. The legal moves and the FEN after each.
     Movegen,
     /// 2. The game's verdict (mate, stalemate, draw), from the turn program.
@@ -369,7 +369,7 @@ impl fmt::Display for Summary {
 /// Bad arguments, a chess program that does not build, a reproducer file
 /// that cannot be written. Disagreements are not errors: they set the exit
 /// code.
-pub fn run(args: FuzzArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: FuzzArgs) -> Result<ExitCode> {
     let stop = Arc::new(AtomicBool::new(false));
     install_interrupt_handler(&stop);
 
@@ -737,7 +737,12 @@ fn check_verdict(ply: &Ply, s: &Settings) -> Outcome {
     // The first pass (nothing typed) announces a finished position at once.
     outcome.verdicts_checked += 1;
     if let Err(e) = chess::play_turn(&mut screen, None) {
-        outcome.found = Some(finding(None, format!("error: {e}"), "a screen".into(), ""));
+        outcome.found = Some(finding(
+            None,
+            format!("error: {}", crate::textio::chain(&e)),
+            "a screen".into(),
+            "",
+        ));
         return outcome;
     }
     let now = expected_end(ply.pos, None);
@@ -773,7 +778,7 @@ fn check_verdict(ply: &Ply, s: &Settings) -> Outcome {
         if let Err(e) = chess::play_turn(&mut state, Some(mv)) {
             outcome.found = Some(finding(
                 Some(mv),
-                format!("error: {e}"),
+                format!("error: {}", crate::textio::chain(&e)),
                 if is_legal { "legal" } else { "illegal" }.into(),
                 "",
             ));
@@ -855,12 +860,12 @@ fn check_screen(ply: &Ply) -> Outcome {
     let mut state = match start_screen(ply.fen, None) {
         Ok(s) => s,
         Err(e) => {
-            outcome.found = Some(finding(format!("no screen: {e}")));
+            outcome.found = Some(finding(format!("no screen: {}", crate::textio::chain(&e))));
             return outcome;
         }
     };
     if let Err(e) = chess::play_turn(&mut state, None) {
-        outcome.found = Some(finding(format!("error: {e}")));
+        outcome.found = Some(finding(format!("error: {}", crate::textio::chain(&e))));
         return outcome;
     }
     let shown = parse_screen(&state).and_then(|sc| chess::codec::decode(&sc.position).ok());
@@ -885,7 +890,7 @@ fn check_movegen(ply: &Ply, fault: Option<Fault>) -> Outcome {
         Err(e) => {
             outcome.found = Some(Finding {
                 mv: None,
-                regex: format!("error: {e}"),
+                regex: format!("error: {}", crate::textio::chain(&e)),
                 reference: format!("{} moves", reference.len()),
                 notes: Vec::new(),
             });
@@ -989,7 +994,12 @@ fn reply_finding(ply: &Ply, fault: Option<Fault>, depth: u32) -> Option<Finding>
     };
     let got = match searched {
         Ok(searched) => searched.best,
-        Err(e) => return Some(finding(None, format!("error: {e}"))),
+        Err(e) => {
+            return Some(finding(
+                None,
+                format!("error: {}", crate::textio::chain(&e)),
+            ))
+        }
     };
     let got = got.map(|(uci, score)| match fault {
         Some(Fault::WrongScore) => (uci, score + 1),

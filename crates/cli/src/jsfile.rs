@@ -18,7 +18,7 @@ use regex_vm::Template;
 
 /// Why a `.js` file is not a program `run` can read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum JsError {
+pub(crate) enum JsError {
     /// The module does not start or end as `dump --format js` writes it.
     #[error("not a module of the shape `dump --format js` writes: {0}")]
     Shape(&'static str),
@@ -40,7 +40,7 @@ const FOOTER: &str = "];";
 /// # Errors
 ///
 /// [`JsError`] naming the first line that cannot be read back.
-pub fn to_json(text: &str) -> Result<String, JsError> {
+pub(crate) fn to_json(text: &str) -> Result<String, JsError> {
     let mut lines = text.lines().enumerate();
     match lines.next() {
         Some((_, l)) if l.trim_end() == HEADER => {}

@@ -19,7 +19,7 @@ use regex_vm::{Program, Rewrite};
 
 /// Which program to show.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Which {
+pub(crate) enum Which {
     /// The turn program `play` runs (what `dump` writes).
     #[default]
     Turn,
@@ -31,7 +31,7 @@ pub enum Which {
 
 /// Arguments of `listing`.
 #[derive(clap::Args, Debug)]
-pub struct ListingArgs {
+pub(crate) struct ListingArgs {
     /// The program to list.
     #[arg(long, value_enum, default_value_t = Which::Turn)]
     pub program: Which,
@@ -45,7 +45,7 @@ pub struct ListingArgs {
 
 /// A program with the instruction list it was lowered from: rewrite `i`
 /// comes from `ir.instrs[program.rewrites()[i].origin.instr]`.
-pub struct Assembled {
+pub(crate) struct Assembled {
     /// The optimized instructions.
     pub ir: IrProgram,
     /// Their rewrites, in order.
@@ -57,7 +57,7 @@ pub struct Assembled {
 /// # Errors
 ///
 /// When the program breaks an assembler rule (a bug in the chess program).
-pub fn assemble(which: Which, depth: u32) -> Result<Assembled> {
+pub(crate) fn assemble(which: Which, depth: u32) -> Result<Assembled> {
     chess::check_depth(depth)?;
     let traced = match which {
         Which::Turn => regex_asm::trace(|m| chess::turn::turn_dsl_at(m, depth)),
@@ -77,7 +77,7 @@ pub fn assemble(which: Which, depth: u32) -> Result<Assembled> {
 /// # Errors
 ///
 /// When a rewrite carries no origin (the lowering always sets one).
-pub fn origins(program: &Program) -> Result<Vec<usize>> {
+pub(crate) fn origins(program: &Program) -> Result<Vec<usize>> {
     program
         .rewrites()
         .iter()
@@ -93,7 +93,7 @@ pub fn origins(program: &Program) -> Result<Vec<usize>> {
 
 /// One line of the listing per rewrite, as `Program`'s own listing writes
 /// it: index, pattern and replacement (Rust syntax), both quoted.
-pub fn rewrite_line(index: usize, r: &Rewrite) -> String {
+pub(crate) fn rewrite_line(index: usize, r: &Rewrite) -> String {
     format!(
         "    [{index:05}] {:?} -> {:?}",
         r.pattern,
@@ -103,7 +103,7 @@ pub fn rewrite_line(index: usize, r: &Rewrite) -> String {
 
 /// Per instruction kind: instructions, rewrites, distinct patterns.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct KindSummary {
+pub(crate) struct KindSummary {
     /// Instructions of this kind.
     pub count: usize,
     /// Rewrites they were lowered to.
@@ -113,7 +113,7 @@ pub struct KindSummary {
 }
 
 /// The summary per instruction kind (the instruction's short name).
-pub fn summary(a: &Assembled) -> Result<BTreeMap<String, KindSummary>> {
+pub(crate) fn summary(a: &Assembled) -> Result<BTreeMap<String, KindSummary>> {
     let mut out: BTreeMap<String, KindSummary> = BTreeMap::new();
     let mut patterns: BTreeMap<String, BTreeSet<&str>> = BTreeMap::new();
     for instr in &a.ir.instrs {
@@ -187,7 +187,7 @@ fn write_listing(out: &mut impl Write, which: Which, a: &Assembled, rewrites: bo
 }
 
 /// Runs `listing`.
-pub fn run(args: ListingArgs) -> Result<()> {
+pub(crate) fn run(args: ListingArgs) -> Result<()> {
     let a = assemble(args.program, args.depth)?;
     let mut out = io::BufWriter::new(crate::textio::stdout());
     write_listing(&mut out, args.program, &a, args.rewrites)?;

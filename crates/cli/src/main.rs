@@ -12,6 +12,8 @@
 //! The binary owns argument parsing, terminal I/O and printing; all chess
 //! is computed by the regex programs of `regex-chess-program`.
 
+#![forbid(unsafe_code)]
+
 mod arena;
 mod bench;
 mod bench_program;

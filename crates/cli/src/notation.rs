@@ -18,7 +18,7 @@ use shakmaty::{Chess, Move, Rank, Role};
 
 /// What to do with a line the person typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reading {
+pub(crate) enum Reading {
     /// Hand this line to the turn program.
     Send(String),
     /// Say this to the person; the turn program never sees the line.
@@ -27,7 +27,7 @@ pub enum Reading {
 
 /// Coordinates typed leniently (`E2-E4`, `e2 e4`, `e7e8=Q`), lowercased
 /// and joined; `None` if the line is not coordinates.
-pub fn coordinates(line: &str) -> Option<String> {
+pub(crate) fn coordinates(line: &str) -> Option<String> {
     let text: String = line
         .trim()
         .to_ascii_lowercase()
@@ -91,7 +91,7 @@ fn san_readings(text: &str) -> Vec<San> {
 
 /// A legal move a SAN text may name.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     /// Its coordinates.
     pub uci: String,
     /// The FEN after it (the regex program's).
@@ -106,7 +106,10 @@ pub struct Candidate {
 /// # Errors
 ///
 /// The regex program failed on the position.
-pub fn san_candidates(fen: &str, text: &str) -> Result<Option<Vec<Candidate>>, chess::Error> {
+pub(crate) fn san_candidates(
+    fen: &str,
+    text: &str,
+) -> Result<Option<Vec<Candidate>>, chess::Error> {
     let text = text.trim().trim_end_matches(['+', '#', '!', '?']);
     let text = castling(text).unwrap_or(text);
     let readings = san_readings(text);
@@ -144,7 +147,7 @@ pub fn san_candidates(fen: &str, text: &str) -> Result<Option<Vec<Candidate>>, c
 /// # Errors
 ///
 /// The regex program failed on the position.
-pub fn read_move(fen: &str, line: &str) -> Result<Reading, chess::Error> {
+pub(crate) fn read_move(fen: &str, line: &str) -> Result<Reading, chess::Error> {
     if let Some(uci) = coordinates(line) {
         return Ok(Reading::Send(uci));
     }
@@ -167,7 +170,7 @@ pub fn read_move(fen: &str, line: &str) -> Result<Reading, chess::Error> {
 }
 
 /// The SAN of a move given in coordinates, in the position `pos`.
-pub fn san_of(pos: &Chess, uci: &str) -> Option<String> {
+pub(crate) fn san_of(pos: &Chess, uci: &str) -> Option<String> {
     let m = uci.parse::<UciMove>().ok()?.to_move(pos).ok()?;
     Some(San::from_move(pos, m).to_string())
 }

@@ -28,7 +28,7 @@ use crate::textio::{self, quote, Line};
 
 /// Who the engine plays.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EngineColor {
+pub(crate) enum EngineColor {
     /// The engine plays white (and moves first from the start position).
     White,
     /// The engine plays black.
@@ -39,7 +39,7 @@ pub enum EngineColor {
 
 /// Arguments of `play`.
 #[derive(clap::Args, Debug, Default)]
-pub struct PlayArgs {
+pub(crate) struct PlayArgs {
     /// Start from this position (FEN) instead of the standard one.
     #[arg(long, conflicts_with = "load")]
     pub fen: Option<String>,
@@ -109,7 +109,7 @@ fn glyph(c: char) -> char {
 /// `flipped` the board seen from black's side (rank 1 on top, file h on
 /// the left). The lines below the board are shown as they are, but for
 /// the line of positions the program keeps for repetition, not shown.
-pub fn display(screen: &str, ascii: bool, flipped: bool) -> String {
+pub(crate) fn display(screen: &str, ascii: bool, flipped: bool) -> String {
     let lines: Vec<&str> = screen
         .split('\n')
         .filter(|line| !line.starts_with(chess::ending::HISTORY_PREFIX))
@@ -290,7 +290,7 @@ fn loaded_game(path: &std::path::Path, engine: Option<Color>) -> Result<(String,
 }
 
 /// Plays a game on standard input and output.
-pub fn run(args: PlayArgs) -> Result<ExitCode> {
+pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     let engine = match args.engine_color.unwrap_or(EngineColor::Black) {
         EngineColor::White => Some(Color::White),
         EngineColor::Black => Some(Color::Black),

@@ -23,7 +23,7 @@ use crate::textio::quote;
 
 /// The moves of a game, read off its screens.
 #[derive(Debug, Clone)]
-pub struct Record {
+pub(crate) struct Record {
     start_fen: String,
     pos: Chess,
     moves: Vec<String>,
@@ -57,7 +57,7 @@ impl Record {
     /// # Errors
     ///
     /// An invalid FEN.
-    pub fn new(fen: &str, engine: Option<Color>) -> Result<Record> {
+    pub(crate) fn new(fen: &str, engine: Option<Color>) -> Result<Record> {
         let pos = parse_fen(fen).context("the game's start")?;
         let name = |c: Color| match engine {
             Some(e) if e == c => "regex-chess".to_string(),
@@ -76,23 +76,23 @@ impl Record {
     }
 
     /// Moves played so far.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.moves.len()
     }
 
     /// The current position.
-    pub fn position(&self) -> &Chess {
+    pub(crate) fn position(&self) -> &Chess {
         &self.pos
     }
 
     /// The side to move resigns.
-    pub fn resign(&mut self) {
+    pub(crate) fn resign(&mut self) {
         self.resigned = Some(self.pos.turn());
     }
 
     /// Notes the moves a turn reports on its screen (`You played ...`,
     /// `The engine played ...`).
-    pub fn note_turn(&mut self, before_info: &str, screen: &str) {
+    pub(crate) fn note_turn(&mut self, before_info: &str, screen: &str) {
         let Some(after) = parse_screen(screen) else {
             return;
         };
@@ -110,7 +110,7 @@ impl Record {
     }
 
     /// Plays a move given in coordinates (ignored if not legal).
-    pub fn play(&mut self, uci: &str) {
+    pub(crate) fn play(&mut self, uci: &str) {
         let Some(m) = uci
             .parse::<UciMove>()
             .ok()
@@ -124,7 +124,7 @@ impl Record {
 
     /// The result: a resignation's, else the one the screen announced
     /// (`1-0`, `0-1`, `1/2-1/2`), or `*` for a game in progress.
-    pub fn result(&self) -> &'static str {
+    pub(crate) fn result(&self) -> &'static str {
         match self.resigned {
             Some(Color::White) => "0-1",
             Some(Color::Black) => "1-0",
@@ -133,7 +133,7 @@ impl Record {
     }
 
     /// The moves, numbered (`1. e4 e5 2. Nf3`).
-    pub fn movetext(&self) -> String {
+    pub(crate) fn movetext(&self) -> String {
         let start = parse_fen(&self.start_fen).ok();
         let mut number = start.as_ref().map_or(1, |p| u64::from(p.fullmoves().get()));
         let mut white_to_move = start.as_ref().is_none_or(|p| p.turn() == Color::White);
@@ -155,7 +155,7 @@ impl Record {
     }
 
     /// The game as PGN.
-    pub fn pgn(&self, date: &str) -> String {
+    pub(crate) fn pgn(&self, date: &str) -> String {
         let mut out = String::new();
         let standard = self.start_fen == crate::START_FEN;
         let tags = [
@@ -187,7 +187,7 @@ impl Record {
 
 /// A game read back from PGN: where it started and its moves.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Loaded {
+pub(crate) struct Loaded {
     /// The start position (the `FEN` tag, or the standard one).
     pub start_fen: String,
     /// The moves in coordinates, each with the FEN after it (the regex
@@ -239,7 +239,7 @@ fn san_words(movetext: &str) -> Vec<String> {
 /// # Errors
 ///
 /// No game, an invalid `FEN` tag, or a move that is not legal.
-pub fn load(text: &str) -> Result<Loaded> {
+pub(crate) fn load(text: &str) -> Result<Loaded> {
     let game = text
         .rmatch_indices("[Event ")
         .map(|(i, _)| i)
@@ -282,7 +282,7 @@ pub fn load(text: &str) -> Result<Loaded> {
 
 /// The `--pgn` file of a session.
 #[derive(Debug)]
-pub struct PgnFile {
+pub(crate) struct PgnFile {
     path: PathBuf,
     /// What the file held before (with `--append`), ending in a blank line.
     before: String,
@@ -297,7 +297,7 @@ impl PgnFile {
     /// # Errors
     ///
     /// The reason, naming the file.
-    pub fn open(path: &Path, append: bool) -> Result<PgnFile> {
+    pub(crate) fn open(path: &Path, append: bool) -> Result<PgnFile> {
         let shown = quote(&path.to_string_lossy());
         let before = match std::fs::metadata(path) {
             Ok(m) if m.is_dir() => bail!("--pgn {shown} is a directory"),
@@ -327,7 +327,7 @@ impl PgnFile {
     }
 
     /// The file's name.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
@@ -338,7 +338,7 @@ impl PgnFile {
     /// # Errors
     ///
     /// The write failed.
-    pub fn write(&self, current: &Record) -> Result<()> {
+    pub(crate) fn write(&self, current: &Record) -> Result<()> {
         let mut text = self.before.clone();
         for game in &self.finished {
             text.push_str(game);
@@ -360,7 +360,7 @@ impl PgnFile {
     }
 
     /// Keeps `game` (with moves) before the next one of the session.
-    pub fn finish(&mut self, game: &Record) {
+    pub(crate) fn finish(&mut self, game: &Record) {
         if game.len() > 0 {
             self.finished.push(game.pgn(&today()));
         }
@@ -368,7 +368,7 @@ impl PgnFile {
 }
 
 /// Today's date (UTC) as PGN writes it (`2026.11.29`), from the system clock.
-pub fn today() -> String {
+pub(crate) fn today() -> String {
     let date = time::OffsetDateTime::now_utc().date();
     format!(
         "{:04}.{:02}.{:02}",

@@ -20,7 +20,7 @@ const THREADS_PANEL: (f64, f64) = (236.0, 366.0);
 const HEIGHT: f64 = 410.0;
 
 /// Text for XML: `& < > "` escaped.
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -95,7 +95,7 @@ fn axis(
 }
 
 /// The plot: state bytes (top) and threads (bottom) after each phase.
-pub fn svg(phases: &[Phase], runs: &[PhaseRun]) -> String {
+pub(crate) fn svg(phases: &[Phase], runs: &[PhaseRun]) -> String {
     let n = runs.len().max(1) as f64;
     let band = (WIDTH - LEFT - RIGHT) / n;
     let x = |i: usize| LEFT + band * (i as f64 + 0.5);
@@ -214,7 +214,7 @@ pub fn svg(phases: &[Phase], runs: &[PhaseRun]) -> String {
 }
 
 /// The page: a title, the plot, the phase table with links to the states.
-pub fn html(title: &str, phases: &[Phase], runs: &[PhaseRun], svg: &str) -> String {
+pub(crate) fn html(title: &str, phases: &[Phase], runs: &[PhaseRun], svg: &str) -> String {
     let mut page = String::new();
     let _ = write!(
         page,

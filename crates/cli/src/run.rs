@@ -20,11 +20,11 @@ use regex_vm::{Config, Executor, Program};
 
 use crate::jsfile;
 /// The default cap on the state (and an input line), in bytes.
-pub const DEFAULT_MAX_STATE_BYTES: usize = 256 << 20;
+pub(crate) const DEFAULT_MAX_STATE_BYTES: usize = 256 << 20;
 
 /// Arguments of `regex-chess run`.
 #[derive(clap::Args)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// The program: a JSON array of [pattern, replacement] pairs, the
     /// replacements in Python `re.sub` syntax, or a `.js`/`.mjs` module as
     /// `dump --format js` writes it.
@@ -62,23 +62,23 @@ fn read_program(path: &Path) -> Result<Program> {
 /// # Errors
 ///
 /// An unreadable or malformed file, or an entry that cannot run exactly.
-pub fn load_exact(path: &Path) -> Result<Program> {
+pub(crate) fn load_exact(path: &Path) -> Result<Program> {
     let read = read_program(path).with_context(|| format!("reading {}", path.display()))?;
     regex_vm::python::exact(&read).with_context(|| format!("refusing {}", path.display()))
 }
 
 /// The executor's settings for a program read from a file: the state cap,
 /// and no backtracking budget (a long search takes long, as in Python).
-pub fn file_config(max_state_bytes: usize) -> Config {
+pub(crate) fn file_config(max_state_bytes: usize) -> Config {
     Config {
         max_state_bytes,
-        backtrack_limit: usize::MAX,
+        fancy_backtrack_limit: usize::MAX,
         ..Config::default()
     }
 }
 
 /// Runs the loop.
-pub fn run(args: RunArgs) -> Result<()> {
+pub(crate) fn run(args: RunArgs) -> Result<()> {
     let start = Instant::now();
     let program = load_exact(&args.program)?;
     let exec = Executor::new(&program, file_config(args.max_state_bytes))

@@ -15,15 +15,29 @@ use std::io::{self, BufRead, Write};
 
 use anyhow::Result;
 
+/// An error and its causes on one line, outermost first, joined by `: `
+/// (what `{:#}` prints for an `anyhow::Error`): library errors say only
+/// their own layer's words and keep the rest as their `source()`.
+pub(crate) fn chain(error: &dyn std::error::Error) -> String {
+    let mut out = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        out.push_str(": ");
+        out.push_str(&e.to_string());
+        cause = e.source();
+    }
+    out
+}
+
 /// Standard output was closed by its reader (a broken pipe).
 #[derive(Debug, thiserror::Error)]
 #[error("standard output is closed")]
-pub struct Closed;
+pub(crate) struct Closed;
 
 /// Whether an error (anywhere in its chain) is a closed standard output:
 /// [`Closed`] itself, or the I/O error [`Stdout`] made of a broken pipe.
 /// A broken pipe to anything else (a child process) is not.
-pub fn is_closed(error: &anyhow::Error) -> bool {
+pub(crate) fn is_closed(error: &anyhow::Error) -> bool {
     error.chain().any(|e| {
         e.downcast_ref::<Closed>().is_some()
             || e.downcast_ref::<io::Error>()
@@ -34,7 +48,7 @@ pub fn is_closed(error: &anyhow::Error) -> bool {
 
 /// The error of a failed write to standard output: [`Closed`] for a broken
 /// pipe, the I/O error with context otherwise.
-pub fn write_error(e: io::Error) -> anyhow::Error {
+pub(crate) fn write_error(e: io::Error) -> anyhow::Error {
     if e.kind() == io::ErrorKind::BrokenPipe {
         anyhow::Error::new(Closed)
     } else {
@@ -49,10 +63,10 @@ pub fn write_error(e: io::Error) -> anyhow::Error {
 /// through any context. `write!`/`writeln!` on it call the inherent
 /// [`Stdout::write_fmt`], which returns the [`write_error`] directly.
 #[derive(Debug)]
-pub struct Stdout(io::Stdout);
+pub(crate) struct Stdout(io::Stdout);
 
 /// The process's standard output, see [`Stdout`].
-pub fn stdout() -> Stdout {
+pub(crate) fn stdout() -> Stdout {
     Stdout(io::stdout())
 }
 
@@ -62,7 +76,7 @@ impl Stdout {
     /// # Errors
     ///
     /// [`Closed`], or the write error with context.
-    pub fn write_fmt(&mut self, args: std::fmt::Arguments<'_>) -> Result<()> {
+    pub(crate) fn write_fmt(&mut self, args: std::fmt::Arguments<'_>) -> Result<()> {
         Write::write_fmt(&mut self.0, args).map_err(write_error)
     }
 
@@ -71,7 +85,7 @@ impl Stdout {
     /// # Errors
     ///
     /// [`Closed`], or the write error with context.
-    pub fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+    pub(crate) fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
         self.0.write_all(bytes).map_err(write_error)
     }
 
@@ -80,7 +94,7 @@ impl Stdout {
     /// # Errors
     ///
     /// [`Closed`], or the write error with context.
-    pub fn flush_out(&mut self) -> Result<()> {
+    pub(crate) fn flush_out(&mut self) -> Result<()> {
         self.0.flush().map_err(write_error)
     }
 }
@@ -109,7 +123,7 @@ impl Write for Stdout {
 /// # Errors
 ///
 /// [`Closed`], or the write error.
-pub fn println(text: impl Display) -> Result<()> {
+pub(crate) fn println(text: impl Display) -> Result<()> {
     writeln!(stdout(), "{text}")
 }
 
@@ -118,7 +132,7 @@ pub fn println(text: impl Display) -> Result<()> {
 /// # Errors
 ///
 /// [`Closed`], or the write error.
-pub fn print_flush(text: impl Display) -> Result<()> {
+pub(crate) fn print_flush(text: impl Display) -> Result<()> {
     let mut out = stdout();
     write!(out, "{text}")?;
     out.flush_out()
@@ -126,7 +140,7 @@ pub fn print_flush(text: impl Display) -> Result<()> {
 
 /// One line read by [`read_line`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Line {
+pub(crate) enum Line {
     /// A line (without its `\n` / `\r\n`).
     Text(String),
     /// A line that is not UTF-8 (nothing of it is kept).
@@ -141,7 +155,7 @@ pub enum Line {
 /// # Errors
 ///
 /// The read error.
-pub fn read_line(input: &mut impl BufRead, limit: usize) -> io::Result<Option<Line>> {
+pub(crate) fn read_line(input: &mut impl BufRead, limit: usize) -> io::Result<Option<Line>> {
     let mut kept = Vec::new();
     let mut total = 0usize;
     let mut newline = false;
@@ -194,7 +208,7 @@ pub fn read_line(input: &mut impl BufRead, limit: usize) -> io::Result<Option<Li
 /// `text` as an error message quotes it: at most
 /// [`chess::codec::EXCERPT_CHARS`] characters, in double quotes, control
 /// characters escaped.
-pub fn quote(text: &str) -> String {
+pub(crate) fn quote(text: &str) -> String {
     format!("{:?}", chess::codec::excerpt(text))
 }
 

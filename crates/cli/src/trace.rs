@@ -30,7 +30,7 @@ use crate::listing::{self, Assembled, Which};
 
 /// Arguments of `trace`.
 #[derive(clap::Args, Debug)]
-pub struct TraceArgs {
+pub(crate) struct TraceArgs {
     /// The position (FEN). Without --move the engine plays its side to
     /// move; with --move you play that side and the engine replies.
     #[arg(long, default_value = crate::START_FEN)]
@@ -80,7 +80,7 @@ fn marker(name: &str) -> Option<Marker> {
 
 /// A named stretch of the program.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Phase {
+pub(crate) struct Phase {
     /// What it does (`parse`, `ply 1 (white)`, `keep-best`, ...).
     pub name: String,
     /// The name of its first instruction.
@@ -98,7 +98,7 @@ pub struct Phase {
 ///
 /// When the rewrites are not in instruction order (the lowering keeps them
 /// so).
-pub fn phases(a: &Assembled) -> Result<Vec<Phase>> {
+pub(crate) fn phases(a: &Assembled) -> Result<Vec<Phase>> {
     let names: Vec<String> = a.ir.instrs.iter().map(|i| i.name()).collect();
     let marks: Vec<Option<Marker>> = names.iter().map(|n| marker(n)).collect();
     let mut starts: Vec<usize> = (0..names.len())
@@ -147,7 +147,7 @@ pub fn phases(a: &Assembled) -> Result<Vec<Phase>> {
 
 /// What one phase did on one turn.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct PhaseRun {
+pub(crate) struct PhaseRun {
     /// Rewrites a regex engine ran.
     pub executed: usize,
     /// Rewrites skipped as provable no-ops.
@@ -169,7 +169,7 @@ pub struct PhaseRun {
 }
 
 /// A program cut into phases, each with its executor.
-pub struct Tracer {
+pub(crate) struct Tracer {
     /// The phases, in order.
     pub phases: Vec<Phase>,
     executors: Vec<Executor>,
@@ -181,7 +181,7 @@ impl Tracer {
     /// # Errors
     ///
     /// As [`phases`], or when a pattern does not compile.
-    pub fn new(a: &Assembled, config: &Config) -> Result<Tracer> {
+    pub(crate) fn new(a: &Assembled, config: &Config) -> Result<Tracer> {
         let phases = phases(a)?;
         let executors = phases
             .iter()
@@ -200,7 +200,7 @@ impl Tracer {
     /// # Errors
     ///
     /// When the VM stops (`state` is then as it left it) or `after` fails.
-    pub fn run(
+    pub(crate) fn run(
         &self,
         state: &mut String,
         mut after: impl FnMut(usize, &PhaseRun, &str) -> Result<()>,
@@ -236,7 +236,7 @@ impl Tracer {
 /// # Errors
 ///
 /// For an invalid FEN.
-pub fn start(fen: &str, mv: Option<&str>) -> Result<(String, Option<String>)> {
+pub(crate) fn start(fen: &str, mv: Option<&str>) -> Result<(String, Option<String>)> {
     let to_move = match fen.split_whitespace().nth(1) {
         Some("b") => Color::Black,
         _ => Color::White,
@@ -256,7 +256,7 @@ pub fn start(fen: &str, mv: Option<&str>) -> Result<(String, Option<String>)> {
 
 /// The state's text before its first thread, and its first `n` threads,
 /// each cut to `lines` lines.
-pub fn first_threads(state: &str, n: usize, lines: usize) -> String {
+pub(crate) fn first_threads(state: &str, n: usize, lines: usize) -> String {
     let bytes = state.as_bytes();
     let heads: Vec<usize> = thread_starts(bytes);
     let mut out = String::new();
@@ -293,7 +293,7 @@ fn thread_starts(bytes: &[u8]) -> Vec<usize> {
 }
 
 /// A file name for phase `i`: `07-ply-1-white.txt`.
-pub fn file_name(i: usize, phase: &Phase) -> String {
+pub(crate) fn file_name(i: usize, phase: &Phase) -> String {
     let slug: String = phase
         .name
         .chars()
@@ -338,7 +338,7 @@ fn row(out: &mut impl Write, i: usize, p: &Phase, r: &PhaseRun) -> io::Result<()
 }
 
 /// Runs `trace`.
-pub fn run(args: TraceArgs) -> Result<()> {
+pub(crate) fn run(args: TraceArgs) -> Result<()> {
     let interactive = io::stdin().is_terminal() && io::stdout().is_terminal();
     anyhow::ensure!(
         !args.step || interactive,

@@ -34,10 +34,10 @@ use chess::search::{mate_in, DEFAULT_DEPTH, MAX_DEPTH, MIN_DEPTH};
 use crate::textio::{self, quote, Line};
 
 /// The longest input line read (1 MB); a longer one is refused.
-pub const MAX_LINE: usize = 1 << 20;
+pub(crate) const MAX_LINE: usize = 1 << 20;
 
 /// The `option` lines of the `uci` answer: every option the engine has.
-pub fn options() -> Vec<String> {
+pub(crate) fn options() -> Vec<String> {
     vec![format!(
         "option name Depth type spin default {DEFAULT_DEPTH} min {MIN_DEPTH} max {MAX_DEPTH}"
     )]
@@ -58,7 +58,7 @@ fn first_guess_ms(depth: u32) -> u64 {
 /// plus half the increment), the deepest depth whose expected time
 /// (`expected_ms`, the last measured or a first guess) fits it; else the
 /// `Depth` option.
-pub fn choose_depth(
+pub(crate) fn choose_depth(
     go: &GoCmd,
     white_to_move: bool,
     option: u32,
@@ -84,7 +84,7 @@ pub fn choose_depth(
 }
 
 /// The position of `position startpos`.
-pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+pub(crate) const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// The commands of the protocol (GUI to engine). A line is parsed from its
 /// first token that is one of these: UCI says unknown tokens before a
@@ -105,7 +105,7 @@ const COMMANDS: &[&str] = &[
 
 /// The engine's state between commands.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Session {
+pub(crate) struct Session {
     /// The FEN the last accepted `position` started from.
     base: String,
     /// The moves it played from there (lowercase UCI).
@@ -134,7 +134,7 @@ impl Default for Session {
 
 impl Session {
     /// A session at the start position.
-    pub fn new() -> Session {
+    pub(crate) fn new() -> Session {
         Session {
             base: START_FEN.to_string(),
             moves: Vec::new(),
@@ -157,12 +157,12 @@ impl Session {
     }
 
     /// The current position (FEN).
-    pub fn fen(&self) -> &str {
+    pub(crate) fn fen(&self) -> &str {
         &self.fen
     }
 
     /// Whether `quit` was received.
-    pub fn quitting(&self) -> bool {
+    pub(crate) fn quitting(&self) -> bool {
         self.quit
     }
 
@@ -230,7 +230,7 @@ fn history_after(mut history: Vec<String>, fen: &str) -> Vec<String> {
 
 /// A parsed `position` command (not yet played).
 #[derive(Debug, Clone, PartialEq)]
-pub struct PositionCmd {
+pub(crate) struct PositionCmd {
     /// The FEN to start from (`startpos` is [`START_FEN`]).
     pub base: String,
     /// The moves to play, lowercase.
@@ -243,7 +243,7 @@ pub struct PositionCmd {
 /// # Errors
 ///
 /// A one-line message naming what is missing or unexpected.
-pub fn parse_position(args: &[&str]) -> Result<PositionCmd, String> {
+pub(crate) fn parse_position(args: &[&str]) -> Result<PositionCmd, String> {
     let (base, rest) = match args.split_first() {
         Some((&"startpos", rest)) => (START_FEN.to_string(), rest),
         Some((&"fen", rest)) => {
@@ -275,7 +275,7 @@ pub fn parse_position(args: &[&str]) -> Result<PositionCmd, String> {
 /// A parsed `go` command: the limits are read and ignored, except whether
 /// the answer must wait for `stop` / `ponderhit`.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct GoCmd {
+pub(crate) struct GoCmd {
     /// `infinite` or `ponder`: hold `bestmove` back.
     pub wait: bool,
     /// `depth N`.
@@ -295,7 +295,7 @@ pub struct GoCmd {
 }
 
 /// Parses the arguments of `go`.
-pub fn parse_go(args: &[&str]) -> GoCmd {
+pub(crate) fn parse_go(args: &[&str]) -> GoCmd {
     const NUMBERS: &[&str] = &[
         "wtime",
         "btime",
@@ -352,7 +352,7 @@ fn is_go_flag(token: &str) -> bool {
 
 /// What a search found, for [`report`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     /// The move (UCI) and its score, `None` without a legal move.
     pub best: Option<(String, u32)>,
     /// Plies searched.
@@ -370,7 +370,7 @@ pub struct Outcome {
 /// mate the mover gives with its `N`th move (`mate -N`: the mover is
 /// mated by the opponent's `N`th move), otherwise centipawns,
 /// `(score - EVEN) * 10`. Which scores are mates is [`mate_in`]'s to say.
-pub fn score_text(score: u32) -> String {
+pub(crate) fn score_text(score: u32) -> String {
     match mate_in(score) {
         Some(n) => format!("mate {n}"),
         None => format!("cp {}", (i64::from(score) - i64::from(EVEN)) * 10),
@@ -378,7 +378,7 @@ pub fn score_text(score: u32) -> String {
 }
 
 /// The `info` lines and the `bestmove` line (last) of a search.
-pub fn report(outcome: &Result<Outcome, String>) -> Vec<String> {
+pub(crate) fn report(outcome: &Result<Outcome, String>) -> Vec<String> {
     match outcome {
         Ok(Outcome {
             best: Some((uci, score)),
@@ -419,7 +419,7 @@ pub fn report(outcome: &Result<Outcome, String>) -> Vec<String> {
 /// into one of `history`'s positions scoring as a draw.
 fn search(fen: &str, history: &[String], depth: u32) -> Result<Outcome, String> {
     let start = Instant::now();
-    let searched = chess::search_in_game(fen, history, depth).map_err(|e| e.to_string())?;
+    let searched = chess::search_in_game(fen, history, depth).map_err(|e| textio::chain(&e))?;
     Ok(Outcome {
         best: searched.best,
         depth: searched.depth,
@@ -430,7 +430,7 @@ fn search(fen: &str, history: &[String], depth: u32) -> Result<Outcome, String> 
 }
 
 /// `info string <message>`, kept on one line.
-pub fn info_string(message: &str) -> String {
+pub(crate) fn info_string(message: &str) -> String {
     format!("info string {}", message.replace(['\r', '\n'], " "))
 }
 
@@ -438,12 +438,15 @@ pub fn info_string(message: &str) -> String {
 fn warm_up() -> Vec<String> {
     match chess::move_pass().and_then(|_| chess::reply_pass()) {
         Ok(_) => Vec::new(),
-        Err(e) => vec![info_string(&format!("building the programs failed: {e}"))],
+        Err(e) => vec![info_string(&format!(
+            "building the programs failed: {}",
+            textio::chain(&e)
+        ))],
     }
 }
 
 /// Carries out one line of input and returns the lines to print.
-pub fn handle(line: &str, session: &mut Session) -> Vec<String> {
+pub(crate) fn handle(line: &str, session: &mut Session) -> Vec<String> {
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let Some(at) = tokens.iter().position(|t| COMMANDS.contains(t)) else {
         return Vec::new();
@@ -551,7 +554,7 @@ fn set_option(args: &[&str], session: &mut Session) -> Option<String> {
 ///
 /// Reading or writing failed ([`textio::Closed`] when the reader of the
 /// output went away).
-pub fn serve(mut input: impl BufRead, mut output: impl Write) -> Result<()> {
+pub(crate) fn serve(mut input: impl BufRead, mut output: impl Write) -> Result<()> {
     let mut session = Session::new();
     loop {
         let answer =
@@ -587,7 +590,7 @@ fn write_lines(output: &mut impl Write, lines: &[String]) -> Result<()> {
 /// # Errors
 ///
 /// Reading stdin or writing stdout failed.
-pub fn run() -> Result<()> {
+pub(crate) fn run() -> Result<()> {
     serve(io::stdin().lock(), textio::stdout())
 }
 

@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 /// Arguments of `web`.
 #[derive(clap::Args, Debug)]
-pub struct WebArgs {
+pub(crate) struct WebArgs {
     /// The folder to write the site into (created if missing; files of the
     /// same names are replaced).
     pub dir: PathBuf,
@@ -81,7 +81,7 @@ fn write(dir: &Path, name: &str, text: &str) -> Result<u64> {
 }
 
 /// Writes the site into `args.dir`.
-pub fn run(args: WebArgs) -> Result<()> {
+pub(crate) fn run(args: WebArgs) -> Result<()> {
     let dir = &args.dir;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let turn = &chess::turn_pass_at(args.depth)

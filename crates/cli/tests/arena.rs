@@ -3,6 +3,8 @@
 //! summary, and the errors a user can meet (bad command, a crashing or
 //! cheating opponent, a missing option, a bad openings file, a depth that
 //! does not exist).
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -3,6 +3,8 @@
 //! draw rule with its exact lines, a mate on the 100th halfmove, a position
 //! that is over at once, check on the status line and SAN echoes, the clock
 //! bounds, and the lenient and refused FENs with their messages.
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
 
 use std::io::Write;
 use std::path::Path;

@@ -1,4 +1,6 @@
 //! Scripted games through the binary: `printf '...' | regex-chess play`.
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -1,6 +1,8 @@
 //! Criterion benchmarks of the executor's hot paths: the same programs run
 //! with the fast paths and as the plain loop, on states of many threads.
 //! `cargo bench -p regex-vm` runs them.
+// `criterion_main!` writes a `main` that has no doc comment.
+#![allow(missing_docs)]
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use regex_vm::{Config, Executor, Program, Rewrite, Scope, Template};

@@ -16,7 +16,8 @@ use std::time::Instant;
 
 use regex_automata::meta;
 use regex_automata::{Anchored, Input};
-use regex_vm::{analysis, Config, Executor, Piece, Program, Rewrite, Template};
+use regex_vm::analysis::{analyse, Reach};
+use regex_vm::{Config, Engine, Executor, Piece, Program, Rewrite, Template};
 
 /// Runs per figure; each figure is the median.
 const RUNS: usize = 21;
@@ -173,7 +174,7 @@ fn main() {
         let configs = [
             Config::default(),
             Config {
-                backtrack: false,
+                own_matcher: false,
                 ..Config::default()
             },
             Config {
@@ -193,11 +194,11 @@ fn main() {
             times.push(t);
             outs.push(out);
         }
-        let meta = (!analysis::has_backrefs(pattern)).then(|| {
+        let meta = (Engine::of_pattern(pattern) == Engine::Plain).then(|| {
             let re = meta::Regex::new(pattern).expect("compiles");
-            let prefix = analysis::required_prefix(pattern);
-            assert!(prefix.starts_with("%%"), "{name}: an active-thread shape");
-            let (t, out) = median(|| meta_replace_all(&re, prefix.as_bytes(), &state, template));
+            let reach = analyse(pattern).reach;
+            assert_eq!(reach, Reach::Active, "{name}: an active-thread shape");
+            let (t, out) = median(|| meta_replace_all(&re, b"%%", &state, template));
             outs.push(out);
             t
         });

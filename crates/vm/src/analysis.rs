@@ -67,7 +67,7 @@ const BACKREF_BASE: u32 = 0xF0000;
 /// non-capturing: a superset of the pattern. `None` when it cannot be
 /// read (a syntax `regex-syntax` does not know, a reference to a group
 /// that is not closed before it, a private-use character of our own).
-pub fn superset(pattern: &str) -> Option<Hir> {
+pub(crate) fn superset(pattern: &str) -> Option<Hir> {
     let hir = marked(pattern)?;
     let mut closed = Vec::new();
     expand_backrefs(&hir, &mut closed)
@@ -76,7 +76,7 @@ pub fn superset(pattern: &str) -> Option<Hir> {
 /// The pattern's parsed form with each back-reference `\N` (outside a
 /// class) written as one marker character inside a literal (see
 /// [`split_marks`]), when every reference names a group closed before it.
-pub fn marked(pattern: &str) -> Option<Hir> {
+pub(crate) fn marked(pattern: &str) -> Option<Hir> {
     let mut text = String::with_capacity(pattern.len());
     let mut chars = pattern.chars().peekable();
     let mut in_class = false;
@@ -115,7 +115,7 @@ pub fn marked(pattern: &str) -> Option<Hir> {
 
 /// A literal of [`marked`]'s tree cut into its text and its
 /// back-references: `Ok(bytes)` or `Err(group)`, in order.
-pub fn split_marks(lit: &[u8]) -> Vec<Result<&[u8], usize>> {
+pub(crate) fn split_marks(lit: &[u8]) -> Vec<Result<&[u8], usize>> {
     let mut out = Vec::new();
     let mut last = 0;
     let mut i = 0;
@@ -389,7 +389,7 @@ fn strip_lead(hir: &Hir, n: usize) -> Option<(Hir, usize)> {
 /// The longest literal text every match of `pattern` starts with, read
 /// from its parsed form (an anchor adds nothing; empty when there is
 /// none, or the pattern cannot be read).
-pub fn required_prefix(pattern: &str) -> String {
+pub(crate) fn required_prefix(pattern: &str) -> String {
     superset(pattern)
         .map(|hir| leading_literal(&hir).0)
         .and_then(|b| String::from_utf8(b).ok())
@@ -397,7 +397,7 @@ pub fn required_prefix(pattern: &str) -> String {
 }
 
 /// Whether the pattern has back-references (`\1`..`\9` outside a class).
-pub fn has_backrefs(pattern: &str) -> bool {
+pub(crate) fn has_backrefs(pattern: &str) -> bool {
     let mut chars = pattern.chars();
     let mut in_class = false;
     while let Some(c) = chars.next() {
@@ -420,7 +420,7 @@ pub fn has_backrefs(pattern: &str) -> bool {
 /// `X` when `pattern` is `(X)` and that group is its only one: group 1 is
 /// then always the whole match, which the engines report without a capture
 /// search, so the executor compiles `X` and reads group 1 as group 0.
-pub fn whole_match_group(pattern: &str) -> Option<&str> {
+pub(crate) fn whole_match_group(pattern: &str) -> Option<&str> {
     let inner = pattern.strip_prefix('(')?.strip_suffix(')')?;
     let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
     let HirKind::Capture(c) = hir.kind() else {
@@ -437,7 +437,7 @@ pub fn whole_match_group(pattern: &str) -> Option<&str> {
 
 /// For each group of `pattern` (0 is the whole match), whether the text
 /// it captures can contain `%`; `None` when the pattern cannot be read.
-pub fn groups_with_percent(pattern: &str) -> Option<Vec<bool>> {
+pub(crate) fn groups_with_percent(pattern: &str) -> Option<Vec<bool>> {
     fn walk(hir: &Hir, out: &mut Vec<bool>) {
         match hir.kind() {
             HirKind::Capture(c) => {
@@ -465,21 +465,21 @@ pub fn groups_with_percent(pattern: &str) -> Option<Vec<bool>> {
 /// look-around, no `\b`, no `^` but first; see `portable`) and does not
 /// start with `^`, so the text before a place cannot change what matches
 /// there.
-pub fn runs_at_a_place(pattern: &str) -> bool {
+pub(crate) fn runs_at_a_place(pattern: &str) -> bool {
     !pattern.starts_with('^') && crate::portable::check(pattern).is_ok()
 }
 
 /// The number of groups the pattern's text opens, counted by the portable
 /// checker (a group the syntax tree drops, `(a){0}`, still counts);
 /// `None` outside the portable subset.
-pub fn portable_groups(pattern: &str) -> Option<usize> {
+pub(crate) fn portable_groups(pattern: &str) -> Option<usize> {
     crate::portable::check(pattern).ok().map(|info| info.groups)
 }
 
 /// The text a pattern matches, when it matches exactly one text (no
 /// class, repetition, alternation or group): such a pattern can be found
 /// with a substring search.
-pub fn literal_text(pattern: &str) -> Option<String> {
+pub(crate) fn literal_text(pattern: &str) -> Option<String> {
     let hir = superset(pattern)?;
     match hir.kind() {
         HirKind::Literal(lit) if !lit.0.is_empty() => String::from_utf8(lit.0.to_vec()).ok(),

@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::exec::EngineError;
 use crate::program::{Engine, Program, Rewrite, Template};
 
 /// Compiled-size limit for `regex` patterns, the same one the executor uses,
@@ -22,21 +23,23 @@ const REGEX_SIZE_LIMIT: usize = 64 << 20;
 /// Why a program file could not be read. Entry indices are 0-based positions
 /// in the top-level JSON array (the same numbering as the executor's
 /// rewrite indices).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum FormatError {
     /// The file could not be read.
-    #[error("cannot read {}: {message}", .path.display())]
+    #[error("cannot read {}", .path.display())]
     Io {
         /// The file.
         path: PathBuf,
-        /// The operating system's message.
-        message: String,
+        /// What the operating system said.
+        #[source]
+        source: std::io::Error,
     },
     /// The text is not JSON.
-    #[error("not valid JSON: {message}")]
+    #[error("not valid JSON")]
     Json {
-        /// serde_json's message, with line and column.
-        message: String,
+        /// serde_json's error, with line and column.
+        #[source]
+        source: serde_json::Error,
     },
     /// The JSON is not an array of `[pattern, replacement]` string pairs.
     #[error("{}{message}", entry_prefix(.index))]
@@ -55,14 +58,15 @@ pub enum FormatError {
         message: String,
     },
     /// The pattern does not compile on the engine it needs.
-    #[error("entry {index}: pattern {pattern:?} does not compile: {message}")]
+    #[error("entry {index}: pattern {pattern:?} does not compile")]
     BadPattern {
         /// The bad entry.
         index: usize,
         /// The pattern.
         pattern: String,
-        /// The engine's message.
-        message: String,
+        /// What the engine said.
+        #[source]
+        source: EngineError,
     },
     /// The replacement names a group the pattern does not have.
     #[error("entry {index}: the replacement uses group {group} but the pattern has only {groups} capture group(s)")]
@@ -126,9 +130,8 @@ fn json_string(s: &str) -> String {
 ///
 /// The first problem found, as a [`FormatError`] naming the entry.
 pub fn from_json(text: &str) -> Result<Program, FormatError> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| FormatError::Json {
-        message: e.to_string(),
-    })?;
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|source| FormatError::Json { source })?;
     let serde_json::Value::Array(entries) = value else {
         return Err(FormatError::Shape {
             index: None,
@@ -148,10 +151,10 @@ pub fn from_json(text: &str) -> Result<Program, FormatError> {
         let groups = match groups_of.get(pattern) {
             Some(&n) => n,
             None => {
-                let n = capture_groups(pattern).map_err(|message| FormatError::BadPattern {
+                let n = capture_groups(pattern).map_err(|source| FormatError::BadPattern {
                     index,
                     pattern: pattern.to_string(),
-                    message,
+                    source,
                 })?;
                 groups_of.insert(pattern.to_string(), n);
                 n
@@ -177,9 +180,9 @@ pub fn from_json(text: &str) -> Result<Program, FormatError> {
 /// [`FormatError::Io`] if the file cannot be read, otherwise whatever
 /// [`from_json`] reports.
 pub fn from_json_file(path: &Path) -> Result<Program, FormatError> {
-    let text = std::fs::read_to_string(path).map_err(|e| FormatError::Io {
+    let text = std::fs::read_to_string(path).map_err(|source| FormatError::Io {
         path: path.to_path_buf(),
-        message: e.to_string(),
+        source,
     })?;
     from_json(&text)
 }
@@ -229,16 +232,13 @@ fn describe(value: &serde_json::Value) -> &'static str {
 
 /// Number of capture groups of `pattern` (group 0 not counted), compiled on
 /// the engine the executor would use for it.
-fn capture_groups(pattern: &str) -> Result<usize, String> {
+fn capture_groups(pattern: &str) -> Result<usize, EngineError> {
     let len = match Engine::of_pattern(pattern) {
         Engine::Plain => regex::RegexBuilder::new(pattern)
             .size_limit(REGEX_SIZE_LIMIT)
-            .build()
-            .map_err(|e| e.to_string())?
+            .build()?
             .captures_len(),
-        Engine::Backref => fancy_regex::Regex::new(pattern)
-            .map_err(|e| e.to_string())?
-            .captures_len(),
+        Engine::Backref => fancy_regex::Regex::new(pattern)?.captures_len(),
     };
     Ok(len.saturating_sub(1))
 }
@@ -536,7 +536,8 @@ mod tests {
     #[test]
     fn not_json_is_a_json_error() {
         match from_json("[[\"a\", \"b\"],") {
-            Err(FormatError::Json { message }) => {
+            Err(FormatError::Json { source }) => {
+                let message = source.to_string();
                 assert!(message.contains("line 1"), "{message}");
             }
             other => panic!("expected Json, got {other:?}"),
@@ -775,5 +776,34 @@ mod tests {
         let err = from_json_file(&missing).unwrap_err();
         assert!(matches!(&err, FormatError::Io { path, .. } if path == &missing));
         assert!(err.to_string().contains("missing.json"), "{err}");
+    }
+
+    #[test]
+    fn errors_keep_the_engines_error_as_their_source() {
+        use std::error::Error as _;
+        let temp = tempfile::tempdir().unwrap();
+        let err = from_json_file(&temp.path().join("missing.json")).unwrap_err();
+        let io = err
+            .source()
+            .and_then(|s| s.downcast_ref::<std::io::Error>())
+            .expect("the io::Error is the source");
+        assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
+        assert!(!err.to_string().contains(&io.to_string()), "{err}");
+
+        let err = from_json("[[\"a\", \"b\"],").unwrap_err();
+        assert_eq!(err.to_string(), "not valid JSON");
+        let json = err
+            .source()
+            .and_then(|s| s.downcast_ref::<serde_json::Error>())
+            .expect("serde_json's error is the source");
+        assert_eq!(json.line(), 1);
+
+        let err = from_json(&json_of(&[("a", "b"), ("(", "")])).unwrap_err();
+        assert_eq!(err.to_string(), "entry 1: pattern \"(\" does not compile");
+        let engine = err
+            .source()
+            .and_then(|s| s.downcast_ref::<EngineError>())
+            .expect("the engine's error is the source");
+        assert!(matches!(engine, EngineError::Regex(_)), "{engine:?}");
     }
 }

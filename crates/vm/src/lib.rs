@@ -10,16 +10,18 @@
 //!
 //! Nothing here knows about instructions (that is `regex-asm`) or chess.
 
+#![forbid(unsafe_code)]
+
 pub mod analysis;
 pub mod backtrack;
-pub mod exec;
+mod exec;
 pub mod format;
 pub mod portable;
-pub mod program;
+mod program;
 pub mod python;
 mod replace;
 pub mod state;
 
-pub use exec::{CompileError, Config, ExecError, Executor, Stats};
+pub use exec::{CompileError, Config, EngineError, ExecError, Executor, Stats};
 pub use program::{Engine, Origin, Piece, Program, Rewrite, Scope, Template};
 pub use state::{State, Tag, Thread, VarName};

@@ -246,10 +246,14 @@ impl Program {
     }
 }
 
-/// The listing: one line per instruction (`007: push x`), then its rewrites
-/// indented with their index. Rewrites without an origin are listed alone.
-impl fmt::Display for Program {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Program {
+    /// Writes the listing [`Program`]'s `Display` writes, with `note(i)`,
+    /// when it is not empty, at the end of rewrite `i`'s line.
+    pub(crate) fn write_listing(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        note: impl Fn(usize) -> String,
+    ) -> fmt::Result {
         let mut last: Option<usize> = None;
         for (i, r) in self.rewrites.iter().enumerate() {
             if let Some(o) = &r.origin {
@@ -258,14 +262,26 @@ impl fmt::Display for Program {
                     last = Some(o.instr);
                 }
             }
-            writeln!(
+            write!(
                 f,
                 "    [{i:05}] {:?} -> {:?}",
                 r.pattern,
                 r.replacement.to_rust()
             )?;
+            match note(i) {
+                n if n.is_empty() => writeln!(f)?,
+                n => writeln!(f, "  ({n})")?,
+            }
         }
         Ok(())
+    }
+}
+
+/// The listing: one line per instruction (`007: push x`), then its rewrites
+/// indented with their index. Rewrites without an origin are listed alone.
+impl fmt::Display for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_listing(f, |_| String::new())
     }
 }
 

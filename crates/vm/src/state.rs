@@ -55,7 +55,7 @@ impl memchr::arch::all::packedpair::HeuristicFrequencyRank for StateBytes {
 }
 
 /// A substring finder for `needle`, tuned to the bytes of a state.
-pub fn finder(needle: &[u8]) -> memchr::memmem::Finder<'static> {
+pub(crate) fn finder(needle: &[u8]) -> memchr::memmem::Finder<'static> {
     memchr::memmem::FinderBuilder::new().build_forward_with_ranker_owned(StateBytes, needle)
 }
 
@@ -359,27 +359,18 @@ fn render_thread(t: &Thread, out: &mut String) {
     }
 }
 
-/// Checks a state string against the grammar.
-///
-/// # Errors
-///
-/// [`StateError`] with the line of the first violation.
-pub fn validate(text: &str) -> Result<(), StateError> {
-    State::parse(text).map(|_| ())
-}
-
 /// Thread counts of a state string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ThreadCounts {
+pub(crate) struct ThreadCounts {
     /// Threads whose tag line is `%%` (or the in-instruction `` %` ``).
-    pub active: usize,
+    pub(crate) active: usize,
     /// The others.
-    pub paused: usize,
+    pub(crate) paused: usize,
 }
 
 impl ThreadCounts {
     /// All threads.
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.active + self.paused
     }
 }
@@ -387,7 +378,7 @@ impl ThreadCounts {
 /// Counts threads by their tag lines, without parsing the rest: one per
 /// `%` that does not follow a `%` (found by `memchr`), active when the next
 /// byte is `%` or `` ` ``.
-pub fn count_threads(text: &str) -> ThreadCounts {
+pub(crate) fn count_threads(text: &str) -> ThreadCounts {
     let mut counts = ThreadCounts::default();
     let bytes = text.as_bytes();
     for i in memchr::memchr_iter(b'%', bytes) {
@@ -406,7 +397,7 @@ pub fn count_threads(text: &str) -> ThreadCounts {
 /// The number of threads, as [`count_threads`] counts them (a `%` that
 /// does not follow a `%`), by a pass that compilers turn into vector code:
 /// faster than visiting each `%` once a state holds many threads.
-pub fn count_heads(text: &str) -> usize {
+pub(crate) fn count_heads(text: &str) -> usize {
     let bytes = text.as_bytes();
     let Some(&first) = bytes.first() else {
         return 0;

@@ -267,7 +267,7 @@ fn actual(
     budget: &mut usize,
 ) -> Result<Option<Vec<usize>>, GaveUp> {
     Ok(m.find_anchored(hay, scratch, budget)?
-        .then(|| scratch.slots.clone()))
+        .then(|| scratch.slots().to_vec()))
 }
 
 /// The regex crate's view of `pattern` anchored, when it compiles it.
@@ -874,7 +874,7 @@ fn tiny_budget_gives_up() {
     );
     assert!(budget < BUDGET);
     let re = reference(r"%%\n([^%]*?#z:[^%\n]*)([.,pnbrqkt])([^%\n]{2})([@])([^%]*)").unwrap();
-    assert_eq!(Some(scratch.slots.clone()), expected(&re, &hay));
+    assert_eq!(Some(scratch.slots().to_vec()), expected(&re, &hay));
 }
 
 #[test]
@@ -922,7 +922,7 @@ fn accepts_the_plain_shapes() {
         m.find_anchored(b"%%\n#x:1\n", &mut scratch, &mut budget),
         Ok(true)
     );
-    assert_eq!(scratch.slots, [0, 6]);
+    assert_eq!(scratch.slots(), [0, 6]);
     let mut budget = BUDGET;
     assert_eq!(
         m.find_anchored(b"x%%\n#x:1\n", &mut scratch, &mut budget),
@@ -934,7 +934,7 @@ fn accepts_the_plain_shapes() {
     assert_eq!(m.prefix(), b"ab");
     let mut budget = BUDGET;
     assert_eq!(m.find_anchored(b"abx", &mut scratch, &mut budget), Ok(true));
-    assert_eq!(scratch.slots, [0, 2, 0, 1, usize::MAX, usize::MAX]);
+    assert_eq!(scratch.slots(), [0, 2, 0, 1, usize::MAX, usize::MAX]);
 
     assert!(Matcher::new("^ab").is_some());
     assert!(Matcher::new("(?:a?)?b").is_some());

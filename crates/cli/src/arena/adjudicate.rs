@@ -17,7 +17,7 @@ use shakmaty::{Chess, Color, EnPassantMode, Move, Position};
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
+pub(super) enum Ending {
     /// The side to move is checkmated; the other side wins.
     Checkmate {
         winner: Color,
@@ -33,7 +33,7 @@ pub enum Ending {
 
 impl Ending {
     /// The PGN result.
-    pub fn result(self) -> &'static str {
+    pub(super) fn result(self) -> &'static str {
         match self {
             Ending::Checkmate {
                 winner: Color::White,
@@ -64,11 +64,11 @@ impl fmt::Display for Ending {
 /// castling rights and a capturable en passant square, as the repetition
 /// rule counts them.
 #[derive(Default)]
-pub struct Repetitions(HashMap<String, u32>);
+pub(super) struct Repetitions(HashMap<String, u32>);
 
 impl Repetitions {
     /// Counts `pos` once more and returns how often it has occurred.
-    pub fn add(&mut self, pos: &Chess) -> u32 {
+    pub(super) fn add(&mut self, pos: &Chess) -> u32 {
         let key = Epd::from_position(pos, EnPassantMode::Legal).to_string();
         let count = self.0.entry(key).or_insert(0);
         *count += 1;
@@ -79,7 +79,12 @@ impl Repetitions {
 /// The verdict on `pos`, which has occurred `occurrences` times, after
 /// `plies` plies of the game: `None` while the game goes on. Mate and
 /// stalemate come first (they end the game whatever the clocks say).
-pub fn adjudicate(pos: &Chess, occurrences: u32, plies: u32, max_plies: u32) -> Option<Ending> {
+pub(super) fn adjudicate(
+    pos: &Chess,
+    occurrences: u32,
+    plies: u32,
+    max_plies: u32,
+) -> Option<Ending> {
     if pos.is_checkmate() {
         return Some(Ending::Checkmate {
             winner: !pos.turn(),
@@ -114,7 +119,7 @@ fn mate_in_one(pos: &Chess) -> Option<Move> {
 
 /// A mate-in-one allowed by a move that had an alternative.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AllowedMate {
+pub(super) struct AllowedMate {
     /// The opponent's mating reply (SAN).
     pub mate: String,
     /// A move of ours that would have left no mate-in-one (SAN).
@@ -124,7 +129,7 @@ pub struct AllowedMate {
 /// Whether playing `played` in `pos` allowed a mate-in-one that another
 /// legal move avoided. A move that allows mate when every move does is not
 /// counted: it was no blunder.
-pub fn allowed_mate(pos: &Chess, played: &Move) -> Option<AllowedMate> {
+pub(super) fn allowed_mate(pos: &Chess, played: &Move) -> Option<AllowedMate> {
     let after = |m: &Move| {
         let mut p = pos.clone();
         p.play_unchecked(*m);

@@ -8,7 +8,7 @@ use std::fmt;
 
 /// An Elo difference and the half-width of its 95% interval.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Elo {
+pub(super) struct Elo {
     /// `-400 log10(1/s - 1)` for the score fraction `s`; infinite at 0 or 1.
     pub diff: f64,
     /// Half the distance between the Elo of `s ± 1.96 σ/√n`, where `σ` is
@@ -19,7 +19,7 @@ pub struct Elo {
 
 /// The logistic Elo difference of a score, and its 95% margin from the
 /// per-game standard deviation.
-pub fn elo(wins: u32, draws: u32, losses: u32) -> Option<Elo> {
+pub(super) fn elo(wins: u32, draws: u32, losses: u32) -> Option<Elo> {
     let n = f64::from(wins + draws + losses);
     if n == 0.0 {
         return None;

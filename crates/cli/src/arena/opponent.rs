@@ -23,7 +23,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use super::quote;
 
 /// The longest line read from the engine; a longer one is an error.
-pub const MAX_LINE: u64 = 64 * 1024;
+pub(super) const MAX_LINE: u64 = 64 * 1024;
 /// How many bytes of the engine's stderr are kept to explain a crash.
 const STDERR_TAIL: usize = 300;
 /// How long the engine may take to answer `uci` and `isready`.
@@ -32,7 +32,7 @@ const HANDSHAKE: Duration = Duration::from_secs(30);
 const GRACE: Duration = Duration::from_secs(10);
 
 /// A running UCI engine.
-pub struct Opponent {
+pub(super) struct Opponent {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<Result<String, String>>,
@@ -51,7 +51,7 @@ impl Opponent {
     ///
     /// The command cannot be started, the engine does not answer `uciok`
     /// or `readyok` in time, exits, or does not offer an option.
-    pub fn start(command: &str, options: &[(String, String)]) -> Result<Opponent> {
+    pub(super) fn start(command: &str, options: &[(String, String)]) -> Result<Opponent> {
         let mut words = command.split_whitespace();
         let program = words
             .next()
@@ -166,7 +166,7 @@ impl Opponent {
     /// # Errors
     ///
     /// The engine exits or does not answer `readyok` in time.
-    pub fn new_game(&mut self) -> Result<()> {
+    pub(super) fn new_game(&mut self) -> Result<()> {
         self.send("ucinewgame")?;
         self.ready()
     }
@@ -178,7 +178,7 @@ impl Opponent {
     ///
     /// The engine exits, prints an over-long line, or does not answer
     /// `bestmove` within `movetime` plus ten seconds.
-    pub fn best_move(
+    pub(super) fn best_move(
         &mut self,
         start_fen: Option<&str>,
         moves: &[String],

@@ -47,7 +47,16 @@ enum Frame {
 pub struct Scratch {
     stack: Vec<Frame>,
     /// Capture slots: start and end of each group, `usize::MAX` when unset.
-    pub slots: Vec<usize>,
+    pub(crate) slots: Vec<usize>,
+}
+
+impl Scratch {
+    /// The capture slots of the last match [`Matcher::find_anchored`]
+    /// reported: group `n` spans `slots()[2n]..slots()[2n+1]`,
+    /// `usize::MAX` when the group did not take part.
+    pub fn slots(&self) -> &[usize] {
+        &self.slots
+    }
 }
 
 impl Matcher {

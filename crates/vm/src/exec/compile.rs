@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use super::gate::{Gate, NO_PROBE};
-use super::{CompileError, Config, Executor};
+use super::{CompileError, Config, EngineError, Executor};
 use crate::analysis::{self, Reach};
 use crate::backtrack::Matcher;
 use crate::program::{Engine, Piece, Program, Template};
@@ -30,6 +30,23 @@ pub(super) enum Compiled {
         Option<Box<Anchored>>,
         Option<Box<Own>>,
     ),
+}
+
+impl Compiled {
+    /// How a pattern runs, in a few words (for listings).
+    pub(super) fn path(&self) -> &'static str {
+        match self {
+            Compiled::Plain(_, None) => "regex",
+            Compiled::Plain(_, Some(fast)) => match **fast {
+                PlainFast::Literal(_) => "regex, memmem for the literal",
+                PlainFast::Anchored { .. } => "regex anchored at the prefix",
+                PlainFast::Backtrack { .. } => "own matcher at the prefix, else regex",
+            },
+            Compiled::Fancy(_, _, Some(_)) => "own matcher at the prefix, else fancy-regex",
+            Compiled::Fancy(_, Some(_), None) => "fancy-regex anchored at the prefix",
+            Compiled::Fancy(_, None, None) => "fancy-regex",
+        }
+    }
 }
 
 /// A back-reference pattern our own matcher runs (see [`backtrack`]),
@@ -82,8 +99,6 @@ pub(super) struct Step {
     /// head): a place is tried on its piece only (see
     /// [`crate::replace::piece_end`]).
     pub(super) head_marks: Option<usize>,
-    /// Index into the executor's kind names.
-    pub(super) kind: usize,
     /// The replacement can add a thread (a fork): it writes two thread
     /// heads, or one not at its start, or copies a group that can hold one.
     /// Others leave the count as it was or lower it.
@@ -122,19 +137,17 @@ impl Executor {
                 .par_iter()
                 .map(|&(index, pattern, engine, stripped)| {
                     let source = stripped.unwrap_or(pattern);
-                    compile(source, engine, &config).map_err(|message| CompileError {
+                    compile(source, engine, &config).map_err(|source| CompileError {
                         index,
                         pattern: pattern.to_string(),
-                        message,
+                        source,
                     })
                 })
                 .collect();
             results.into_iter().collect::<Result<_, _>>()?
         };
-        let mut kind_ids: HashMap<String, usize> = HashMap::new();
         let mut analyses: HashMap<&str, analysis::Analysis> = HashMap::new();
         let mut percent_groups: HashMap<&str, Option<Vec<bool>>> = HashMap::new();
-        let mut kinds = Vec::new();
         let mut steps = Vec::with_capacity(program.len());
         let mut gates = Vec::with_capacity(program.len());
         let mut looks = Vec::with_capacity(program.len());
@@ -162,14 +175,6 @@ impl Executor {
             } else {
                 None
             };
-            let name = r
-                .origin
-                .as_ref()
-                .map_or_else(|| "?".to_string(), |o| o.name.clone());
-            let kind = *kind_ids.entry(name.clone()).or_insert_with(|| {
-                kinds.push(name);
-                kinds.len() - 1
-            });
             let analysis = analyses
                 .entry(r.pattern.as_str())
                 .or_insert_with(|| analysis::analyse(&r.pattern))
@@ -225,7 +230,6 @@ impl Executor {
                     Reach::Marked | Reach::Tagged(_) => Some(1),
                 },
                 reach: analysis.reach.clone(),
-                kind,
                 adds_threads: adds_threads(
                     percent_groups
                         .entry(r.pattern.as_str())
@@ -258,20 +262,20 @@ impl Executor {
             probes,
             ascii_templates,
             compiled,
-            kinds,
             config,
+            program: program.clone(),
         })
     }
 }
 
-fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, String> {
+fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, EngineError> {
     match engine {
         Engine::Plain => {
             let build = |p: &str| {
                 regex::RegexBuilder::new(p)
                     .size_limit(64 << 20)
                     .build()
-                    .map_err(|e| e.to_string())
+                    .map_err(EngineError::from)
             };
             let re = build(pattern)?;
             let prefix = analysis::required_prefix(pattern);
@@ -282,7 +286,7 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
                     text.as_bytes(),
                 ))))
             } else if let Some((matcher, start)) = config
-                .backtrack
+                .own_matcher
                 .then(|| Matcher::new(pattern))
                 .flatten()
                 .map(|m| {
@@ -310,9 +314,9 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
         Engine::Backref => {
             let build = |p: &str| {
                 fancy_regex::RegexBuilder::new(p)
-                    .backtrack_limit(config.backtrack_limit)
+                    .backtrack_limit(config.fancy_backtrack_limit)
                     .build()
-                    .map_err(|e| e.to_string())
+                    .map_err(EngineError::from)
             };
             let re = build(pattern)?;
             let prefix = analysis::required_prefix(pattern);
@@ -328,7 +332,7 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
                 }))
             };
             let own = config
-                .backtrack
+                .own_matcher
                 .then_some(())
                 .filter(|()| portable)
                 .and_then(|()| Matcher::new(pattern))

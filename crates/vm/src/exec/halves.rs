@@ -8,7 +8,7 @@
 //! cannot vouch for the result.
 
 use super::gate::Found;
-use super::{Did, ExecError, Executor, KindStats, Stats};
+use super::{Did, ExecError, Executor, Stats};
 use crate::state;
 
 /// One half of the state after a stretch (see [`Executor::run_halves`]).
@@ -46,7 +46,6 @@ impl Executor {
         state: &mut String,
         ascii: bool,
         stats: &mut Stats,
-        kinds: &mut [KindStats],
     ) -> Result<bool, ExecError> {
         let Some(cut) = middle_thread_start(state) else {
             return Ok(false);
@@ -80,7 +79,6 @@ impl Executor {
                 x.len + y.len,
                 || x.heads + y.heads,
                 stats,
-                kinds,
             );
         }
         state.clear();

@@ -25,10 +25,10 @@ mod halves;
 mod tests;
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use crate::backtrack;
+use crate::program::Program;
 use crate::replace::{
     anchored_replace_all, backtrack_replace_all, fancy_replace_all, from_place,
     literal_replace_all, recycle, Expand, Places,
@@ -46,8 +46,10 @@ pub struct Config {
     pub max_state_bytes: usize,
     /// Plain loop, no fast path (for differential tests).
     pub naive: bool,
-    /// Backtracking budget per `fancy-regex` search.
-    pub backtrack_limit: usize,
+    /// Backtracking budget per `fancy-regex` search (not our own
+    /// matcher's: that one's budget is fixed and, spent, hands the search
+    /// to an engine).
+    pub fancy_backtrack_limit: usize,
     /// Run stretches of thread-confined rewrites on two halves of the
     /// state at once, on two cores (see [`Executor::run`]).
     pub parallel: bool,
@@ -56,8 +58,9 @@ pub struct Config {
     /// Record the wall time of every rewrite in [`Stats::per_rewrite`].
     pub profile: bool,
     /// Let our own matcher (see [`backtrack`]) run the patterns it
-    /// handles; off, the `regex` crate runs them, to measure what it gives.
-    pub backtrack: bool,
+    /// handles; off, the `regex` crate (`fancy-regex` for back-references)
+    /// runs them, to measure what ours gives.
+    pub own_matcher: bool,
 }
 
 impl Default for Config {
@@ -65,25 +68,37 @@ impl Default for Config {
         Config {
             max_state_bytes: 16 << 20,
             naive: false,
-            backtrack_limit: 1_000_000,
+            fancy_backtrack_limit: 1_000_000,
             parallel: true,
             split_bytes: SPLIT_BYTES,
             profile: false,
-            backtrack: true,
+            own_matcher: true,
         }
     }
 }
 
 /// A pattern that failed to compile.
 #[derive(Debug, thiserror::Error)]
-#[error("rewrite {index}: pattern {pattern:?} does not compile: {message}")]
+#[error("rewrite {index}: pattern {pattern:?} does not compile")]
 pub struct CompileError {
     /// Index of the first rewrite using the pattern.
     pub index: usize,
     /// The pattern.
     pub pattern: String,
-    /// The engine's message.
-    pub message: String,
+    /// What the engine said.
+    #[source]
+    pub source: EngineError,
+}
+
+/// A regex engine's own error, kept as it reported it.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// From the `regex` crate (plain patterns).
+    #[error(transparent)]
+    Regex(#[from] regex::Error),
+    /// From `fancy-regex` (patterns with back-references).
+    #[error(transparent)]
+    Fancy(#[from] fancy_regex::Error),
 }
 
 /// A run that stopped. The state passed to [`Executor::run`] holds the state
@@ -100,25 +115,16 @@ pub enum ExecError {
         /// The configured limit.
         limit: usize,
     },
-    /// `fancy-regex` gave up (e.g. its backtrack limit was exceeded).
-    #[error("rewrite {rewrite}: the back-reference engine failed: {message}")]
-    Backtrack {
+    /// `fancy-regex` gave up (e.g. its backtrack limit,
+    /// [`Config::fancy_backtrack_limit`], was exceeded).
+    #[error("rewrite {rewrite}: the back-reference engine failed")]
+    FancyRegex {
         /// Index of the rewrite.
         rewrite: usize,
-        /// The engine's message.
-        message: String,
+        /// What the engine said.
+        #[source]
+        source: fancy_regex::Error,
     },
-}
-
-/// Time and counts for one instruction kind.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct KindStats {
-    /// Rewrites of this kind executed (not skipped).
-    pub executed: usize,
-    /// Wall time spent in them (the fast loop measures it only when
-    /// [`Config::profile`] is on: reading the clock twice per rewrite
-    /// costs a few percent of a turn).
-    pub time: Duration,
 }
 
 /// What one run did.
@@ -142,8 +148,6 @@ pub struct Stats {
     pub paused_threads: usize,
     /// Total wall time.
     pub elapsed: Duration,
-    /// Per instruction name (rewrites without an origin count as `?`).
-    pub per_kind: BTreeMap<String, KindStats>,
     /// Wall time of each rewrite, skipped ones included, when
     /// [`Config::profile`] is on (empty otherwise).
     pub per_rewrite: Vec<Duration>,
@@ -172,16 +176,35 @@ pub struct Executor {
     /// Every template's text is ASCII.
     ascii_templates: bool,
     compiled: Vec<Compiled>,
-    kinds: Vec<String>,
     config: Config,
+    /// The program compiled, for the listing `Debug` writes.
+    program: Program,
+}
+
+/// The program's listing (as `Program`'s `Display` writes it), each rewrite
+/// followed by how this executor runs it: the engine and fast path it
+/// chose and where the analysis put its matches.
+impl std::fmt::Debug for Executor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "Executor: {} rewrites, {} compiled patterns, {:?}",
+            self.steps.len(),
+            self.compiled.len(),
+            self.config
+        )?;
+        self.program.write_listing(f, |i| {
+            let step = &self.steps[i];
+            format!(
+                "{}; reach {:?}",
+                self.compiled[step.compiled].path(),
+                step.reach
+            )
+        })
+    }
 }
 
 impl Executor {
-    /// Number of distinct compiled patterns.
-    pub fn compiled_patterns(&self) -> usize {
-        self.compiled.len()
-    }
-
     /// The configuration.
     pub fn config(&self) -> &Config {
         &self.config
@@ -206,41 +229,27 @@ impl Executor {
         }
     }
 
-    fn new_stats(&self, state: &str) -> (Stats, Vec<KindStats>) {
-        (
-            Stats {
-                rewrites: self.steps.len(),
-                peak_state_bytes: state.len(),
-                peak_threads: state::count_threads(state).total(),
-                ..Stats::default()
-            },
-            vec![KindStats::default(); self.kinds.len()],
-        )
+    fn new_stats(&self, state: &str) -> Stats {
+        Stats {
+            rewrites: self.steps.len(),
+            peak_state_bytes: state.len(),
+            peak_threads: state::count_threads(state).total(),
+            ..Stats::default()
+        }
     }
 
-    fn finish(
-        &self,
-        mut stats: Stats,
-        kinds: Vec<KindStats>,
-        state: &str,
-        start: Instant,
-    ) -> Stats {
+    fn finish(mut stats: Stats, state: &str, start: Instant) -> Stats {
         let counts = state::count_threads(state);
         stats.active_threads = counts.active;
         stats.paused_threads = counts.paused;
         stats.elapsed = start.elapsed();
-        for (name, k) in self.kinds.iter().zip(kinds) {
-            if k.executed > 0 {
-                stats.per_kind.insert(name.clone(), k);
-            }
-        }
         stats
     }
 
     /// The plain loop: every rewrite on the whole string.
     fn run_naive(&self, state: &mut String) -> Result<Stats, ExecError> {
         let start = Instant::now();
-        let (mut stats, mut kinds) = self.new_stats(state);
+        let mut stats = self.new_stats(state);
         for (index, step) in self.steps.iter().enumerate() {
             let t0 = Instant::now();
             let changed = match self.apply(index, step, state, false, 0)? {
@@ -250,8 +259,6 @@ impl Executor {
                 }
                 None => false,
             };
-            kinds[step.kind].executed += 1;
-            kinds[step.kind].time += t0.elapsed();
             if self.config.profile {
                 stats.per_rewrite.push(t0.elapsed());
             }
@@ -263,7 +270,7 @@ impl Executor {
                 self.check_size(index, state.len())?;
             }
         }
-        Ok(self.finish(stats, kinds, state, start))
+        Ok(Self::finish(stats, state, start))
     }
 
     fn check_size(&self, rewrite: usize, len: usize) -> Result<(), ExecError> {
@@ -291,7 +298,7 @@ impl Executor {
     /// see the README's performance notes.)
     fn run_fast(&self, state: &mut String) -> Result<Stats, ExecError> {
         let start = Instant::now();
-        let (mut stats, mut kinds) = self.new_stats(state);
+        let mut stats = self.new_stats(state);
         // Replacements insert template text and pieces of the state only,
         // so an ASCII state stays ASCII under ASCII templates.
         let ascii = self.ascii_templates && state.is_ascii();
@@ -307,22 +314,19 @@ impl Executor {
                 && self.stretch_end[index] - index >= MIN_STRETCH
             {
                 let end = self.stretch_end[index];
-                if self.run_halves(index..end, state, ascii, &mut stats, &mut kinds)? {
+                if self.run_halves(index..end, state, ascii, &mut stats)? {
                     found.version += 1;
                     index = end;
                     continue;
                 }
                 sequential_until = end;
             }
-            let step = &self.steps[index];
             let t0 = self.config.profile.then(Instant::now);
             let did = self.step(index, state, ascii, &mut found)?;
             if self.config.profile {
-                let spent = t0.map_or(Duration::ZERO, |t| t.elapsed());
-                stats.per_rewrite.push(spent);
-                if did.ran {
-                    kinds[step.kind].time += spent;
-                }
+                stats
+                    .per_rewrite
+                    .push(t0.map_or(Duration::ZERO, |t| t.elapsed()));
             }
             self.count(
                 index,
@@ -330,14 +334,13 @@ impl Executor {
                 state.len(),
                 || state::count_heads(state),
                 &mut stats,
-                &mut kinds,
             );
             if did.changed {
                 self.check_size(index, state.len())?;
             }
             index += 1;
         }
-        Ok(self.finish(stats, kinds, state, start))
+        Ok(Self::finish(stats, state, start))
     }
 
     /// Counts what rewrite `index` did to the state: run or skipped, and,
@@ -350,12 +353,10 @@ impl Executor {
         len: usize,
         threads: impl FnOnce() -> usize,
         stats: &mut Stats,
-        kinds: &mut [KindStats],
     ) {
         let step = &self.steps[index];
         if did.ran {
             stats.executed += 1;
-            kinds[step.kind].executed += 1;
         } else {
             stats.skipped += 1;
         }
@@ -453,9 +454,9 @@ impl Executor {
                 let anchored = anchored.as_deref().filter(|_| !self.config.naive);
                 let anchored = anchored.map(|a| (&a.regex, places(&a.prefix)));
                 fancy_replace_all(re, anchored, text, &step.template, from).map_err(|e| {
-                    ExecError::Backtrack {
+                    ExecError::FancyRegex {
                         rewrite: index,
-                        message: e.to_string(),
+                        source: e,
                     }
                 })?
             }

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::analysis;
-use crate::program::Rewrite;
+use crate::program::{Origin, Rewrite};
 use crate::program::{Program, Template};
 
 fn run(program: &Program, state: &str, naive: bool) -> String {
@@ -116,10 +116,10 @@ fn threads(n: usize) -> String {
 
 /// Runs the whole program of `exec` as one stretch on two halves.
 fn halves(exec: &Executor, state: &mut String) -> (bool, Stats) {
-    let (mut stats, mut kinds) = exec.new_stats(state);
+    let mut stats = exec.new_stats(state);
     let ascii = state.is_ascii();
     let ran = exec
-        .run_halves(0..exec.steps.len(), state, ascii, &mut stats, &mut kinds)
+        .run_halves(0..exec.steps.len(), state, ascii, &mut stats)
         .unwrap();
     (ran, stats)
 }
@@ -236,20 +236,58 @@ fn bad_pattern_is_a_compile_error() {
 }
 
 #[test]
-fn backtrack_limit_is_a_typed_error() {
+fn fancy_backtrack_limit_is_a_typed_error() {
     let p = Program::new(vec![Rewrite::new(r"(a*)*\1b", Template::new())]);
     let exec = Executor::new(
         &p,
         Config {
-            backtrack_limit: 1000,
+            fancy_backtrack_limit: 1000,
             ..Config::default()
         },
     )
     .unwrap();
     // The `b` every match needs is present, so the search really runs.
     let mut s = "a".repeat(40) + "cb";
-    assert!(matches!(
-        exec.run(&mut s),
-        Err(ExecError::Backtrack { rewrite: 0, .. })
-    ));
+    let err = exec.run(&mut s).unwrap_err();
+    assert!(
+        matches!(err, ExecError::FancyRegex { rewrite: 0, .. }),
+        "{err:?}"
+    );
+    // The engine's own error is kept as the source, not flattened into
+    // the message.
+    let cause = std::error::Error::source(&err)
+        .and_then(|s| s.downcast_ref::<fancy_regex::Error>())
+        .expect("fancy-regex's error is the source");
+    assert!(!err.to_string().contains(&cause.to_string()), "{err}");
+}
+
+#[test]
+fn debug_lists_the_program_with_the_path_of_each_rewrite() {
+    let origin = |instr, name: &str| Origin {
+        instr,
+        name: name.into(),
+    };
+    let p = Program::new(vec![
+        Rewrite::new("abc", Template::literal("x")).with_origin(origin(0, "push")),
+        Rewrite::new(r"(a)\1", Template::new()).with_origin(origin(1, "eq")),
+    ]);
+    let exec = Executor::new(&p, Config::default()).unwrap();
+    let listing = format!("{exec:?}");
+    let lines: Vec<&str> = listing.lines().collect();
+    assert_eq!(lines.len(), 5, "{listing}");
+    assert!(
+        lines[0].starts_with("Executor: 2 rewrites, 2 compiled patterns"),
+        "{listing}"
+    );
+    // The instruction lines and rewrite lines of Program's own listing,
+    // each rewrite line followed by the path it runs on.
+    let plain: Vec<String> = p.to_string().lines().map(str::to_string).collect();
+    assert_eq!(plain.len(), 4);
+    for (line, plain) in lines[1..].iter().zip(&plain) {
+        assert!(line.starts_with(plain.as_str()), "{line} / {plain}");
+    }
+    assert_eq!(lines[1], "000: push");
+    assert!(lines[2].contains("  (regex"), "{listing}");
+    assert_eq!(lines[3], "001: eq");
+    assert!(lines[4].contains("fancy-regex"), "{listing}");
 }

@@ -1,4 +1,5 @@
-//! The reference interpreter: what each instruction means.
+//! The interpreter (the ISA's reference meaning): what each instruction
+//! means.
 //!
 //! It runs instructions over the structured [`State`] (threads with tag,
 //! stack and variables) in plain Rust. It is the oracle of the whole
@@ -19,7 +20,7 @@ use crate::ir::{Instr, RefError, FALSE, INT_DIGITS, TRUE};
 /// state before that instruction.
 pub fn run(instrs: &[Instr], state: &mut State) -> Result<(), RefError> {
     for instr in instrs {
-        step(instr, state)?;
+        execute(instr, state)?;
     }
     Ok(())
 }
@@ -29,14 +30,14 @@ pub fn run(instrs: &[Instr], state: &mut State) -> Result<(), RefError> {
 /// # Errors
 ///
 /// The broken precondition.
-pub fn step(instr: &Instr, state: &mut State) -> Result<(), RefError> {
+pub fn execute(instr: &Instr, state: &mut State) -> Result<(), RefError> {
     let name = instr.name();
     match instr {
         Instr::Boot(text) => {
             if state.prefix.is_empty() && state.threads.is_empty() {
-                *state = State::parse(text).map_err(|e| RefError::Special {
+                *state = State::parse(text).map_err(|source| RefError::BadBoot {
                     instr: name,
-                    message: format!("boot text is not a valid state: {e}"),
+                    source,
                 })?;
             }
             Ok(())
@@ -85,12 +86,12 @@ pub fn step(instr: &Instr, state: &mut State) -> Result<(), RefError> {
             let mut out: Vec<Thread> = Vec::with_capacity(state.threads.len());
             let mut prev_active = false;
             for t in std::mem::take(&mut state.threads) {
-                if t.is_active() && prev_active {
-                    let head = out.last_mut().expect("a previous active thread");
-                    head.stack.extend(t.stack);
-                } else {
-                    prev_active = t.is_active();
-                    out.push(t);
+                match out.last_mut() {
+                    Some(head) if prev_active && t.is_active() => head.stack.extend(t.stack),
+                    _ => {
+                        prev_active = t.is_active();
+                        out.push(t);
+                    }
                 }
             }
             state.threads = out;
@@ -100,9 +101,10 @@ pub fn step(instr: &Instr, state: &mut State) -> Result<(), RefError> {
             let mut out: Vec<Thread> = Vec::with_capacity(state.threads.len());
             let mut threads = std::mem::take(&mut state.threads).into_iter().peekable();
             while let Some(mut t) = threads.next() {
-                if t.tag.as_ref() == Some(tag) && threads.peek().is_some_and(Thread::is_active) {
-                    let next = threads.next().expect("peeked");
-                    t.stack.extend(next.stack);
+                if t.tag.as_ref() == Some(tag) {
+                    if let Some(next) = threads.next_if(Thread::is_active) {
+                        t.stack.extend(next.stack);
+                    }
                 }
                 out.push(t);
             }
@@ -153,7 +155,7 @@ pub fn step(instr: &Instr, state: &mut State) -> Result<(), RefError> {
         _ => {
             let mut next = state.threads.clone();
             for t in next.iter_mut().filter(|t| t.is_active()) {
-                thread_step(instr, &name, t)?;
+                execute_in_thread(instr, &name, t)?;
             }
             state.threads = next;
             Ok(())
@@ -246,7 +248,7 @@ fn assign(t: &mut Thread, var: &regex_vm::VarName, value: String) {
 }
 
 /// The meaning of a thread-local instruction on one active thread.
-fn thread_step(instr: &Instr, name: &str, t: &mut Thread) -> Result<(), RefError> {
+fn execute_in_thread(instr: &Instr, name: &str, t: &mut Thread) -> Result<(), RefError> {
     match instr {
         Instr::Push(v) => push(t, v.clone()),
         Instr::Pop => {
