@@ -1,6 +1,7 @@
 //! Every benchmark turn ends in the same bytes with the executor's fast
-//! paths (pieces, reach, literal skips, parallel pieces) as with the plain
-//! loop.
+//! paths (gates, engine paths, thread skips, places cut to their piece,
+//! two-halves stretches on two cores or one) as with the plain loop, with
+//! the same counts and peaks.
 
 use regex_chess_tests::naive;
 use regex_vm::{Config, Executor};
