@@ -41,11 +41,8 @@ fn var(name: &str) -> VarName {
 /// The screen of the default game: the standard position, the person
 /// playing white.
 pub fn default_start_screen() -> String {
-    crate::screen::start_screen(
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        Some(Color::Black),
-    )
-    .expect("the standard position is valid")
+    crate::screen::start_screen(crate::codec::START_FEN, Some(Color::Black))
+        .expect("the standard position is valid")
 }
 
 /// Records one turn (the engine searching the default depth).

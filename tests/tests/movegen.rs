@@ -3,6 +3,7 @@
 //! colour-flipped), on positions from random games, and on one hand-made
 //! position per rule.
 
+use chess::codec::START_FEN;
 use chess::codec::{fen_of, parse_fen};
 use proptest::prelude::*;
 use regex_chess_tests::cases;
@@ -238,14 +239,7 @@ fn each_rule_position_shows_what_it_claims() {
 
 #[test]
 fn perft_three_on_start_position() {
-    assert_eq!(
-        chess::perft(
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            3
-        )
-        .unwrap(),
-        8902
-    );
+    assert_eq!(chess::perft(START_FEN, 3).unwrap(), 8902);
 }
 
 #[test]

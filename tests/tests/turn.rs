@@ -3,6 +3,7 @@
 //! stalemate, promotions; every engine move is checked with shakmaty and
 //! against the reference search, every screen is read back.
 
+use chess::codec::START_FEN;
 use chess::codec::{decode, parse_fen};
 use chess::reference::{best_score, move_score};
 use chess::screen::{parse_screen, render_screen, start_screen, Screen, GAME_OVER, PROMPT};
@@ -79,11 +80,7 @@ fn booted() -> String {
 #[test]
 fn empty_state_boots_into_the_start_screen() {
     let s = booted();
-    let start = start_screen(
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        Some(Color::Black),
-    )
-    .unwrap();
+    let start = start_screen(START_FEN, Some(Color::Black)).unwrap();
     assert_eq!(s, start);
     assert!(s.ends_with(PROMPT));
 }
@@ -211,10 +208,7 @@ fn promotions_default_to_a_queen_and_underpromote_on_request() {
 
 #[test]
 fn the_engine_moves_first_when_it_plays_white() {
-    let s = game(
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        Color::White,
-    );
+    let s = game(START_FEN, Color::White);
     let screen = parse_screen(&s).unwrap();
     assert!(
         screen.info.starts_with("The engine played "),
@@ -229,11 +223,7 @@ fn a_short_game_keeps_every_rule() {
     // Two players, so the line is fixed: both sides castle short, a bishop
     // takes with check, the rook takes back; every turn is checked by
     // `turn` (the SAN of each move, the position, the check flag).
-    let mut s = start_screen(
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        None,
-    )
-    .unwrap();
+    let mut s = start_screen(START_FEN, None).unwrap();
     let line = [
         ("e2e4", "e4"),
         ("e7e5", "e5"),
@@ -272,11 +262,7 @@ fn a_short_game_keeps_every_rule() {
 
 #[test]
 fn two_players_take_turns_without_the_engine() {
-    let mut s = start_screen(
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        None,
-    )
-    .unwrap();
+    let mut s = start_screen(START_FEN, None).unwrap();
     for (mv, san) in [("e2e4", "e4"), ("e7e5", "e5"), ("g1f3", "Nf3")] {
         let after = turn(&mut s, Some(mv));
         assert_eq!(after.info, format!("You played {mv} ({san})."));
@@ -287,11 +273,7 @@ fn two_players_take_turns_without_the_engine() {
 
 #[test]
 fn two_players_see_the_checkmate() {
-    let mut s = start_screen(
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        None,
-    )
-    .unwrap();
+    let mut s = start_screen(START_FEN, None).unwrap();
     let mut last = None;
     for mv in ["f2f3", "e7e5", "g2g4", "d8h4"] {
         last = Some(turn(&mut s, Some(mv)));

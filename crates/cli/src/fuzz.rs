@@ -68,7 +68,7 @@ use findings::{prepare_out, quiet_when_closed, record};
 /// The standard perft positions; odd-numbered games start from them.
 const PERFT_EPD: &str = include_str!("../../../tests/data/perft.epd");
 
-const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+use crate::START_FEN;
 
 /// Endings random play seldom finishes, started late in their fifty moves:
 /// their games reach the fifty-move rule, and repeat positions (half their

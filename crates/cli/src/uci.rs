@@ -93,7 +93,7 @@ pub fn choose_depth(
 }
 
 /// The position of `position startpos`.
-pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+use crate::START_FEN;
 
 /// The commands of the protocol (GUI to engine). A line is parsed from its
 /// first token that is one of these: UCI says unknown tokens before a
