@@ -2,7 +2,9 @@
 //!
 //! Plain shakmaty code: a seeded generator, random legal games, and the
 //! colour flip of a FEN. Nothing here runs the regex program.
-use shakmaty::{Chess, Position};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+
+use crate::codec::{excerpt, fen_of, parse_fen, FenError};
 
 /// A small deterministic generator (xorshift64*).
 pub struct Rng(u64);
@@ -46,41 +48,41 @@ pub fn random_game(start: &Chess, rng: &mut Rng, plies: usize) -> Chess {
     pos
 }
 
-/// The same position with colours swapped and the board mirrored
-/// top to bottom: its move tree is the mirror of the original's.
-pub fn flip_fen(fen: &str) -> String {
-    let parts: Vec<&str> = fen.split_whitespace().collect();
-    let swap = |s: &str| -> String {
-        s.chars()
-            .map(|c| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            })
-            .collect()
-    };
-    let placement: Vec<String> = parts[0].split('/').rev().map(swap).collect();
-    let turn = if parts[1] == "w" { "b" } else { "w" };
-    let mut castling: Vec<char> = if parts[2] == "-" {
-        vec![]
-    } else {
-        swap(parts[2]).chars().collect()
-    };
-    castling.sort_by_key(|c| "KQkq".find(*c));
-    let castling: String = if castling.is_empty() {
-        "-".into()
-    } else {
-        castling.into_iter().collect()
-    };
-    let ep = match parts[3] {
-        "-" => "-".to_string(),
-        sq => {
-            let b = sq.as_bytes();
-            format!("{}{}", b[0] as char, (b'9' - b[1] + b'0') as char)
-        }
-    };
-    let rest = parts[4..].join(" ");
-    format!("{} {turn} {castling} {ep} {rest}", placement.join("/"))
+/// The same position with colours swapped and the board mirrored top to
+/// bottom (shakmaty's `Setup::into_mirrored`): its move tree is the mirror
+/// of the original's. The clocks stay as they were.
+///
+/// # Errors
+///
+/// `fen` is not a legal position, as [`parse_fen`] says.
+pub fn flip_fen(fen: &str) -> Result<String, FenError> {
+    let mirrored = parse_fen(fen)?
+        .to_setup(EnPassantMode::Always)
+        .into_mirrored();
+    let flipped: Chess =
+        mirrored
+            .position(CastlingMode::Standard)
+            .map_err(|e| FenError::Illegal {
+                fen: excerpt(fen),
+                message: e.to_string(),
+            })?;
+    Ok(fen_of(&flipped))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flipping_mirrors_the_board_and_twice_gives_the_position_back() {
+        // Kiwipete and its mirror, with both sides' castling and a pawn
+        // that just made a double step (en passant on the mirrored rank).
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let mirrored = "r3k2r/pppbbppp/2n2q1P/1P2p3/3pn3/BN2PNP1/P1PPQPB1/R3K2R b KQkq - 0 1";
+        assert_eq!(flip_fen(kiwipete).unwrap(), mirrored);
+        assert_eq!(flip_fen(mirrored).unwrap(), kiwipete);
+        let ep = "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1";
+        assert_eq!(flip_fen(ep).unwrap(), "4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 1");
+        assert!(flip_fen("not a fen").is_err());
+    }
 }

@@ -72,7 +72,7 @@ fn vm_legal_moves_match_shakmaty_on_perft_positions() {
     let suite = perft_suite();
     assert!(!suite.is_empty(), "no positions read from perft.epd");
     for (fen, counts) in &suite {
-        for f in [fen.clone(), flip_fen(fen)] {
+        for f in [fen.clone(), flip_fen(fen).unwrap()] {
             let n = check(&f);
             assert_eq!(Some(&(1, n as u64)), counts.first(), "{f}");
         }
@@ -85,7 +85,7 @@ fn vm_perft_two_matches_listed_counts() {
         let d2 = counts.iter().find(|(d, _)| *d == 2).unwrap().1;
         assert_eq!(chess::perft(&fen, 2).unwrap(), d2, "{fen}");
         assert_eq!(
-            chess::perft(&flip_fen(&fen), 2).unwrap(),
+            chess::perft(&flip_fen(&fen).unwrap(), 2).unwrap(),
             d2,
             "flipped {fen}"
         );

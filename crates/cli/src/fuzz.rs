@@ -444,11 +444,11 @@ fn start_positions() -> Result<Vec<String>> {
         .filter_map(|l| l.split(';').next().map(str::trim))
         .collect();
     let mut starts = Vec::new();
-    for fen in perft
-        .iter()
-        .map(|f| f.to_string())
-        .chain(perft.iter().map(|f| flip_fen(f)))
-    {
+    let mut fens: Vec<String> = perft.iter().map(|f| f.to_string()).collect();
+    for f in &perft {
+        fens.push(flip_fen(f).with_context(|| format!("mirroring start position {f:?}"))?);
+    }
+    for fen in fens {
         parse_fen(&fen).with_context(|| format!("start position {fen:?}"))?;
         starts.push(START_FEN.to_string());
         starts.push(fen);
