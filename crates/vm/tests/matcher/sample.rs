@@ -3,26 +3,30 @@
 //! shrinks with the seed. It compares nothing: the comparison is in
 //! `matcher`.
 
+use proptest::prelude::RngExt;
+use proptest::test_runner::{RngAlgorithm, TestRng};
 use regex_syntax::hir::{Class, Hir, HirKind};
 
 use super::data::*;
 
-/// A small deterministic generator (SplitMix64) driven by a proptest seed,
-/// so that sampled haystacks shrink with the seed.
-pub(crate) struct Rng(u64);
+/// The generator sampling draws from: proptest's own ChaCha, seeded with
+/// the case's `seed` (its 8 bytes four times), so that a sampled haystack
+/// shrinks with the seed and a seed gives the same haystacks everywhere.
+pub(crate) struct Rng(TestRng);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+    fn new(seed: u64) -> Rng {
+        let bytes = seed.to_le_bytes();
+        let mut key = [0u8; 32];
+        for chunk in key.chunks_mut(8) {
+            chunk.copy_from_slice(&bytes);
+        }
+        Rng(TestRng::from_seed(RngAlgorithm::ChaCha, &key))
     }
 
     /// Uniform in `0..n` (`n > 0`).
     fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % n as u64).expect("fits")
+        self.0.random_range(0..n)
     }
 
     fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
@@ -93,7 +97,7 @@ pub(crate) fn sampled_hays(pattern: &str, seed: u64) -> Vec<String> {
     let Ok(hir) = regex_syntax::Parser::new().parse(pattern) else {
         return Vec::new();
     };
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut hays = Vec::new();
     for _ in 0..4 {
         let mut h = Vec::new();
