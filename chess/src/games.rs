@@ -2,34 +2,39 @@
 //!
 //! Plain shakmaty code: a seeded generator, random legal games, and the
 //! colour flip of a FEN. Nothing here runs the regex program.
+use rand::rngs::ChaCha8Rng;
+use rand::{Rng as _, RngExt, SeedableRng};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 use crate::codec::{excerpt, fen_of, parse_fen, FenError};
 
-/// A small deterministic generator (xorshift64*).
-pub struct Rng(u64);
+/// The seeded generator of random games: rand's ChaCha8, the same
+/// sequence for a seed on every machine. Game `g` of a campaign with seed
+/// `s` draws from stream `g` of `s` ([`Rng::for_game`]), so games are
+/// independent of each other and of how many run at once.
+pub struct Rng(ChaCha8Rng);
 
 impl Rng {
-    /// Seeded generator (seed 0 is replaced by a constant).
+    /// Seeded generator.
     pub fn new(seed: u64) -> Rng {
-        Rng(if seed == 0 {
-            0x9E37_79B9_7F4A_7C15
-        } else {
-            seed
-        })
+        Rng(ChaCha8Rng::seed_from_u64(seed))
+    }
+
+    /// The generator of game `game` under `seed`: its own stream.
+    pub fn for_game(seed: u64, game: u64) -> Rng {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(game);
+        Rng(rng)
     }
 
     /// Next value.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        self.0.next_u64()
     }
 
     /// A value below `n` (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
+        self.0.random_range(0..n)
     }
 }
 
@@ -72,6 +77,18 @@ pub fn flip_fen(fen: &str) -> Result<String, FenError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_seed_repeats_and_games_have_their_own_streams() {
+        let draw = |mut r: Rng| (0..8).map(|_| r.next_u64()).collect::<Vec<_>>();
+        assert_eq!(draw(Rng::new(7)), draw(Rng::new(7)));
+        assert_ne!(draw(Rng::new(7)), draw(Rng::new(8)));
+        assert_eq!(draw(Rng::for_game(7, 3)), draw(Rng::for_game(7, 3)));
+        assert_ne!(draw(Rng::for_game(7, 3)), draw(Rng::for_game(7, 4)));
+        assert_ne!(draw(Rng::for_game(7, 3)), draw(Rng::for_game(8, 3)));
+        let mut r = Rng::new(1);
+        assert!((0..1000).all(|_| r.below(3) < 3));
+    }
 
     #[test]
     fn flipping_mirrors_the_board_and_twice_gives_the_position_back() {

@@ -22,8 +22,9 @@
 //! 4. [`Kind::Screen`], every position: the turn program renders it and
 //!    reading the screen back gives the same FEN.
 //!
-//! Game `i` draws its moves from a generator seeded with a mix of the
-//! campaign seed and `i`, so a game is the same whatever `--jobs` is, and
+//! Game `i` draws its moves from stream `i` of a ChaCha8 generator seeded
+//! with the campaign seed (`games::Rng::for_game`), so a game is the same
+//! whatever `--jobs` is, and
 //! starts alternately from the standard position and from the positions of
 //! `tests/data/perft.epd` (as given, then colour-flipped) and a few long
 //! endings (K+R v K, K+Q v K, K+B+N v K with the halfmove clock at 70, so
@@ -463,24 +464,12 @@ fn start_positions() -> Result<Vec<String>> {
     Ok(starts)
 }
 
-/// splitmix64's finalizer: a bijective mix of 64 bits.
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The seed of game `game` of a campaign: depends on nothing else.
-fn game_seed(seed: u64, game: u64) -> u64 {
-    mix(seed ^ mix(game.wrapping_add(0x9E37_79B9_7F4A_7C15)))
-}
-
 /// Plays game `game`, checking every position it reaches.
 fn play_game(c: &Campaign, game: u64) -> Result<()> {
     let s = &c.settings;
     let start = &s.starts[(game % s.starts.len() as u64) as usize];
     let mut pos = parse_fen(start).with_context(|| format!("start position {start:?}"))?;
-    let mut rng = Rng::new(game_seed(s.seed, game));
+    let mut rng = Rng::for_game(s.seed, game);
     let mut index = 0u32;
     // What repetition needs: the keys the game's screen would carry and the
     // fuzzer's own count of each position, both since the last capture or
@@ -578,13 +567,6 @@ fn update_bar(c: &Campaign) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn game_seeds_differ_and_repeat() {
-        assert_eq!(game_seed(7, 3), game_seed(7, 3));
-        assert_ne!(game_seed(7, 3), game_seed(7, 4));
-        assert_ne!(game_seed(7, 3), game_seed(8, 3));
-    }
 
     #[test]
     fn starts_alternate_with_the_standard_position() {
