@@ -12,46 +12,21 @@ use regex_asm::demo::{fib, FIB_MAX};
 use regex_vm::state::State;
 use regex_vm::{format, Config, Executor};
 
+/// Fibonacci on the regex machine.
+#[derive(clap::Parser)]
 struct Args {
+    /// Which Fibonacci number to compute: integers on the machine have at
+    /// most 8 digits, so 0 to FIB_MAX (40).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(..=i64::from(FIB_MAX)))]
     n: u32,
+    /// Also write the rewrite list: FILE.json or FILE.js.
+    #[arg(long, value_name = "FILE")]
     dump: Option<String>,
 }
 
-fn parse_args() -> Result<Args, String> {
-    let mut args = Args { n: 20, dump: None };
-    let mut it = std::env::args().skip(1);
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--n" => {
-                let v = it.next().ok_or("--n needs a value")?;
-                args.n = v.parse().map_err(|_| format!("--n: not a number: {v:?}"))?;
-            }
-            "--dump" => args.dump = Some(it.next().ok_or("--dump needs a file name")?),
-            "-h" | "--help" => {
-                return Err(format!(
-                    "usage: fib [--n N (0..={FIB_MAX}, default 20)] [--dump FILE.json|FILE.js]"
-                ))
-            }
-            other => return Err(format!("unknown argument {other:?} (try --help)")),
-        }
-    }
-    if args.n > FIB_MAX {
-        return Err(format!(
-            "--n {} is too large: integers on the machine have at most 8 digits, so n <= {FIB_MAX}",
-            args.n
-        ));
-    }
-    Ok(args)
-}
-
 fn main() -> ExitCode {
-    let args = match parse_args() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
-    };
+    // Bad arguments: clap prints the reason and exits with status 2.
+    let args = <Args as clap::Parser>::parse();
     let program = match fib(args.n) {
         Ok(p) => p,
         Err(e) => {

@@ -97,7 +97,11 @@ pub trait Special: fmt::Debug + Send + Sync {
     /// the lowering checks it.
     fn rewrites(&self) -> Vec<Rewrite>;
     /// Stack items consumed and produced (the tracer checks depths with it).
-    fn stack_effect(&self) -> (usize, usize);
+    /// The default, `(0, 0)`, is that of most specials: they work on
+    /// variables and leave the stack alone.
+    fn stack_effect(&self) -> (usize, usize) {
+        (0, 0)
+    }
     /// For instructions whose meaning spans threads or the text outside
     /// them (a reduction over runs of threads, reading or writing the
     /// screen): the whole new state. `None` (the default) means "apply

@@ -346,6 +346,28 @@ impl Machine {
         self.push(Instr::Join);
     }
 
+    /// Each thread paused under `paused` that is followed directly by an
+    /// active thread takes that thread's stack items (after its own), and
+    /// the active thread is deleted: how a search hands a result back to
+    /// the thread it forked from. Borrowing the [`Paused`] makes the tag
+    /// one that is paused now and still to be reactivated (a `Paused`
+    /// exists only between its pause and its reactivation).
+    pub fn absorb(&mut self, paused: &Paused) {
+        self.push(Instr::Absorb(paused.tag.clone()));
+    }
+
+    /// Runs `then` on the active threads whose stack is empty and
+    /// `otherwise` on the others, whose stack is left as it was (the
+    /// `stack_empty` instruction, then a branch on its answer).
+    pub fn if_stack_empty(
+        &mut self,
+        then: impl FnOnce(&mut Machine),
+        otherwise: impl FnOnce(&mut Machine),
+    ) {
+        self.push(Instr::StackEmpty);
+        self.if_else_top(then, otherwise);
+    }
+
     /// Records an instruction as is. The tracer checks nothing: the caller
     /// keeps the stack balanced (the DSL's statements leave it empty) and
     /// tells the tracer about variables with [`Machine::assume_set`].
@@ -479,6 +501,50 @@ mod tests {
         })
         .unwrap_err();
         assert_eq!(e, TraceError::Unreactivated("t0".into()));
+    }
+
+    /// The paused thread (under `leaf`) stands just before the active copy
+    /// `absorb` empties into it, as in the search's uses.
+    fn absorb_then_branch(m: &mut Machine, give: bool) {
+        let copy = m.fork_inactive();
+        let leaf = m.pause();
+        m.reactivate(copy);
+        if give {
+            m.set("x", "1");
+            m.emit_raw(Instr::Lookup(VarName::must("x")));
+        }
+        m.absorb(&leaf);
+        m.reactivate(leaf);
+        m.if_stack_empty(|m| m.set("e", "T"), |m| m.set("e", "F"));
+    }
+
+    #[test]
+    fn absorb_names_the_paused_tag_and_if_stack_empty_branches_on_it() {
+        let p = trace(|m| absorb_then_branch(m, true)).unwrap();
+        assert_eq!(
+            p.to_string(),
+            "000: fork_inactive t0\n001: pause t1\n002: reactivate t0\n003: push \"1\"\n\
+             004: assign_pop x\n005: lookup x\n006: absorb t1\n007: reactivate t1\n\
+             008: stack_empty\n009: cond t2\n010: push \"T\"\n011: assign_pop e\n\
+             012: pause t3\n013: reactivate t2\n014: push \"F\"\n015: assign_pop e\n\
+             016: reactivate t3\n"
+        );
+        // Run: the paused thread takes the active copy's item, so its stack
+        // is not empty; without the item it is. The copy is gone either way.
+        for (give, want) in [(true, "#e:F\n"), (false, "#e:T\n")] {
+            let program = crate::assemble(|m| {
+                m.boot("%%\n#stack:\n");
+                absorb_then_branch(m, give);
+            })
+            .unwrap();
+            let mut state = String::new();
+            regex_vm::Executor::new(&program, regex_vm::Config::default())
+                .unwrap()
+                .run(&mut state)
+                .unwrap();
+            assert!(state.contains(want), "{give}: {state:?}");
+            assert_eq!(state.matches('%').count(), 2, "one thread: {state:?}");
+        }
     }
 
     #[test]

@@ -26,6 +26,10 @@ pub const FULLMOVE_VAR: &str = "n";
 /// The variables a position thread holds, in order.
 pub const POSITION_VARS: [&str; 4] = [BOARD_VAR, TURN_VAR, HALFMOVE_VAR, FULLMOVE_VAR];
 
+/// The standard starting position as FEN: the one place the project writes
+/// it out (a test checks it against shakmaty's starting position).
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
 /// A FEN that cannot be played, or a thread that holds no position.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
@@ -363,8 +367,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn start_fen_is_shakmatys_starting_position() {
+        let standard = Fen::from_position(&Chess::default(), EnPassantMode::Legal).to_string();
+        assert_eq!(START_FEN, standard);
+    }
+
+    #[test]
     fn start_position_round_trips() {
-        let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let fen = START_FEN;
         let e = encode_fen(fen).unwrap();
         assert_eq!(
             e.board,

@@ -332,10 +332,6 @@ impl Special for Eval {
         self.rewrites_inner()
     }
 
-    fn stack_effect(&self) -> (usize, usize) {
-        (0, 0)
-    }
-
     fn defines(&self) -> Vec<String> {
         vec![EVAL_VAR.into()]
     }
@@ -596,10 +592,6 @@ impl Special for ReplyDelta {
 
     fn rewrites(&self) -> Vec<Rewrite> {
         self.rewrites_inner()
-    }
-
-    fn stack_effect(&self) -> (usize, usize) {
-        (0, 0)
     }
 
     fn defines(&self) -> Vec<String> {

@@ -55,10 +55,6 @@ impl Special for Func {
         self.rules.clone()
     }
 
-    fn stack_effect(&self) -> (usize, usize) {
-        (0, 0)
-    }
-
     fn defines(&self) -> Vec<String> {
         self.defines.clone()
     }

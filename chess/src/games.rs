@@ -2,32 +2,39 @@
 //!
 //! Plain shakmaty code: a seeded generator, random legal games, and the
 //! colour flip of a FEN. Nothing here runs the regex program.
-use shakmaty::{Chess, Position};
+use rand::rngs::ChaCha8Rng;
+use rand::{Rng as _, RngExt, SeedableRng};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
-/// A small deterministic generator (xorshift64*).
-pub struct Rng(u64);
+use crate::codec::{excerpt, fen_of, parse_fen, FenError};
+
+/// The seeded generator of random games: rand's ChaCha8, the same
+/// sequence for a seed on every machine. Game `g` of a campaign with seed
+/// `s` draws from stream `g` of `s` ([`Rng::for_game`]), so games are
+/// independent of each other and of how many run at once.
+pub struct Rng(ChaCha8Rng);
 
 impl Rng {
-    /// Seeded generator (seed 0 is replaced by a constant).
+    /// Seeded generator.
     pub fn new(seed: u64) -> Rng {
-        Rng(if seed == 0 {
-            0x9E37_79B9_7F4A_7C15
-        } else {
-            seed
-        })
+        Rng(ChaCha8Rng::seed_from_u64(seed))
+    }
+
+    /// The generator of game `game` under `seed`: its own stream.
+    pub fn for_game(seed: u64, game: u64) -> Rng {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(game);
+        Rng(rng)
     }
 
     /// Next value.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        self.0.next_u64()
     }
 
     /// A value below `n` (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
+        self.0.random_range(0..n)
     }
 }
 
@@ -46,41 +53,53 @@ pub fn random_game(start: &Chess, rng: &mut Rng, plies: usize) -> Chess {
     pos
 }
 
-/// The same position with colours swapped and the board mirrored
-/// top to bottom: its move tree is the mirror of the original's.
-pub fn flip_fen(fen: &str) -> String {
-    let parts: Vec<&str> = fen.split_whitespace().collect();
-    let swap = |s: &str| -> String {
-        s.chars()
-            .map(|c| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            })
-            .collect()
-    };
-    let placement: Vec<String> = parts[0].split('/').rev().map(swap).collect();
-    let turn = if parts[1] == "w" { "b" } else { "w" };
-    let mut castling: Vec<char> = if parts[2] == "-" {
-        vec![]
-    } else {
-        swap(parts[2]).chars().collect()
-    };
-    castling.sort_by_key(|c| "KQkq".find(*c));
-    let castling: String = if castling.is_empty() {
-        "-".into()
-    } else {
-        castling.into_iter().collect()
-    };
-    let ep = match parts[3] {
-        "-" => "-".to_string(),
-        sq => {
-            let b = sq.as_bytes();
-            format!("{}{}", b[0] as char, (b'9' - b[1] + b'0') as char)
-        }
-    };
-    let rest = parts[4..].join(" ");
-    format!("{} {turn} {castling} {ep} {rest}", placement.join("/"))
+/// The same position with colours swapped and the board mirrored top to
+/// bottom (shakmaty's `Setup::into_mirrored`): its move tree is the mirror
+/// of the original's. The clocks stay as they were.
+///
+/// # Errors
+///
+/// `fen` is not a legal position, as [`parse_fen`] says.
+pub fn flip_fen(fen: &str) -> Result<String, FenError> {
+    let mirrored = parse_fen(fen)?
+        .to_setup(EnPassantMode::Always)
+        .into_mirrored();
+    let flipped: Chess =
+        mirrored
+            .position(CastlingMode::Standard)
+            .map_err(|e| FenError::Illegal {
+                fen: excerpt(fen),
+                message: e.to_string(),
+            })?;
+    Ok(fen_of(&flipped))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seed_repeats_and_games_have_their_own_streams() {
+        let draw = |mut r: Rng| (0..8).map(|_| r.next_u64()).collect::<Vec<_>>();
+        assert_eq!(draw(Rng::new(7)), draw(Rng::new(7)));
+        assert_ne!(draw(Rng::new(7)), draw(Rng::new(8)));
+        assert_eq!(draw(Rng::for_game(7, 3)), draw(Rng::for_game(7, 3)));
+        assert_ne!(draw(Rng::for_game(7, 3)), draw(Rng::for_game(7, 4)));
+        assert_ne!(draw(Rng::for_game(7, 3)), draw(Rng::for_game(8, 3)));
+        let mut r = Rng::new(1);
+        assert!((0..1000).all(|_| r.below(3) < 3));
+    }
+
+    #[test]
+    fn flipping_mirrors_the_board_and_twice_gives_the_position_back() {
+        // Kiwipete and its mirror, with both sides' castling and a pawn
+        // that just made a double step (en passant on the mirrored rank).
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let mirrored = "r3k2r/pppbbppp/2n2q1P/1P2p3/3pn3/BN2PNP1/P1PPQPB1/R3K2R b KQkq - 0 1";
+        assert_eq!(flip_fen(kiwipete).unwrap(), mirrored);
+        assert_eq!(flip_fen(mirrored).unwrap(), kiwipete);
+        let ep = "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1";
+        assert_eq!(flip_fen(ep).unwrap(), "4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 1");
+        assert!(flip_fen("not a fen").is_err());
+    }
 }

@@ -2,12 +2,23 @@
 //!
 //! - [`board`]: the one-line mailbox board the regexes work on;
 //! - [`codec`]: FEN <-> position threads;
-//! - [`rules`], [`attacks`], [`specials`]: special instructions (fork
-//!   rules, the attack test, the move-making steps), each with its own
-//!   reference meaning;
-//! - [`movegen`]: the legal-move program in the DSL.
+//! - [`rules`], [`attacks`], [`specials`], [`func`]: special instructions
+//!   (fork rules, the attack test, the move-making steps, small specials
+//!   from a rewrite list and a closure), each with its own reference
+//!   meaning;
+//! - [`movegen`]: the legal-move program in the DSL;
+//! - [`search`], [`eval`], [`mopup`], [`quiesce`], [`reduce`],
+//!   [`repetition`]: the engine's reply (minimax, evaluation, the lone-king
+//!   term, capture quiescence at the leaves, the best thread of each run,
+//!   draw sense from the game's history);
+//! - [`turn`], [`screen`], [`ending`]: one turn of a game as one pass, the
+//!   screen between turns, the draws besides stalemate;
+//! - [`reference`](mod@reference): the same search and evaluation on shakmaty;
+//! - [`games`]: random games and mirrored positions for tests, fuzzing and
+//!   benchmarks.
 //!
-//! [`legal_moves`] runs that program on the regex VM.
+//! [`legal_moves`] runs the legal-move program on the regex VM;
+//! [`play_turn`] runs the turn program.
 
 #![forbid(unsafe_code)]
 

@@ -100,10 +100,6 @@ impl Special for KeepBest {
         out
     }
 
-    fn stack_effect(&self) -> (usize, usize) {
-        (0, 0)
-    }
-
     fn requires(&self) -> Vec<String> {
         vec![self.var.clone()]
     }

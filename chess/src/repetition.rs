@@ -99,10 +99,6 @@ impl Special for LoadHistory {
         ]
     }
 
-    fn stack_effect(&self) -> (usize, usize) {
-        (0, 0)
-    }
-
     fn defines(&self) -> Vec<String> {
         vec![HISTORY_VAR.into()]
     }

@@ -316,10 +316,6 @@ impl Special for Forks {
         out
     }
 
-    fn stack_effect(&self) -> (usize, usize) {
-        (0, 0)
-    }
-
     fn defines(&self) -> Vec<String> {
         self.defines.clone()
     }

@@ -416,10 +416,6 @@ impl Special for Sanitize {
             global(r"Your move: ", marker("none")),
         ]
     }
-
-    fn stack_effect(&self) -> (usize, usize) {
-        (0, 0)
-    }
 }
 
 /// Turns a sanitized screen into one position thread, keeping the
@@ -591,10 +587,6 @@ impl Special for ParseScreen {
             Template::new().group(1),
         ));
         out
-    }
-
-    fn stack_effect(&self) -> (usize, usize) {
-        (0, 0)
     }
 
     fn defines(&self) -> Vec<String> {
@@ -811,10 +803,6 @@ impl Special for Render {
             Template::new().group(1).text("#"),
         ));
         out
-    }
-
-    fn stack_effect(&self) -> (usize, usize) {
-        (0, 0)
     }
 
     fn requires(&self) -> Vec<String> {

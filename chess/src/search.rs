@@ -104,7 +104,6 @@ pub fn search_onto_stack_at(m: &mut Machine, us: Color, depth: u32) {
 fn node(m: &mut Machine, us: Color, depth: u32, ply: u32) {
     let copy = m.fork_inactive();
     let root = m.pause();
-    let root_tag = root.tag().clone();
     m.reactivate(copy);
     // The search needs only the board: every other variable would be
     // copied into every one of the hundreds of threads below.
@@ -126,8 +125,7 @@ fn node(m: &mut Machine, us: Color, depth: u32, ply: u32) {
         // The opponent's search below each candidate; its best score for
         // them is the candidate's worst for us.
         node(m, !us, depth - 1, ply + 1);
-        m.emit_raw(Instr::StackEmpty);
-        m.if_else_top(
+        m.if_stack_empty(
             |m| no_reply_score(m, ply),
             |m| {
                 m.emit_raw(Instr::Pop);
@@ -149,7 +147,7 @@ fn node(m: &mut Machine, us: Color, depth: u32, ply: u32) {
     );
     m.emit_raw(Instr::Lookup(var(SCORE)));
     m.emit_raw(Instr::Lookup(var(BEST)));
-    m.emit_raw(Instr::Absorb(root_tag));
+    m.absorb(&root);
     // The best candidate was absorbed and the others deleted: only the
     // roots are active again, with everything they had.
     m.reactivate_alone(root);
@@ -166,7 +164,6 @@ fn leaf_pairs(m: &mut Machine, us: Color, ply: u32) {
     m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
     let replies = m.fork_inactive();
     let candidate = m.pause();
-    let candidate_tag = candidate.tag().clone();
     m.reactivate(replies);
     m.delete(CHECK_VAR);
     // The opponent's legal replies, evaluated for us (with our best
@@ -186,10 +183,9 @@ fn leaf_pairs(m: &mut Machine, us: Color, ply: u32) {
         &[],
     );
     m.emit_raw(Instr::Lookup(var(DELTA_VAR)));
-    m.emit_raw(Instr::Absorb(candidate_tag));
+    m.absorb(&candidate);
     m.reactivate(candidate);
-    m.emit_raw(Instr::StackEmpty);
-    m.if_else_top(
+    m.if_stack_empty(
         |m| no_reply_score(m, ply),
         |m| {
             m.emit_raw(Instr::AssignPop(var(SCORE)));
@@ -224,13 +220,11 @@ fn mate_marks_zero(m: &mut Machine, us: Color) {
     m.special(Arc::new(Stage::InCheck(us)), &[], &[]);
     m.if_(m.get(CHECK_VAR).eq("T"), |m| {
         push_if_legal_move(m, us, &[Mover::King]);
-        m.emit_raw(Instr::StackEmpty);
-        m.if_else_top(
+        m.if_stack_empty(
             |m| {
                 let others = &Mover::ALL[..Mover::ALL.len() - 1];
                 push_if_legal_move(m, us, others);
-                m.emit_raw(Instr::StackEmpty);
-                m.if_else_top(|m| m.set(DELTA_VAR, 0u32), |m| m.emit_raw(Instr::Pop));
+                m.if_stack_empty(|m| m.set(DELTA_VAR, 0u32), |m| m.emit_raw(Instr::Pop));
             },
             |m| m.emit_raw(Instr::Pop),
         );
@@ -242,7 +236,6 @@ fn mate_marks_zero(m: &mut Machine, us: Color) {
 fn push_if_legal_move(m: &mut Machine, us: Color, movers: &[Mover]) {
     let copy = m.fork_inactive();
     let leaf = m.pause();
-    let leaf_tag = leaf.tag().clone();
     m.reactivate(copy);
     for v in m.defined_vars() {
         if v != BOARD_VAR {
@@ -253,7 +246,7 @@ fn push_if_legal_move(m: &mut Machine, us: Color, movers: &[Mover]) {
     // Whatever moves there are, one thread per leaf says so.
     m.join();
     m.emit_raw(Instr::Push("T".into()));
-    m.emit_raw(Instr::Absorb(leaf_tag));
+    m.absorb(&leaf);
     m.reactivate_alone(leaf);
 }
 
@@ -308,8 +301,7 @@ pub fn reply_dsl(m: &mut Machine, depth: u32) {
 
 /// Pops `[em, v]` (or nothing) into the variables.
 pub fn store_result(m: &mut Machine) {
-    m.emit_raw(Instr::StackEmpty);
-    m.if_else_top(
+    m.if_stack_empty(
         |m| {
             m.set(BEST, "");
             m.set(SCORE, "");

@@ -616,10 +616,6 @@ impl Special for Stage {
         }
     }
 
-    fn stack_effect(&self) -> (usize, usize) {
-        (0, 0)
-    }
-
     fn defines(&self) -> Vec<String> {
         match self {
             Stage::NameTarget => vec![TO.into()],

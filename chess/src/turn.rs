@@ -45,11 +45,8 @@ fn var(name: &str) -> VarName {
 ///
 /// Never: the standard position is a valid screen.
 pub fn default_start_screen() -> String {
-    crate::screen::start_screen(
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        Some(Color::Black),
-    )
-    .expect("the standard position is valid")
+    crate::screen::start_screen(crate::codec::START_FEN, Some(Color::Black))
+        .expect("the standard position is valid")
 }
 
 /// Records one turn (the engine searching [`crate::search::FAST_DEPTH`]).
@@ -379,7 +376,6 @@ fn any_move_into(
 ) {
     let copy = m.fork_inactive();
     let root = m.pause();
-    let root_tag = root.tag().clone();
     m.reactivate(copy);
     legal_moves_for(
         m,
@@ -397,11 +393,10 @@ fn any_move_into(
         |m| m.emit_raw(Instr::Push("T".into())),
         |m| m.destroy_active(),
     );
-    m.emit_raw(Instr::Absorb(root_tag));
+    m.absorb(&root);
     m.destroy_active();
     m.reactivate(root);
-    m.emit_raw(Instr::StackEmpty);
-    m.if_else_top(
+    m.if_stack_empty(
         |m| m.set(dst, "F"),
         |m| {
             m.emit_raw(Instr::Pop);
@@ -420,8 +415,7 @@ fn engine_turn(m: &mut Machine, us: Color, depth: u32) {
     m.special(Arc::new(crate::repetition::LoadHistory), &[], &[]);
     search_onto_stack_at(m, us, depth);
     m.delete(crate::repetition::HISTORY_VAR);
-    m.emit_raw(Instr::StackEmpty);
-    m.if_else_top(
+    m.if_stack_empty(
         |m| {
             // The person's move left the engine nothing: mate or stalemate.
             in_check_into(m, us, "ck3");

@@ -12,6 +12,7 @@ use chess::search::reply_dsl;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
+use chess::codec::START_FEN;
 use regex_asm::ir::IrProgram;
 use regex_asm::{interpret, lower, optimize, trace};
 use regex_chess_tests::cases;
@@ -157,7 +158,7 @@ fn turn_pass() -> &'static Stepwise {
 #[test]
 fn turn_program_interp_and_vm_agree() {
     let screen = |fen: &str, engine| chess::screen::start_screen(fen, engine).unwrap();
-    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let start = START_FEN;
     let cases: Vec<(String, &str)> = vec![
         (String::new(), ""),
         (screen(start, Some(shakmaty::Color::Black)), "e2e4\n"),
@@ -226,11 +227,7 @@ fn sanitize_matches_its_native_twin_on_raw_lines() {
     use regex_asm::ir::Special;
     let program = regex_vm::Program::new(Sanitize.rewrites());
     let exec = Executor::new(&program, Config::default()).unwrap();
-    let screen = chess::screen::start_screen(
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        Some(shakmaty::Color::Black),
-    )
-    .unwrap();
+    let screen = chess::screen::start_screen(START_FEN, Some(shakmaty::Color::Black)).unwrap();
     let long = "e".repeat(10_000);
     for line in [
         "",

@@ -51,7 +51,7 @@ fn vm_best_move_matches_native_minimax_on_perft_positions() {
     {
         let fen = line.split(';').next().unwrap().trim();
         check(fen).unwrap();
-        check(&flip_fen(fen)).unwrap();
+        check(&flip_fen(fen).unwrap()).unwrap();
     }
 }
 
@@ -240,7 +240,7 @@ fn vm_search_scores_lone_king_endings_like_the_reference() {
         "8/8/4k3/8/8/2K5/3P4/8 w - - 0 1",
     ] {
         check(fen).unwrap();
-        check(&flip_fen(fen)).unwrap();
+        check(&flip_fen(fen).unwrap()).unwrap();
     }
 }
 
@@ -257,7 +257,7 @@ fn vm_best_move_matches_native_search_at_every_depth() {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| l.split(';').next().unwrap().trim().to_string())
         .filter(|f| parse_fen(f).unwrap().legal_moves().len() <= 20)
-        .flat_map(|f| [flip_fen(&f), f])
+        .flat_map(|f| [flip_fen(&f).unwrap(), f])
         .collect();
     let mut rng = Rng::new(31);
     while fens.len() < 16 {

@@ -8,6 +8,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use chess::codec::parse_fen;
+use chess::codec::START_FEN;
 use chess::screen::start_screen;
 use regex_vm::{format, python, Config, Executor};
 use shakmaty::Position;
@@ -15,10 +16,7 @@ use shakmaty::Position;
 /// Bench-suite turns (`tests/data/bench.epd`): an opening, castling, a
 /// crowded middlegame, an en passant ending and a promotion.
 const TURNS: [(&str, &str); 5] = [
-    (
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        "e2e4",
-    ),
+    (START_FEN, "e2e4"),
     (
         "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
         "e1g1",

@@ -5,6 +5,7 @@
 // A failing unwrap in a test helper is a failing test.
 #![allow(clippy::unwrap_used)]
 
+use chess::codec::START_FEN;
 use chess::codec::{decode, parse_fen};
 use chess::reference::{best_score, move_score};
 use chess::screen::{parse_screen, render_screen, start_screen, Screen, GAME_OVER, PROMPT};
@@ -81,11 +82,7 @@ fn booted() -> String {
 #[test]
 fn empty_state_boots_into_the_start_screen() {
     let s = booted();
-    let start = start_screen(
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        Some(Color::Black),
-    )
-    .unwrap();
+    let start = start_screen(START_FEN, Some(Color::Black)).unwrap();
     assert_eq!(s, start);
     assert!(s.ends_with(PROMPT));
 }
@@ -213,10 +210,7 @@ fn promotions_default_to_a_queen_and_underpromote_on_request() {
 
 #[test]
 fn the_engine_moves_first_when_it_plays_white() {
-    let s = game(
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        Color::White,
-    );
+    let s = game(START_FEN, Color::White);
     let screen = parse_screen(&s).unwrap();
     assert!(
         screen.info.starts_with("The engine played "),
@@ -228,23 +222,49 @@ fn the_engine_moves_first_when_it_plays_white() {
 
 #[test]
 fn a_short_game_keeps_every_rule() {
-    // Castling, captures and checks along the way, every turn checked.
-    let mut s = booted();
-    for mv in ["e2e4", "g1f3", "f1c4", "e1g1", "d2d4", "b1c3"] {
+    // Two players, so the line is fixed: both sides castle short, a bishop
+    // takes with check, the rook takes back; every turn is checked by
+    // `turn` (the SAN of each move, the position, the check flag).
+    let mut s = start_screen(START_FEN, None).unwrap();
+    let line = [
+        ("e2e4", "e4"),
+        ("e7e5", "e5"),
+        ("g1f3", "Nf3"),
+        ("g8f6", "Nf6"),
+        ("f1c4", "Bc4"),
+        ("f8c5", "Bc5"),
+        ("e1g1", "O-O"),
+        ("e8g8", "O-O"),
+        ("c4f7", "Bxf7+"),
+        ("f8f7", "Rxf7"),
+        ("f3e5", "Nxe5"),
+    ];
+    for (mv, san) in line {
         let after = turn(&mut s, Some(mv));
-        if after.prompt == GAME_OVER {
-            break;
-        }
+        assert_eq!(after.info, format!("You played {mv} ({san})."));
+        assert_eq!(after.check, san.ends_with('+'), "{mv}: the check flag");
+        assert_eq!(after.prompt, PROMPT, "{mv}: the game goes on");
     }
+    let pos = position_of(&parse_screen(&s).unwrap());
+    let board = pos.board();
+    // Both castlings moved king and rook, and took every right away.
+    for (square, piece) in [("g1", 'K'), ("f1", 'R'), ("g8", 'k'), ("f7", 'r')] {
+        let sq = square.parse::<shakmaty::Square>().unwrap();
+        assert_eq!(
+            board.piece_at(sq).map(|p| p.char()),
+            Some(piece),
+            "{square}"
+        );
+    }
+    assert!(pos.castles().castling_rights().is_empty());
+    // The three captures are off the board: black's pawns from f7 and e5,
+    // white's bishop.
+    assert_eq!(board.occupied().count(), 29);
 }
 
 #[test]
 fn two_players_take_turns_without_the_engine() {
-    let mut s = start_screen(
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        None,
-    )
-    .unwrap();
+    let mut s = start_screen(START_FEN, None).unwrap();
     for (mv, san) in [("e2e4", "e4"), ("e7e5", "e5"), ("g1f3", "Nf3")] {
         let after = turn(&mut s, Some(mv));
         assert_eq!(after.info, format!("You played {mv} ({san})."));
@@ -255,11 +275,7 @@ fn two_players_take_turns_without_the_engine() {
 
 #[test]
 fn two_players_see_the_checkmate() {
-    let mut s = start_screen(
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        None,
-    )
-    .unwrap();
+    let mut s = start_screen(START_FEN, None).unwrap();
     let mut last = None;
     for mv in ["f2f3", "e7e5", "g2g4", "d8h4"] {
         last = Some(turn(&mut s, Some(mv)));

@@ -52,7 +52,7 @@ struct Cli {
     play: play::PlayArgs,
 }
 
-pub(crate) const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+pub(crate) use chess::codec::START_FEN;
 
 #[derive(Subcommand)]
 enum Command {

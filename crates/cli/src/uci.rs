@@ -23,15 +23,24 @@
 //! `position ... moves` is reported and the moves before it are played, as
 //! Stockfish does. Lines over [`MAX_LINE`] bytes are refused in bounded
 //! memory. Unknown commands are ignored as UCI asks.
+//!
+//! This module owns the session and the loop; the parsing of `position`
+//! and `go` is `uci::parse`, the lines written about a search
+//! `uci::answer`.
 
 use std::io::{self, BufRead, Write};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context, Result};
-use chess::eval::EVEN;
-use chess::search::{mate_in, DEFAULT_DEPTH, MAX_DEPTH, MIN_DEPTH};
+use chess::search::{DEFAULT_DEPTH, MAX_DEPTH, MIN_DEPTH};
 
 use crate::textio::{self, quote, Line};
+
+mod answer;
+mod parse;
+
+pub(crate) use answer::{info_string, report, score_text, Outcome};
+pub(crate) use parse::{parse_go, parse_position, GoCmd, PositionCmd};
 
 /// The longest input line read (1 MB); a longer one is refused.
 pub(crate) const MAX_LINE: usize = 1 << 20;
@@ -84,7 +93,7 @@ pub(crate) fn choose_depth(
 }
 
 /// The position of `position startpos`.
-pub(crate) const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+use crate::START_FEN;
 
 /// The commands of the protocol (GUI to engine). A line is parsed from its
 /// first token that is one of these: UCI says unknown tokens before a
@@ -228,193 +237,6 @@ fn history_after(mut history: Vec<String>, fen: &str) -> Vec<String> {
     history
 }
 
-/// A parsed `position` command (not yet played).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct PositionCmd {
-    /// The FEN to start from (`startpos` is [`START_FEN`]).
-    pub base: String,
-    /// The moves to play, lowercase.
-    pub moves: Vec<String>,
-}
-
-/// Parses the arguments of `position`: `startpos` or `fen <fields>`, then
-/// optionally `moves <m1> <m2> ...`. The FEN is not validated here.
-///
-/// # Errors
-///
-/// A one-line message naming what is missing or unexpected.
-pub(crate) fn parse_position(args: &[&str]) -> Result<PositionCmd, String> {
-    let (base, rest) = match args.split_first() {
-        Some((&"startpos", rest)) => (START_FEN.to_string(), rest),
-        Some((&"fen", rest)) => {
-            let end = rest
-                .iter()
-                .position(|t| *t == "moves")
-                .unwrap_or(rest.len());
-            if end == 0 {
-                return Err("`position fen` needs a FEN".into());
-            }
-            (rest[..end].join(" "), &rest[end..])
-        }
-        Some((other, _)) => {
-            return Err(format!(
-                "`position` expects `startpos` or `fen`, not {}",
-                quote(other)
-            ))
-        }
-        None => return Err("`position` expects `startpos` or `fen`".into()),
-    };
-    let moves = match rest.split_first() {
-        None => Vec::new(),
-        Some((&"moves", moves)) => moves.iter().map(|m| m.to_ascii_lowercase()).collect(),
-        Some((other, _)) => return Err(format!("expected `moves`, found {}", quote(other))),
-    };
-    Ok(PositionCmd { base, moves })
-}
-
-/// A parsed `go` command: the limits are read and ignored, except whether
-/// the answer must wait for `stop` / `ponderhit`.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct GoCmd {
-    /// `infinite` or `ponder`: hold `bestmove` back.
-    pub wait: bool,
-    /// `depth N`.
-    pub depth: Option<u32>,
-    /// `movetime MS`.
-    pub movetime: Option<u64>,
-    /// `wtime MS`.
-    pub wtime: Option<u64>,
-    /// `btime MS`.
-    pub btime: Option<u64>,
-    /// `winc MS`.
-    pub winc: Option<u64>,
-    /// `binc MS`.
-    pub binc: Option<u64>,
-    /// Messages about arguments that made no sense (the search runs anyway).
-    pub warnings: Vec<String>,
-}
-
-/// Parses the arguments of `go`.
-pub(crate) fn parse_go(args: &[&str]) -> GoCmd {
-    const NUMBERS: &[&str] = &[
-        "wtime",
-        "btime",
-        "winc",
-        "binc",
-        "movestogo",
-        "depth",
-        "nodes",
-        "mate",
-        "movetime",
-    ];
-    let mut go = GoCmd::default();
-    let mut i = 0;
-    while i < args.len() {
-        let token = args[i];
-        i += 1;
-        match token {
-            "infinite" | "ponder" => go.wait = true,
-            "searchmoves" => {
-                // Every following token that is not a keyword is a move.
-                while i < args.len() && !NUMBERS.contains(&args[i]) && !is_go_flag(args[i]) {
-                    i += 1;
-                }
-                go.warnings
-                    .push("searchmoves is not supported; searching all moves".into());
-            }
-            _ if NUMBERS.contains(&token) => match args.get(i) {
-                Some(value) if value.parse::<i64>().is_ok() => {
-                    i += 1;
-                    // Negative clocks (a GUI past its flag) count as 0.
-                    let n = value.parse::<i64>().map_or(0, |v| v.max(0) as u64);
-                    let small = u32::try_from(n).unwrap_or(u32::MAX);
-                    match token {
-                        "depth" => go.depth = Some(small),
-                        "movetime" => go.movetime = Some(n),
-                        "wtime" => go.wtime = Some(n),
-                        "btime" => go.btime = Some(n),
-                        "winc" => go.winc = Some(n),
-                        "binc" => go.binc = Some(n),
-                        _ => {}
-                    }
-                }
-                _ => go.warnings.push(format!("go {token}: expected a number")),
-            },
-            _ => go.warnings.push(format!("go: ignoring {}", quote(token))),
-        }
-    }
-    go
-}
-
-fn is_go_flag(token: &str) -> bool {
-    matches!(token, "infinite" | "ponder" | "searchmoves")
-}
-
-/// What a search found, for [`report`].
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Outcome {
-    /// The move (UCI) and its score, `None` without a legal move.
-    pub best: Option<(String, u32)>,
-    /// Plies searched.
-    pub depth: u32,
-    /// Positions searched: the most threads the search held at once (it
-    /// expands every line of play side by side).
-    pub nodes: usize,
-    /// Rewrites the regex engine applied.
-    pub rewrites: usize,
-    /// Wall time of the search.
-    pub elapsed: Duration,
-}
-
-/// The UCI score of a search score, from the mover's view: `mate N` for a
-/// mate the mover gives with its `N`th move (`mate -N`: the mover is
-/// mated by the opponent's `N`th move), otherwise centipawns,
-/// `(score - EVEN) * 10`. Which scores are mates is [`mate_in`]'s to say.
-pub(crate) fn score_text(score: u32) -> String {
-    match mate_in(score) {
-        Some(n) => format!("mate {n}"),
-        None => format!("cp {}", (i64::from(score) - i64::from(EVEN)) * 10),
-    }
-}
-
-/// The `info` lines and the `bestmove` line (last) of a search.
-pub(crate) fn report(outcome: &Result<Outcome, String>) -> Vec<String> {
-    match outcome {
-        Ok(Outcome {
-            best: Some((uci, score)),
-            depth,
-            nodes,
-            rewrites,
-            elapsed,
-        }) => vec![
-            format!(
-                "info depth {} score {} time {} nodes {nodes} string {rewrites} rewrites",
-                depth,
-                score_text(*score),
-                elapsed.as_millis()
-            ),
-            format!("bestmove {uci}"),
-        ],
-        Ok(Outcome {
-            best: None,
-            nodes,
-            rewrites,
-            elapsed,
-            ..
-        }) => vec![
-            format!(
-                "info depth 0 time {} nodes {nodes} string no legal move, {rewrites} rewrites",
-                elapsed.as_millis()
-            ),
-            "bestmove 0000".into(),
-        ],
-        Err(message) => vec![
-            info_string(&format!("search failed: {message}")),
-            "bestmove 0000".into(),
-        ],
-    }
-}
-
 /// Runs the regex search on a position, `depth` plies deep, a move back
 /// into one of `history`'s positions scoring as a draw.
 fn search(fen: &str, history: &[String], depth: u32) -> Result<Outcome, String> {
@@ -427,11 +249,6 @@ fn search(fen: &str, history: &[String], depth: u32) -> Result<Outcome, String> 
         rewrites: searched.stats.executed,
         elapsed: start.elapsed(),
     })
-}
-
-/// `info string <message>`, kept on one line.
-pub(crate) fn info_string(message: &str) -> String {
-    format!("info string {}", message.replace(['\r', '\n'], " "))
 }
 
 /// Builds both regex programs so that `go` and `position` do not pay for it.
@@ -597,7 +414,6 @@ pub(crate) fn run() -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chess::search::mate_at;
 
     // The program always writes the en passant square after a double step.
     const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
@@ -613,48 +429,6 @@ mod tests {
         assert!(out[1].starts_with("id author "), "{out:?}");
         assert_eq!(out.last().map(String::as_str), Some("uciok"));
         assert_eq!(lines(&mut Session::new(), "isready\r\n"), ["readyok"]);
-    }
-
-    #[test]
-    fn parse_position_startpos_and_fen() {
-        assert_eq!(
-            parse_position(&["startpos"]),
-            Ok(PositionCmd {
-                base: START_FEN.into(),
-                moves: vec![]
-            })
-        );
-        assert_eq!(
-            parse_position(&["startpos", "moves", "e2e4", "E7E5"]),
-            Ok(PositionCmd {
-                base: START_FEN.into(),
-                moves: vec!["e2e4".into(), "e7e5".into()]
-            })
-        );
-        let fen: Vec<&str> = AFTER_E4.split(' ').collect();
-        let mut args = vec!["fen"];
-        args.extend(&fen);
-        args.extend(["moves", "c7c5"]);
-        assert_eq!(
-            parse_position(&args),
-            Ok(PositionCmd {
-                base: AFTER_E4.into(),
-                moves: vec!["c7c5".into()]
-            })
-        );
-    }
-
-    #[test]
-    fn parse_position_rejects_malformed_lines() {
-        for args in [
-            &[][..],
-            &["startfen"][..],
-            &["fen"][..],
-            &["fen", "moves", "e2e4"][..],
-            &["startpos", "e2e4"][..],
-        ] {
-            assert!(parse_position(args).is_err(), "{args:?}");
-        }
     }
 
     #[test]
@@ -758,92 +532,6 @@ mod tests {
     }
 
     #[test]
-    fn score_text_is_centipawns_or_mate() {
-        assert_eq!(score_text(5000), "cp 0");
-        assert_eq!(score_text(5012), "cp 120");
-        assert_eq!(score_text(4990), "cp -100");
-        assert_eq!(score_text(9000), "mate 1");
-        assert_eq!(score_text(mate_at(3)), "mate 2");
-        assert_eq!(score_text(2 * EVEN - mate_at(2)), "mate -1");
-    }
-
-    #[test]
-    fn report_format() {
-        let found = Ok(Outcome {
-            best: Some(("e7e5".into(), 4997)),
-            depth: 2,
-            nodes: 600,
-            rewrites: 1234,
-            elapsed: Duration::from_micros(87_600),
-        });
-        assert_eq!(
-            report(&found),
-            [
-                "info depth 2 score cp -30 time 87 nodes 600 string 1234 rewrites",
-                "bestmove e7e5"
-            ]
-        );
-        let none = Ok(Outcome {
-            best: None,
-            depth: 2,
-            nodes: 1,
-            rewrites: 10,
-            elapsed: Duration::from_millis(3),
-        });
-        assert_eq!(report(&none).last().unwrap(), "bestmove 0000");
-        let failed = Err("the regex VM stopped".to_string());
-        assert_eq!(
-            report(&failed),
-            [
-                "info string search failed: the regex VM stopped",
-                "bestmove 0000"
-            ]
-        );
-    }
-
-    #[test]
-    fn parse_go_accepts_limits_and_flags_waiting() {
-        let go = parse_go(&[
-            "wtime",
-            "300000",
-            "btime",
-            "-5",
-            "winc",
-            "0",
-            "binc",
-            "0",
-            "movestogo",
-            "40",
-            "depth",
-            "2",
-            "nodes",
-            "100",
-            "movetime",
-            "50",
-            "mate",
-            "1",
-        ]);
-        assert_eq!(
-            go,
-            GoCmd {
-                depth: Some(2),
-                movetime: Some(50),
-                wtime: Some(300_000),
-                // A clock past its flag counts as 0.
-                btime: Some(0),
-                winc: Some(0),
-                binc: Some(0),
-                ..GoCmd::default()
-            }
-        );
-        assert!(parse_go(&["infinite"]).wait);
-        assert!(parse_go(&["ponder", "wtime", "10"]).wait);
-        let go = parse_go(&["depth", "x", "searchmoves", "e2e4", "d2d4", "infinite"]);
-        assert!(go.wait);
-        assert_eq!(go.warnings.len(), 3, "{:?}", go.warnings);
-    }
-
-    #[test]
     fn go_prints_info_then_a_legal_bestmove() {
         let mut s = Session::new();
         lines(&mut s, "position startpos moves e2e4");
@@ -917,7 +605,7 @@ mod tests {
     fn options_are_advertised_and_checked() {
         let out = lines(&mut Session::new(), "uci");
         assert!(
-            out.contains(&"option name Depth type spin default 3 min 2 max 3".to_string()),
+            out.contains(&"option name Depth type spin default 2 min 2 max 3".to_string()),
             "{out:?}"
         );
         let mut s = Session::new();
@@ -954,13 +642,12 @@ mod tests {
     fn unknown_and_ignored_commands() {
         let mut s = Session::new();
         let before = s.clone();
-        let same_depth = format!("setoption name Depth value {DEFAULT_DEPTH}");
         for line in [
             "",
             "   ",
             "xyzzy",
             "debug on",
-            same_depth.as_str(),
+            "setoption name Depth value 2",
             "register later",
             "ponderhit",
             "stop",
@@ -983,10 +670,7 @@ mod tests {
         let mut output = Vec::new();
         serve(&input[..], &mut output).unwrap();
         let text = String::from_utf8(output).unwrap();
-        assert!(
-            text.contains(&format!("uciok\nreadyok\ninfo depth {DEFAULT_DEPTH} ")),
-            "{text}"
-        );
+        assert!(text.contains("uciok\nreadyok\ninfo depth 2 "), "{text}");
         assert!(text.ends_with('\n') && text.lines().last().unwrap().starts_with("bestmove "));
         assert_eq!(text.matches("readyok").count(), 1, "{text}");
     }

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use chess::codec::START_FEN;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Color, Position};
@@ -256,11 +257,7 @@ fn match_with_a_faulty_opponent(on_go: &str) -> (String, String, String) {
     let dir = tempfile::tempdir().unwrap();
     let engine = fake_engine(dir.path(), on_go);
     let openings = dir.path().join("openings.txt");
-    std::fs::write(
-        &openings,
-        "# the start position\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n",
-    )
-    .unwrap();
+    std::fs::write(&openings, format!("# the start position\n{START_FEN}\n")).unwrap();
     let pgn = dir.path().join("games.pgn");
     let (ok, out, err) = run(&[
         "--opponent",

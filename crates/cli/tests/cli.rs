@@ -1,5 +1,6 @@
 //! The binary as a user runs it.
 
+use chess::codec::START_FEN;
 use std::process::Command;
 
 fn run(args: &[&str]) -> (bool, String, String) {
@@ -192,11 +193,7 @@ fn errors_quote_little_of_a_huge_input_and_escape_controls() {
 fn bench_refuses_a_turn_that_is_not_a_proper_move() {
     let dir = tempfile::tempdir().unwrap();
     let suite = dir.path().join("suite.epd");
-    std::fs::write(
-        &suite,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;move e2e5 ;id bad\n",
-    )
-    .unwrap();
+    std::fs::write(&suite, format!("{START_FEN} ;move e2e5 ;id bad\n")).unwrap();
     let (ok, out, err) = run(&[
         "bench",
         "--runs",
@@ -290,11 +287,7 @@ fn ends_quietly_when_stdout_closes(args: &[&str]) {
 fn bench_ends_quietly_when_stdout_closes() {
     let dir = tempfile::tempdir().unwrap();
     let suite = dir.path().join("suite.epd");
-    std::fs::write(
-        &suite,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;move e2e4 ;id one\n",
-    )
-    .unwrap();
+    std::fs::write(&suite, format!("{START_FEN} ;move e2e4 ;id one\n")).unwrap();
     let suite = suite.to_str().unwrap();
     let table = ["bench", "--runs", "1", "--depth", "2", "--positions", suite];
     ends_quietly_when_stdout_closes(&table);

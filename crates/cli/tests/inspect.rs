@@ -1,6 +1,7 @@
 //! `listing` and `trace` through the binary: what they show is the program
 //! `dump` writes and the turn `play` plays; the report parses as XML.
 
+use chess::codec::START_FEN;
 use std::io::Read;
 use std::process::{Command, Stdio};
 
@@ -224,7 +225,7 @@ fn trace_report_parses_holds_a_point_per_phase_and_ends_as_play_does() {
 }
 
 fn env_start() -> &'static str {
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    START_FEN
 }
 
 #[test]

@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use chess::codec::START_FEN;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
@@ -108,7 +109,6 @@ fn assert_legal_bestmove(line: &str, pos: &Chess) {
     );
 }
 
-const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 #[test]
@@ -203,7 +203,7 @@ fn scripted_session_over_a_pipe() {
         assert!(info[7].parse::<u64>().is_ok(), "{info:?}");
         assert!(info[9].parse::<u64>().unwrap_or(0) > 0, "{info:?}");
     }
-    let after_e4 = position(START, &["e2e4"]);
+    let after_e4 = position(START_FEN, &["e2e4"]);
     assert_legal_bestmove(best[0].1, &after_e4);
     // The moves before e7e9 were played; the rejected lines after it left
     // that position in place.
@@ -235,7 +235,7 @@ fn illegal_move_plays_the_moves_before_it() {
         "{}",
         run.stdout
     );
-    assert_legal_bestmove(lines.last().unwrap(), &position(START, &["e2e4"]));
+    assert_legal_bestmove(lines.last().unwrap(), &position(START_FEN, &["e2e4"]));
 }
 
 #[test]
@@ -249,7 +249,7 @@ fn go_infinite_answers_at_quit_and_at_end_of_input() {
             .filter(|l| l.starts_with("bestmove"))
             .collect();
         assert_eq!(best.len(), 1, "{script:?}: {}", run.stdout);
-        assert_legal_bestmove(best[0], &position(START, &[]));
+        assert_legal_bestmove(best[0], &position(START_FEN, &[]));
     }
 }
 

@@ -12,6 +12,7 @@ use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use chess::codec::START_FEN;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
@@ -271,7 +272,7 @@ fn browser_page_plays_like_the_terminal() {
     assert!(status.success());
     let base = serve(site.path().to_path_buf());
 
-    let start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let start_fen = START_FEN;
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
     let mate = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
     let promotion = "8/P5k1/8/8/8/8/7P/4K3 w - - 0 1";

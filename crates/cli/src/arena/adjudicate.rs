@@ -186,7 +186,7 @@ mod tests {
         let stalemate = pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
         assert_eq!(adjudicate(&stalemate, 1, 10, 400), Some(Ending::Stalemate));
         assert_eq!(Ending::Stalemate.result(), "1/2-1/2");
-        let playing = pos("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let playing = pos(crate::START_FEN);
         assert_eq!(adjudicate(&playing, 1, 0, 400), None);
     }
 

@@ -381,6 +381,20 @@ fn single_byte(hir: &Hir) -> Option<ByteSet> {
     }
 }
 
+/// The highest group index in `hir` (0 without groups).
+fn last_group(hir: &Hir) -> usize {
+    match hir.kind() {
+        HirKind::Capture(cap) => {
+            usize::try_from(cap.index).map_or(usize::MAX, |i| i.max(last_group(&cap.sub)))
+        }
+        HirKind::Repetition(rep) => last_group(&rep.sub),
+        HirKind::Concat(subs) | HirKind::Alternation(subs) => {
+            subs.iter().map(last_group).max().unwrap_or(0)
+        }
+        _ => 0,
+    }
+}
+
 impl Matcher {
     /// Compiles `pattern`, or `None` when it is outside what this matcher
     /// handles exactly (see the module documentation).
@@ -393,9 +407,13 @@ impl Matcher {
             return None;
         }
         // A group the syntax tree dropped (`(a){0}`) still has its number:
-        // leave such patterns to `regex`.
+        // the slots are counted from the pattern text, and each group saves
+        // into the slots of its own index, so a dropped group's slots stay
+        // unset (it did not take part), as the `regex` crate reports. When
+        // the last group is dropped the `regex` crate counts fewer groups
+        // than the text has: leave such patterns to it.
         let groups = crate::analysis::portable_groups(pattern)?;
-        if hir.properties().explicit_captures_len() != groups {
+        if last_group(&hir) != groups {
             return None;
         }
         let slots = 2 * (groups + 1);

@@ -140,7 +140,10 @@ pub struct Stats {
     pub changed: usize,
     /// Largest state length seen, in bytes.
     pub peak_state_bytes: usize,
-    /// Largest number of threads seen (counted after each global rewrite).
+    /// Largest number of threads seen: at the start and after every
+    /// rewrite that changed the state (the fast loop counts only after a
+    /// change by a rewrite that can add a thread, which gives the same
+    /// peak).
     pub peak_threads: usize,
     /// Active threads at the end.
     pub active_threads: usize,
