@@ -435,6 +435,73 @@ pub fn whole_match_group(pattern: &str) -> Option<&str> {
     (sub.properties().explicit_captures_len() == 0 && sub == *c.sub).then_some(inner)
 }
 
+/// Where one end of a group lies: this many bytes after the whole match's
+/// start, or before its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edge {
+    /// Bytes after the match's start.
+    FromStart(usize),
+    /// Bytes before the match's end.
+    FromEnd(usize),
+}
+
+/// Where a group lies in the whole match: its start and its end.
+pub type GroupEdges = (Edge, Edge);
+
+/// For a plain pattern (no back-references) whose groups are all items of
+/// its top-level concatenation, none holding another group, and each of
+/// whose ends lies a fixed number of bytes from an end of the whole match
+/// (every item between them has one length, as in `(X)\*` or `#a:(X)`):
+/// the `(start, end)` of groups 1, 2, ... in order. A search for the whole
+/// match then gives every group without a capture search. Such a group
+/// always takes part in a match. `None` otherwise, or when the pattern
+/// is outside the portable subset (whose group count, unlike the syntax
+/// tree's, keeps a group such as `(a){0}`).
+pub fn fixed_groups(pattern: &str) -> Option<Vec<GroupEdges>> {
+    let total = portable_groups(pattern)?;
+    if has_backrefs(pattern) {
+        return None;
+    }
+    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    let items: &[Hir] = match hir.kind() {
+        HirKind::Concat(items) => items,
+        _ => std::slice::from_ref(&hir),
+    };
+    let len = |h: &Hir| {
+        let p = h.properties();
+        p.minimum_len().filter(|&min| p.maximum_len() == Some(min))
+    };
+    let lens: Vec<Option<usize>> = items.iter().map(len).collect();
+    // Bytes from the match's start to item i's start, and from item i's
+    // end to the match's end, when fixed.
+    let before = |i: usize| lens[..i].iter().copied().sum::<Option<usize>>();
+    let after = |i: usize| lens[i + 1..].iter().copied().sum::<Option<usize>>();
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let HirKind::Capture(c) = item.kind() else {
+            if item.properties().explicit_captures_len() > 0 {
+                return None;
+            }
+            continue;
+        };
+        if c.sub.properties().explicit_captures_len() > 0 || c.index as usize != out.len() + 1 {
+            return None;
+        }
+        let start = match (before(i), after(i).zip(lens[i])) {
+            (Some(b), _) => Edge::FromStart(b),
+            (None, Some((a, l))) => Edge::FromEnd(a + l),
+            (None, None) => return None,
+        };
+        let end = match (after(i), before(i).zip(lens[i])) {
+            (Some(a), _) => Edge::FromEnd(a),
+            (None, Some((b, l))) => Edge::FromStart(b + l),
+            (None, None) => return None,
+        };
+        out.push((start, end));
+    }
+    (out.len() == total).then_some(out)
+}
+
 /// For each group of `pattern` (0 is the whole match), whether the text
 /// it captures can contain `%`; `None` when the pattern cannot be read.
 pub fn groups_with_percent(pattern: &str) -> Option<Vec<bool>> {
@@ -663,6 +730,31 @@ mod tests {
             "matches the empty string"
         );
         assert_eq!(analyse(r"(%%\n)x\1").reach, Reach::Global);
+    }
+
+    #[test]
+    fn groups_at_fixed_distances_from_the_match_ends() {
+        use Edge::{FromEnd, FromStart};
+        let cases: &[(&str, Option<Vec<GroupEdges>>)] = &[
+            (
+                r"(#z:[^%\n]*?(?:[p]..|[n].))\*",
+                Some(vec![(FromStart(0), FromEnd(1))]),
+            ),
+            (r"#a:([^\n]*)\n", Some(vec![(FromStart(3), FromEnd(1))])),
+            (
+                r"(ab)[^x]*(c[de])",
+                Some(vec![(FromStart(0), FromStart(2)), (FromEnd(2), FromEnd(0))]),
+            ),
+            (r"x(a*)(b*)y", None),
+            (r"(a(b)c)d", None),
+            (r"(?:(a)|b)c", None),
+            (r"(a)\1", None),
+            (r"(a){0}b", None),
+            (r"a+b", Some(vec![])),
+        ];
+        for (pattern, want) in cases {
+            assert_eq!(fixed_groups(pattern), *want, "{pattern}");
+        }
     }
 
     #[test]

@@ -71,6 +71,62 @@ fn back_reference_patterns_anchored_at_a_place_see_no_text_before_it() {
     assert_eq!(fast, naive);
 }
 
+/// Groups cut from the whole match by their fixed distances from its
+/// ends (`analysis::fixed_groups`), on the `regex` crate searched over
+/// the state and anchored at thread heads: the same bytes as a capture
+/// search, each group read through the template, one after another and
+/// swapped, with our own matcher on and off.
+#[test]
+fn groups_cut_from_the_whole_match_equal_a_capture_search() {
+    let patterns = [
+        r"(#z:[^%\n]*?(?:[p][^%\n]{2}|[n]|[rq](?:[.,])*))\*",
+        r"(#z:[^%\n]*?)A((?:[^%\n]{2}[P]|(?:[.,])*[RQ]))",
+        r"(#z:[^%\n]*)[AD135]",
+        r"#z:([^%\n]*)\n",
+        r"(a)[^%]*?(b.)x",
+        r"%%\n([^%]*?#z:)([^%\n]*)(\n)",
+        r"(%%\n#stack:\n)([^\n]*)\n[^%]*?(#z:)",
+    ];
+    let states = [
+        "%%\n#stack:\n#z:..p..*.n*rq.,*\n%t\n#z:p..*\n",
+        "pre\n%%\n#stack:\n1\n#z:A..PA.,RxA\n%%\n#stack:\n#z:5D3\n",
+        "%%\n#stack:\nab\n#z:\nabxab x abbx\n%`\n#z:nnn*\n",
+    ];
+    for pattern in patterns {
+        let groups = regex::Regex::new(pattern).map_or(0, |r| r.captures_len() - 1);
+        for state in states {
+            let mut t = Template::literal("<");
+            for n in (0..=groups).rev() {
+                t = t.group(n).text("|");
+            }
+            for template in [t, Template::new().group(groups).text("Q").group(1)] {
+                let program = one(pattern, template);
+                let run = |config: Config| {
+                    let mut s = state.to_string();
+                    let exec = Executor::new(&program, config).expect("compiles");
+                    exec.run(&mut s).expect("runs");
+                    s
+                };
+                let naive = run(Config {
+                    naive: true,
+                    ..Config::default()
+                });
+                // Our own matcher off: the `regex` crate runs every pattern.
+                for backtrack in [true, false] {
+                    for split_bytes in [0, Config::default().split_bytes] {
+                        let fast = run(Config {
+                            backtrack,
+                            split_bytes,
+                            ..Config::default()
+                        });
+                        assert_eq!(fast, naive, "{program}\nstate {state:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Heads and things around them, as a foreign program might write them.
 const HEADS: &[&str] = &[
     r"%%\n",

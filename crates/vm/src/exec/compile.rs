@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use super::gate::{Gate, NO_PROBE};
 use super::{CompileError, Config, Executor};
-use crate::analysis::{self, Reach};
+use crate::analysis::{self, GroupEdges, Reach};
 use crate::backtrack::Matcher;
 use crate::program::{Engine, Piece, Program, Template};
 use crate::state;
@@ -20,8 +20,13 @@ use crate::state;
 pub(super) enum Compiled {
     /// A plain pattern; with its required prefix and the same pattern
     /// anchored at the start, when every match begins with a literal (see
-    /// [`anchored_replace_all`]).
-    Plain(regex::Regex, Option<Box<PlainFast>>),
+    /// [`anchored_replace_all`]); and where its groups lie in the whole
+    /// match, when that is fixed (see [`analysis::fixed_groups`]).
+    Plain(
+        regex::Regex,
+        Option<Box<PlainFast>>,
+        Option<Box<[GroupEdges]>>,
+    ),
     /// A back-reference pattern; with its required prefix and the same
     /// pattern anchored at the start, when every match begins with a
     /// literal (see [`fancy_replace_all`]).
@@ -305,7 +310,8 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
             } else {
                 None
             };
-            Ok(Compiled::Plain(re, fast))
+            let groups = analysis::fixed_groups(pattern).map(Vec::into_boxed_slice);
+            Ok(Compiled::Plain(re, fast, groups))
         }
         Engine::Backref => {
             let build = |p: &str| {

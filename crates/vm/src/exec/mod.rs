@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use crate::backtrack;
 use crate::replace::{
-    anchored_replace_all, backtrack_replace_all, fancy_replace_all, from_place,
+    anchored_replace_all, backtrack_replace_all, fancy_replace_all, fixed_replace_all, from_place,
     literal_replace_all, recycle, Expand, Places,
 };
 use crate::state;
@@ -408,11 +408,13 @@ impl Executor {
             head_marks: step.head_marks,
         };
         let next = match &self.compiled[step.compiled] {
-            Compiled::Plain(re, fast) => {
+            Compiled::Plain(re, fast, groups) => {
+                let groups = groups.as_deref().filter(|_| !self.config.naive);
                 let by_regex = || {
-                    from_place(text, from, |rest| match &step.literal {
-                        Some(lit) => re.replace_all(rest, regex::NoExpand(lit)),
-                        None => re.replace_all(rest, Expand(&step.template)),
+                    from_place(text, from, |rest| match (&step.literal, groups) {
+                        (Some(lit), _) => re.replace_all(rest, regex::NoExpand(lit)),
+                        (None, Some(groups)) => fixed_replace_all(re, groups, rest, &step.template),
+                        (None, None) => re.replace_all(rest, Expand(&step.template)),
                     })
                 };
                 match (
@@ -427,6 +429,7 @@ impl Executor {
                         regex,
                         text,
                         literal.as_deref(),
+                        groups,
                         &step.template,
                     ),
                     (Some(PlainFast::Backtrack { prefix, matcher }), _) if ascii => {
