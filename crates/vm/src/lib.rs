@@ -17,9 +17,11 @@ pub mod format;
 pub mod portable;
 pub mod program;
 pub mod python;
+pub mod ranks;
 mod replace;
 pub mod state;
 
 pub use exec::{CompileError, Config, ExecError, Executor, Stats};
 pub use program::{Engine, Origin, Piece, Program, Rewrite, Scope, Template};
+pub use ranks::ByteRanks;
 pub use state::{State, Tag, Thread, VarName};

@@ -17,7 +17,8 @@
 //! patterns are). Saves ride on the instruction after them.
 //!
 //! It must not touch the state, templates or thread markers (it borrows
-//! only the state's byte frequencies, to tune its substring search), and it
+//! a table of how common each byte is, `ranks::ByteRanks`, to tune its
+//! hints and substring searches), and it
 //! declines (returns `None` from [`Matcher::new`]) anything it does not
 //! handle exactly: look-around other than `^`, loops whose
 //! body can match the empty string, and programs that would be large. It

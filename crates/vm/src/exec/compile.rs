@@ -15,7 +15,6 @@ use super::{CompileError, Config, Executor};
 use crate::analysis::{self, GroupEdges, Reach};
 use crate::backtrack::Matcher;
 use crate::program::{Engine, Piece, Program, Template};
-use crate::state;
 
 pub(super) enum Compiled {
     /// A plain pattern; with its required prefix and the same pattern
@@ -147,7 +146,7 @@ impl Executor {
         let mut probes = Vec::new();
         let mut probe = |text: String| {
             *probe_ids.entry(text).or_insert_with_key(|t| {
-                probes.push(state::finder(t.as_bytes()));
+                probes.push(config.byte_ranks.finder(t.as_bytes()));
                 probes.len() - 1
             })
         };
@@ -222,7 +221,7 @@ impl Executor {
                             && analysis.reach != Reach::Global
                             && !n.contains('%')
                     })
-                    .map(|n| state::finder(n.as_bytes())),
+                    .map(|n| config.byte_ranks.finder(n.as_bytes())),
                 head_marks: match analysis.reach {
                     Reach::Global => None,
                     Reach::AnyPiece => Some(0),
@@ -283,12 +282,12 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
             let fast = if !analysis::runs_at_a_place(pattern) {
                 None
             } else if let Some(text) = analysis::literal_text(pattern) {
-                Some(Box::new(PlainFast::Literal(crate::state::finder(
-                    text.as_bytes(),
-                ))))
+                Some(Box::new(PlainFast::Literal(
+                    config.byte_ranks.finder(text.as_bytes()),
+                )))
             } else if let Some((matcher, start)) = config
                 .backtrack
-                .then(|| Matcher::new(pattern))
+                .then(|| Matcher::with_ranks(pattern, config.byte_ranks))
                 .flatten()
                 .map(|m| {
                     let start = m.prefix();
@@ -299,12 +298,12 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
                 })
             {
                 Some(Box::new(PlainFast::Backtrack {
-                    prefix: crate::state::finder(&start),
+                    prefix: config.byte_ranks.finder(&start),
                     matcher,
                 }))
             } else if prefix.starts_with('%') && prefix.len() >= 2 {
                 Some(Box::new(PlainFast::Anchored {
-                    prefix: crate::state::finder(prefix.as_bytes()),
+                    prefix: config.byte_ranks.finder(prefix.as_bytes()),
                     regex: build(&format!("^(?:{pattern})"))?,
                 }))
             } else {
@@ -329,7 +328,7 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
                 None
             } else {
                 Some(Box::new(Anchored {
-                    prefix: crate::state::finder(prefix.as_bytes()),
+                    prefix: config.byte_ranks.finder(prefix.as_bytes()),
                     regex: build(&format!("^(?:{pattern})"))?,
                 }))
             };
@@ -337,12 +336,12 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
                 .backtrack
                 .then_some(())
                 .filter(|()| portable)
-                .and_then(|()| Matcher::new(pattern))
+                .and_then(|()| Matcher::with_ranks(pattern, config.byte_ranks))
                 .and_then(|matcher| {
                     let start = matcher.prefix();
                     (start.len() >= BACKTRACK_PREFIX || start.first() == Some(&b'`')).then(|| {
                         Box::new(Own {
-                            prefix: crate::state::finder(&start),
+                            prefix: config.byte_ranks.finder(&start),
                             matcher,
                         })
                     })

@@ -29,6 +29,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use crate::backtrack;
+use crate::ranks::ByteRanks;
 use crate::replace::{
     anchored_replace_all, backtrack_replace_all, fancy_replace_all, fixed_replace_all, from_place,
     literal_replace_all, recycle, Expand, Places,
@@ -58,6 +59,12 @@ pub struct Config {
     /// Let our own matcher (see [`backtrack`]) run the patterns it
     /// handles; off, the `regex` crate runs them, to measure what it gives.
     pub backtrack: bool,
+    /// How common each byte is in the states the program makes, to tune
+    /// substring searches and our matcher's hints (the bytes of a run are
+    /// the same whatever the table): by default the state grammar's
+    /// (see [`ByteRanks`]); a program that knows its states better gives
+    /// a table measured on one ([`ByteRanks::measure`]).
+    pub byte_ranks: ByteRanks,
 }
 
 impl Default for Config {
@@ -70,6 +77,7 @@ impl Default for Config {
             split_bytes: SPLIT_BYTES,
             profile: false,
             backtrack: true,
+            byte_ranks: ByteRanks::grammar(),
         }
     }
 }
