@@ -87,6 +87,13 @@ impl Matcher {
         out
     }
 
+    /// Whether the program branches (an alternation, or a loop other than
+    /// a run): each branch is a full attempt at a place, where an
+    /// automaton reads each byte once.
+    pub fn has_branches(&self) -> bool {
+        !self.straight
+    }
+
     /// Number of capture slots (two per group, group 0 included).
     pub fn slot_count(&self) -> usize {
         self.slots

@@ -279,6 +279,7 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
             };
             let re = build(pattern)?;
             let prefix = analysis::required_prefix(pattern);
+            let groups = analysis::fixed_groups(pattern).map(Vec::into_boxed_slice);
             let fast = if !analysis::runs_at_a_place(pattern) {
                 None
             } else if let Some(text) = analysis::literal_text(pattern) {
@@ -289,6 +290,10 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
                 .backtrack
                 .then(|| Matcher::with_ranks(pattern, config.byte_ranks))
                 .flatten()
+                // A branching pattern whose groups the `regex` crate
+                // gives without a capture search runs faster there (its
+                // automaton reads each byte once).
+                .filter(|m| !(m.has_branches() && groups.is_some()))
                 .map(|m| {
                     let start = m.prefix();
                     (m, start)
@@ -309,7 +314,6 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
             } else {
                 None
             };
-            let groups = analysis::fixed_groups(pattern).map(Vec::into_boxed_slice);
             Ok(Compiled::Plain(re, fast, groups))
         }
         Engine::Backref => {
