@@ -24,6 +24,8 @@
 
 use regex_syntax::hir::{Capture, Class, Hir, HirKind, Repetition};
 
+use crate::lex::{lex, Token};
+
 /// Which pieces of the state a pattern's matches can lie in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reach {
@@ -78,34 +80,20 @@ pub fn superset(pattern: &str) -> Option<Hir> {
 /// [`split_marks`]), when every reference names a group closed before it.
 pub fn marked(pattern: &str) -> Option<Hir> {
     let mut text = String::with_capacity(pattern.len());
-    let mut chars = pattern.chars().peekable();
-    let mut in_class = false;
-    while let Some(c) = chars.next() {
-        match c {
-            c if (BACKREF_BASE..BACKREF_BASE + 16).contains(&u32::from(c)) => return None,
-            '\\' => {
-                let d = chars.next()?;
-                if !in_class && ('1'..='9').contains(&d) {
-                    if chars.peek().is_some_and(char::is_ascii_digit) {
-                        // `\12`: a two-digit reference; not read.
-                        return None;
-                    }
-                    let n = u32::from(d) - u32::from('0');
-                    text.push_str(&format!(r"\x{{{:X}}}", BACKREF_BASE + n));
-                    continue;
-                }
-                text.push('\\');
-                text.push(d);
+    for l in lex(pattern).lexemes {
+        match l.token {
+            // `\12`: a two-digit reference; not read.
+            Token::Backref {
+                then_digit: true, ..
             }
-            '[' if !in_class => {
-                in_class = true;
-                text.push(c);
+            | Token::TrailingBackslash => return None,
+            Token::Backref { group, .. } => {
+                text.push_str(&format!(r"\x{{{:X}}}", BACKREF_BASE + group));
             }
-            ']' if in_class => {
-                in_class = false;
-                text.push(c);
+            Token::Char(c) if (BACKREF_BASE..BACKREF_BASE + 16).contains(&u32::from(c)) => {
+                return None
             }
-            _ => text.push(c),
+            _ => text.push_str(l.text),
         }
     }
     let hir = regex_syntax::Parser::new().parse(&text).ok()?;
@@ -398,23 +386,7 @@ pub fn required_prefix(pattern: &str) -> String {
 
 /// Whether the pattern has back-references (`\1`..`\9` outside a class).
 pub fn has_backrefs(pattern: &str) -> bool {
-    let mut chars = pattern.chars();
-    let mut in_class = false;
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                if let Some(d) = chars.next() {
-                    if !in_class && d.is_ascii_digit() && d != '0' {
-                        return true;
-                    }
-                }
-            }
-            '[' => in_class = true,
-            ']' => in_class = false,
-            _ => {}
-        }
-    }
-    false
+    lex(pattern).has_backrefs()
 }
 
 /// `X` when `pattern` is `(X)` and that group is its only one: group 1 is

@@ -14,6 +14,7 @@ pub mod analysis;
 pub mod backtrack;
 pub mod exec;
 pub mod format;
+mod lex;
 pub mod portable;
 pub mod program;
 pub mod python;
