@@ -86,11 +86,14 @@ fn groups_cut_from_the_whole_match_equal_a_capture_search() {
         r"(a)[^%]*?(b.)x",
         r"%%\n([^%]*?#z:)([^%\n]*)(\n)",
         r"(%%\n#stack:\n)([^\n]*)\n[^%]*?(#z:)",
+        r"(#z:[^%\nPQ]*[pq][^%\nPQ]*\n[^%]*?#s:[^%\n]*\n)",
+        r"#z:[^%\nPQ]*[pq]([^%\nPQ]*)\n",
     ];
     let states = [
         "%%\n#stack:\n#z:..p..*.n*rq.,*\n%t\n#z:p..*\n",
         "pre\n%%\n#stack:\n1\n#z:A..PA.,RxA\n%%\n#stack:\n#z:5D3\n",
         "%%\n#stack:\nab\n#z:\nabxab x abbx\n%`\n#z:nnn*\n",
+        "%%\n#z:.p.q..\n#s:1\n%%\n#z:p.P.q\n#s:2\n%t\n#z:..q\nx\n#s:\n",
     ];
     for pattern in patterns {
         let groups = regex::Regex::new(pattern).map_or(0, |r| r.captures_len() - 1);

@@ -41,7 +41,7 @@ mod tests;
 
 use memchr::memmem;
 
-use inst::{ByteSet, Inst, WordList, PRE_SAVES};
+use inst::{ByteSet, Hint, Inst, WordList, PRE_SAVES};
 pub use search::Scratch;
 
 /// A search that ran past its step budget (see [`Matcher::find_anchored`]).
@@ -87,11 +87,27 @@ impl Matcher {
         out
     }
 
-    /// Whether the program branches (an alternation, or a loop other than
-    /// a run): each branch is a full attempt at a place, where an
-    /// automaton reads each byte once.
-    pub fn has_branches(&self) -> bool {
+    /// Whether a search may guess again and again: the program branches
+    /// (an alternation, or a loop other than a run), or a run with more
+    /// than one end, followed by what its own bytes can start (it is not
+    /// "whole") and knowing no literal or single byte that must follow
+    /// it, has another run after it (`[^A]*[a][^A]*\n`): each of its ends
+    /// is then a new scan of the rest, where an automaton reads each byte
+    /// once.
+    pub fn guesses(&self) -> bool {
         !self.straight
+            || self.prog.iter().enumerate().any(|(pc, inst)| match *inst {
+                Inst::Run {
+                    min,
+                    max,
+                    whole: false,
+                    hint: Hint::None | Hint::Set { .. },
+                    ..
+                } if min < max => self.prog[pc + 1..]
+                    .iter()
+                    .any(|i| matches!(i, Inst::Run { .. })),
+                _ => false,
+            })
     }
 
     /// Number of capture slots (two per group, group 0 included).

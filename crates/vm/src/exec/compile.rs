@@ -290,10 +290,10 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, S
                 .backtrack
                 .then(|| Matcher::with_ranks(pattern, config.byte_ranks))
                 .flatten()
-                // A branching pattern whose groups the `regex` crate
-                // gives without a capture search runs faster there (its
-                // automaton reads each byte once).
-                .filter(|m| !(m.has_branches() && groups.is_some()))
+                // A pattern whose search may guess, and whose groups the
+                // `regex` crate gives without a capture search, runs
+                // faster there (its automaton reads each byte once).
+                .filter(|m| !(m.guesses() && groups.is_some()))
                 .map(|m| {
                     let start = m.prefix();
                     (m, start)
