@@ -448,10 +448,13 @@ impl regex::Replacer for Expand<'_> {
 /// Replace-all on `fancy-regex`, reporting engine failures instead of
 /// panicking. `fancy-regex` tries a back-reference pattern at every
 /// position of the text; when every match starts with a literal, only the
-/// places where it occurs are tried (see [`replace_at_prefixes`]).
+/// places where it occurs are tried (see [`replace_at_prefixes`]), each
+/// cut to its piece when `cut` (only when no backtracking budget applies:
+/// see `Fancy::wants_piece`).
 pub(crate) fn fancy_replace_all<'t>(
     re: &fancy_regex::Regex,
     anchored: Option<(&fancy_regex::Regex, Places<'_>)>,
+    cut: bool,
     text: &'t str,
     template: &Template,
     from: usize,
@@ -462,6 +465,8 @@ pub(crate) fn fancy_replace_all<'t>(
             template: &'a Template,
             /// The spans of the groups of the match just found.
             spans: Vec<Option<(usize, usize)>>,
+            /// Places may be cut to their piece.
+            cut: bool,
         }
         impl<'t> AtPlace<'t> for Fancy<'_> {
             type Error = fancy_regex::Error;
@@ -478,10 +483,11 @@ pub(crate) fn fancy_replace_all<'t>(
                 Ok(Some(whole.end()))
             }
             /// fancy-regex's backtracking budget counts steps, and the
-            /// plain loop hands it the whole text: a cut place could pass
-            /// where the plain loop fails, so it is not cut.
+            /// plain loop hands it the whole text: under a budget a cut
+            /// place could pass where the plain loop fails, so it is cut
+            /// only when there is none (`regex-chess run`'s programs).
             fn wants_piece(&self) -> bool {
-                false
+                self.cut
             }
             fn write(&mut self, rest: &'t str, out: &mut String) {
                 let spans = &self.spans;
@@ -494,6 +500,7 @@ pub(crate) fn fancy_replace_all<'t>(
             regex,
             template,
             spans: Vec::new(),
+            cut,
         };
         return replace_at_prefixes(places, text, place);
     }

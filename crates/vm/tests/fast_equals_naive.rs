@@ -130,6 +130,54 @@ fn groups_cut_from_the_whole_match_equal_a_capture_search() {
     }
 }
 
+/// Back-reference patterns left to fancy-regex (our matcher off) with no
+/// backtracking budget, as `regex-chess run` sets it: each place is then
+/// cut to its piece, and the bytes are the plain loop's.
+#[test]
+fn fancy_regex_on_cut_places_equals_the_plain_loop() {
+    let patterns = [
+        r"(%%\n#stack:\n)([^\n]*)\n\2\n",
+        r"(%%\n#stack:\n)([^\n]+)\n([^%]*#\2: )([^#%\n]*)",
+        r"(%%\n#stack:\n)(A*)(A+)\n\2\n",
+        r"(%%[^%]*#s: [^\n]*)([^;\n]*;)\2+([^%\n]*)",
+        r"(%t\n#stack:\n)([^\n]*)\n\2\n",
+        r"(#s: )([^;\n]*;)\2",
+    ];
+    let states = [
+        "%%\n#stack:\nx\nx\n#x: 1\n%%\n#stack:\ns\nq\n#s: a;a;b;\n%t\n#stack:\nq\nq\n",
+        "pre #s: u;u;\n%%\n#stack:\nAA\nA\n#s: ;;\n%%\n#stack:\ns\n#s: c;c;c;d\n%%\n#stack:\n",
+        "%%\n#stack:\n\n\n%`\n#stack:\nx\nx\n%%\n#stack:\nx\n#x: y\n%%\n#stack:\nx\nx\n",
+    ];
+    for pattern in patterns {
+        for state in states {
+            let program = one(
+                pattern,
+                Template::new().group(1).text("|").group(2).text("|"),
+            );
+            let run = |config: Config| {
+                let mut s = state.to_string();
+                let exec = Executor::new(&program, config).expect("compiles");
+                exec.run(&mut s).expect("runs");
+                s
+            };
+            let naive = run(Config {
+                naive: true,
+                backtrack_limit: usize::MAX,
+                ..Config::default()
+            });
+            for split_bytes in [0, Config::default().split_bytes] {
+                let fast = run(Config {
+                    backtrack: false,
+                    backtrack_limit: usize::MAX,
+                    split_bytes,
+                    ..Config::default()
+                });
+                assert_eq!(fast, naive, "{program}\nstate {state:?}");
+            }
+        }
+    }
+}
+
 /// Heads and things around them, as a foreign program might write them.
 const HEADS: &[&str] = &[
     r"%%\n",

@@ -463,7 +463,10 @@ impl Executor {
                 }
                 let anchored = anchored.as_deref().filter(|_| !self.config.naive);
                 let anchored = anchored.map(|a| (&a.regex, places(&a.prefix)));
-                fancy_replace_all(re, anchored, text, &step.template, from).map_err(|e| {
+                // With no budget, a place cut to its piece fails only
+                // where the whole text would.
+                let cut = self.config.backtrack_limit == usize::MAX;
+                fancy_replace_all(re, anchored, cut, text, &step.template, from).map_err(|e| {
                     ExecError::Backtrack {
                         rewrite: index,
                         message: e.to_string(),
