@@ -24,6 +24,8 @@
 
 use regex_syntax::hir::{Capture, Class, Hir, HirKind, Repetition};
 
+use crate::lex::{lex, Token};
+
 /// Which pieces of the state a pattern's matches can lie in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reach {
@@ -78,34 +80,20 @@ pub(crate) fn superset(pattern: &str) -> Option<Hir> {
 /// [`split_marks`]), when every reference names a group closed before it.
 pub(crate) fn marked(pattern: &str) -> Option<Hir> {
     let mut text = String::with_capacity(pattern.len());
-    let mut chars = pattern.chars().peekable();
-    let mut in_class = false;
-    while let Some(c) = chars.next() {
-        match c {
-            c if (BACKREF_BASE..BACKREF_BASE + 16).contains(&u32::from(c)) => return None,
-            '\\' => {
-                let d = chars.next()?;
-                if !in_class && ('1'..='9').contains(&d) {
-                    if chars.peek().is_some_and(char::is_ascii_digit) {
-                        // `\12`: a two-digit reference; not read.
-                        return None;
-                    }
-                    let n = u32::from(d) - u32::from('0');
-                    text.push_str(&format!(r"\x{{{:X}}}", BACKREF_BASE + n));
-                    continue;
-                }
-                text.push('\\');
-                text.push(d);
+    for l in lex(pattern).lexemes {
+        match l.token {
+            // `\12`: a two-digit reference; not read.
+            Token::Backref {
+                then_digit: true, ..
             }
-            '[' if !in_class => {
-                in_class = true;
-                text.push(c);
+            | Token::TrailingBackslash => return None,
+            Token::Backref { group, .. } => {
+                text.push_str(&format!(r"\x{{{:X}}}", BACKREF_BASE + group));
             }
-            ']' if in_class => {
-                in_class = false;
-                text.push(c);
+            Token::Char(c) if (BACKREF_BASE..BACKREF_BASE + 16).contains(&u32::from(c)) => {
+                return None
             }
-            _ => text.push(c),
+            _ => text.push_str(l.text),
         }
     }
     let hir = regex_syntax::Parser::new().parse(&text).ok()?;
@@ -398,23 +386,7 @@ pub(crate) fn required_prefix(pattern: &str) -> String {
 
 /// Whether the pattern has back-references (`\1`..`\9` outside a class).
 pub(crate) fn has_backrefs(pattern: &str) -> bool {
-    let mut chars = pattern.chars();
-    let mut in_class = false;
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                if let Some(d) = chars.next() {
-                    if !in_class && d.is_ascii_digit() && d != '0' {
-                        return true;
-                    }
-                }
-            }
-            '[' => in_class = true,
-            ']' => in_class = false,
-            _ => {}
-        }
-    }
-    false
+    lex(pattern).has_backrefs()
 }
 
 /// `X` when `pattern` is `(X)` and that group is its only one: group 1 is
@@ -433,6 +405,73 @@ pub(crate) fn whole_match_group(pattern: &str) -> Option<&str> {
     // that closes it (otherwise it holds an unmatched `)`).
     let sub = regex_syntax::Parser::new().parse(inner).ok()?;
     (sub.properties().explicit_captures_len() == 0 && sub == *c.sub).then_some(inner)
+}
+
+/// Where one end of a group lies: this many bytes after the whole match's
+/// start, or before its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edge {
+    /// Bytes after the match's start.
+    FromStart(usize),
+    /// Bytes before the match's end.
+    FromEnd(usize),
+}
+
+/// Where a group lies in the whole match: its start and its end.
+pub type GroupEdges = (Edge, Edge);
+
+/// For a plain pattern (no back-references) whose groups are all items of
+/// its top-level concatenation, none holding another group, and each of
+/// whose ends lies a fixed number of bytes from an end of the whole match
+/// (every item between them has one length, as in `(X)\*` or `#a:(X)`):
+/// the `(start, end)` of groups 1, 2, ... in order. A search for the whole
+/// match then gives every group without a capture search. Such a group
+/// always takes part in a match. `None` otherwise, or when the pattern
+/// is outside the portable subset (whose group count, unlike the syntax
+/// tree's, keeps a group such as `(a){0}`).
+pub fn fixed_groups(pattern: &str) -> Option<Vec<GroupEdges>> {
+    let total = portable_groups(pattern)?;
+    if has_backrefs(pattern) {
+        return None;
+    }
+    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    let items: &[Hir] = match hir.kind() {
+        HirKind::Concat(items) => items,
+        _ => std::slice::from_ref(&hir),
+    };
+    let len = |h: &Hir| {
+        let p = h.properties();
+        p.minimum_len().filter(|&min| p.maximum_len() == Some(min))
+    };
+    let lens: Vec<Option<usize>> = items.iter().map(len).collect();
+    // Bytes from the match's start to item i's start, and from item i's
+    // end to the match's end, when fixed.
+    let before = |i: usize| lens[..i].iter().copied().sum::<Option<usize>>();
+    let after = |i: usize| lens[i + 1..].iter().copied().sum::<Option<usize>>();
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let HirKind::Capture(c) = item.kind() else {
+            if item.properties().explicit_captures_len() > 0 {
+                return None;
+            }
+            continue;
+        };
+        if c.sub.properties().explicit_captures_len() > 0 || c.index as usize != out.len() + 1 {
+            return None;
+        }
+        let start = match (before(i), after(i).zip(lens[i])) {
+            (Some(b), _) => Edge::FromStart(b),
+            (None, Some((a, l))) => Edge::FromEnd(a + l),
+            (None, None) => return None,
+        };
+        let end = match (after(i), before(i).zip(lens[i])) {
+            (Some(a), _) => Edge::FromEnd(a),
+            (None, Some((b, l))) => Edge::FromStart(b + l),
+            (None, None) => return None,
+        };
+        out.push((start, end));
+    }
+    (out.len() == total).then_some(out)
 }
 
 /// For each group of `pattern` (0 is the whole match), whether the text
@@ -663,6 +702,31 @@ mod tests {
             "matches the empty string"
         );
         assert_eq!(analyse(r"(%%\n)x\1").reach, Reach::Global);
+    }
+
+    #[test]
+    fn groups_at_fixed_distances_from_the_match_ends() {
+        use Edge::{FromEnd, FromStart};
+        let cases: &[(&str, Option<Vec<GroupEdges>>)] = &[
+            (
+                r"(#z:[^%\n]*?(?:[p]..|[n].))\*",
+                Some(vec![(FromStart(0), FromEnd(1))]),
+            ),
+            (r"#a:([^\n]*)\n", Some(vec![(FromStart(3), FromEnd(1))])),
+            (
+                r"(ab)[^x]*(c[de])",
+                Some(vec![(FromStart(0), FromStart(2)), (FromEnd(2), FromEnd(0))]),
+            ),
+            (r"x(a*)(b*)y", None),
+            (r"(a(b)c)d", None),
+            (r"(?:(a)|b)c", None),
+            (r"(a)\1", None),
+            (r"(a){0}b", None),
+            (r"a+b", Some(vec![])),
+        ];
+        for (pattern, want) in cases {
+            assert_eq!(fixed_groups(pattern), *want, "{pattern}");
+        }
     }
 
     #[test]

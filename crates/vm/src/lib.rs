@@ -16,12 +16,15 @@ pub mod analysis;
 pub mod backtrack;
 mod exec;
 pub mod format;
+mod lex;
 pub mod portable;
 mod program;
 pub mod python;
+pub mod ranks;
 mod replace;
 pub mod state;
 
 pub use exec::{CompileError, Config, EngineError, ExecError, Executor, Stats};
 pub use program::{Engine, Origin, Piece, Program, Rewrite, Scope, Template};
+pub use ranks::ByteRanks;
 pub use state::{State, Tag, Thread, VarName};

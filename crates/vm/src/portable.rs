@@ -3,7 +3,8 @@
 //! A dumped program must give the same bytes under Rust (`regex`,
 //! `fancy-regex`), Python `re` and JavaScript `RegExp`. This module owns the
 //! rules that make that true and one function, [`check`], that enforces them
-//! on a pattern's text. It never compiles a program or runs anything.
+//! on a pattern's lexemes (`lex`, the one reader of a pattern's characters).
+//! It never compiles a program or runs anything.
 //!
 //! Allowed: literals, `.` (never used to cross a newline), classes `[...]`
 //! without nested brackets or set operators, groups `(...)` and `(?:...)`,
@@ -16,6 +17,8 @@
 //! and any pattern that can match the empty string (engines disagree on
 //! where empty matches go). The one exception, allowed only on request, is
 //! the boot pattern `^$`.
+
+use crate::lex::{lex, Token};
 
 /// Why a pattern is outside the portable subset.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -74,83 +77,68 @@ pub fn check(pattern: &str) -> Result<PatternInfo, PortableError> {
     if pattern == BOOT_PATTERN {
         return Err(PortableError::MatchesEmpty);
     }
-    let chars: Vec<char> = pattern.chars().collect();
+    let lexed = lex(pattern);
     let mut skeleton = String::with_capacity(pattern.len());
     let mut backrefs = false;
     let mut groups = 0;
-    let mut in_class = false;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        match c {
-            '\\' => {
-                let Some(&d) = chars.get(i + 1) else {
-                    return Err(PortableError::Malformed("trailing backslash".into()));
-                };
-                if ('1'..='9').contains(&d) && !in_class {
-                    if chars.get(i + 2).is_some_and(char::is_ascii_digit) {
-                        return Err(PortableError::BackrefDigit(i));
-                    }
-                    backrefs = true;
-                    // The skeleton drops back-references: it can only match
-                    // more, and shorter, than the real pattern.
-                } else if d == 'n' || d == 't' || d.is_ascii_punctuation() {
-                    skeleton.push(c);
-                    skeleton.push(d);
-                } else {
-                    return Err(PortableError::Escape(i, d));
+    let char_at = |i: usize| match lexed.token(i) {
+        Some(Token::Char(c)) => Some(c),
+        _ => None,
+    };
+    for (i, l) in lexed.lexemes.iter().enumerate() {
+        let at = l.at;
+        match l.token {
+            Token::TrailingBackslash => {
+                return Err(PortableError::Malformed("trailing backslash".into()));
+            }
+            Token::Backref { then_digit, .. } => {
+                if then_digit {
+                    return Err(PortableError::BackrefDigit(at));
                 }
-                i += 2;
+                // The skeleton drops back-references: it can only match
+                // more, and shorter, than the real pattern.
+                backrefs = true;
                 continue;
             }
-            '[' if in_class => return Err(PortableError::ClassSyntax(i)),
-            '[' => {
-                in_class = true;
-                skeleton.push(c);
-                // A ']' or '^]' right after '[' is literal in Python and Rust
-                // but an empty class in JavaScript: forbid both.
-                if chars.get(i + 1) == Some(&']')
-                    || (chars.get(i + 1) == Some(&'^') && chars.get(i + 2) == Some(&']'))
-                {
-                    return Err(PortableError::ClassSyntax(i));
-                }
-                if chars.get(i + 1) == Some(&'^') {
-                    skeleton.push('^');
-                    i += 1;
+            Token::Escape(d) if d == 'n' || d == 't' || d.is_ascii_punctuation() => {}
+            Token::Escape(d) => return Err(PortableError::Escape(at, d)),
+            Token::ClassOpen { .. } => {
+                // A ']' or '^]' right after '[' is literal in Python and
+                // Rust but an empty class in JavaScript: forbid both (the
+                // lexer reads that ']' as closing the class).
+                if lexed.token(i + 1) == Some(Token::ClassClose) {
+                    return Err(PortableError::ClassSyntax(at));
                 }
             }
-            ']' if in_class => {
-                in_class = false;
-                skeleton.push(c);
+            Token::ClassClose => {}
+            Token::Char('[') if l.in_class => return Err(PortableError::ClassSyntax(at)),
+            Token::Char(c @ ('&' | '-' | '~' | '|')) if l.in_class && char_at(i + 1) == Some(c) => {
+                return Err(PortableError::ClassSyntax(at));
             }
-            '&' | '-' | '~' | '|' if in_class && chars.get(i + 1) == Some(&c) => {
-                return Err(PortableError::ClassSyntax(i));
-            }
-            _ if in_class => skeleton.push(c),
-            '(' => {
-                if chars.get(i + 1) == Some(&'?') {
-                    match (chars.get(i + 2), chars.get(i + 3)) {
+            Token::Char(_) if l.in_class => {}
+            Token::Char('(') => {
+                if char_at(i + 1) == Some('?') {
+                    match (char_at(i + 2), char_at(i + 3)) {
                         (Some(':'), _) => {}
                         (Some('=' | '!'), _) | (Some('<'), Some('=' | '!')) => {
-                            return Err(PortableError::LookAround(i))
+                            return Err(PortableError::LookAround(at))
                         }
-                        _ => return Err(PortableError::GroupSyntax(i)),
+                        _ => return Err(PortableError::GroupSyntax(at)),
                     }
                 } else {
                     groups += 1;
                 }
-                skeleton.push(c);
             }
-            '$' => return Err(PortableError::Dollar(i)),
-            '^' if i != 0 => return Err(PortableError::Caret(i)),
-            '*' | '+' | '?' | '}' if chars.get(i + 1) == Some(&'+') => {
-                return Err(PortableError::Possessive(i + 1));
+            Token::Char('$') => return Err(PortableError::Dollar(at)),
+            Token::Char('^') if at != 0 => return Err(PortableError::Caret(at)),
+            Token::Char('*' | '+' | '?' | '}') if char_at(i + 1) == Some('+') => {
+                return Err(PortableError::Possessive(at + 1));
             }
-            _ => skeleton.push(c),
+            Token::Char(_) => {}
         }
-        i += 1;
+        skeleton.push_str(l.text);
     }
-    if in_class {
+    if lexed.unclosed {
         return Err(PortableError::Malformed("unclosed '['".into()));
     }
     let hir = regex_syntax::Parser::new()

@@ -11,6 +11,7 @@
 
 use std::borrow::Cow;
 
+use crate::analysis::{Edge, GroupEdges};
 use crate::backtrack::{self, Matcher, Scratch};
 use crate::program::{Piece, Template};
 
@@ -223,29 +224,42 @@ pub(crate) fn anchored_replace_all<'t>(
     regex: &regex::Regex,
     text: &'t str,
     literal: Option<&str>,
+    groups: Option<&[GroupEdges]>,
     template: &Template,
 ) -> Cow<'t, str> {
     struct Anchored<'a> {
         regex: &'a regex::Regex,
         locs: regex::CaptureLocations,
         literal: Option<&'a str>,
+        /// The groups, when they can be cut from the whole match.
+        groups: Option<&'a [GroupEdges]>,
+        /// The length of the match just found, when `groups` is known.
+        len: usize,
         template: &'a Template,
     }
     impl<'t> AtPlace<'t> for Anchored<'_> {
         type Error = std::convert::Infallible;
         fn try_at(&mut self, rest: &'t str) -> Result<Option<usize>, Self::Error> {
-            Ok(match self.literal {
-                Some(_) => self.regex.find(rest).map(|m| m.end()),
-                None => self
+            Ok(match (self.literal, self.groups) {
+                (Some(_), _) => self.regex.find(rest).map(|m| m.end()),
+                (None, Some(_)) => self.regex.find(rest).map(|m| {
+                    self.len = m.end();
+                    m.end()
+                }),
+                (None, None) => self
                     .regex
                     .captures_read(&mut self.locs, rest)
                     .map(|m| m.end()),
             })
         }
         fn write(&mut self, rest: &'t str, out: &mut String) {
-            match self.literal {
-                Some(lit) => out.push_str(lit),
-                None => expand(self.template, out, |n| {
+            match (self.literal, self.groups) {
+                (Some(lit), _) => out.push_str(lit),
+                (None, Some(groups)) => {
+                    let whole = &rest[..self.len];
+                    expand(self.template, out, |n| fixed_group(groups, n, whole));
+                }
+                (None, None) => expand(self.template, out, |n| {
                     self.locs.get(n).map(|(s, e)| &rest[s..e])
                 }),
             }
@@ -255,6 +269,8 @@ pub(crate) fn anchored_replace_all<'t>(
         regex,
         locs: regex.capture_locations(),
         literal,
+        groups,
+        len: 0,
         template,
     };
     match replace_at_prefixes(places, text, place) {
@@ -370,6 +386,56 @@ pub(crate) fn literal_replace_all<'t>(
     }
 }
 
+/// The text of group `n` of `whole`, a match of a pattern whose groups
+/// lie at `groups` (see [`crate::analysis::fixed_groups`]).
+fn fixed_group<'h>(groups: &[GroupEdges], n: usize, whole: &'h str) -> Option<&'h str> {
+    let at = |edge: Edge| match edge {
+        Edge::FromStart(k) => Some(k),
+        Edge::FromEnd(k) => whole.len().checked_sub(k),
+    };
+    match n {
+        0 => Some(whole),
+        _ => {
+            let &(start, end) = groups.get(n - 1)?;
+            whole.get(at(start)?..at(end)?)
+        }
+    }
+}
+
+/// Replace-all on the `regex` crate for a pattern whose groups all lie a
+/// fixed number of bytes from the ends of the whole match (see
+/// [`crate::analysis::fixed_groups`]): only the whole match is searched
+/// for (a forward and a reverse scan), the groups are cut from it, and the
+/// capture search that `replace_all` runs on every match is saved. The
+/// matches are those of `replace_all`: the same iteration, the same spans.
+pub(crate) fn fixed_replace_all<'t>(
+    regex: &regex::Regex,
+    groups: &[GroupEdges],
+    text: &'t str,
+    template: &Template,
+) -> Cow<'t, str> {
+    let mut out: Option<String> = None;
+    let mut last = 0;
+    for m in regex.find_iter(text) {
+        let out = out.get_or_insert_with(|| {
+            let mut out = take_spare();
+            out.reserve(text.len() + text.len() / 4 + 64);
+            out
+        });
+        out.push_str(&text[last..m.start()]);
+        let whole = m.as_str();
+        expand(template, out, |n| fixed_group(groups, n, whole));
+        last = m.end();
+    }
+    match out {
+        Some(mut out) => {
+            out.push_str(&text[last..]);
+            Cow::Owned(out)
+        }
+        None => Cow::Borrowed(text),
+    }
+}
+
 /// Expands a [`Template`] for the `regex` crate.
 pub(crate) struct Expand<'a>(pub(crate) &'a Template);
 
@@ -382,10 +448,13 @@ impl regex::Replacer for Expand<'_> {
 /// Replace-all on `fancy-regex`, reporting engine failures instead of
 /// panicking. `fancy-regex` tries a back-reference pattern at every
 /// position of the text; when every match starts with a literal, only the
-/// places where it occurs are tried (see [`replace_at_prefixes`]).
+/// places where it occurs are tried (see [`replace_at_prefixes`]), each
+/// cut to its piece when `cut` (only when no backtracking budget applies:
+/// see `Fancy::wants_piece`).
 pub(crate) fn fancy_replace_all<'t>(
     re: &fancy_regex::Regex,
     anchored: Option<(&fancy_regex::Regex, Places<'_>)>,
+    cut: bool,
     text: &'t str,
     template: &Template,
     from: usize,
@@ -396,6 +465,8 @@ pub(crate) fn fancy_replace_all<'t>(
             template: &'a Template,
             /// The spans of the groups of the match just found.
             spans: Vec<Option<(usize, usize)>>,
+            /// Places may be cut to their piece.
+            cut: bool,
         }
         impl<'t> AtPlace<'t> for Fancy<'_> {
             type Error = fancy_regex::Error;
@@ -412,10 +483,11 @@ pub(crate) fn fancy_replace_all<'t>(
                 Ok(Some(whole.end()))
             }
             /// fancy-regex's backtracking budget counts steps, and the
-            /// plain loop hands it the whole text: a cut place could pass
-            /// where the plain loop fails, so it is not cut.
+            /// plain loop hands it the whole text: under a budget a cut
+            /// place could pass where the plain loop fails, so it is cut
+            /// only when there is none (`regex-chess run`'s programs).
             fn wants_piece(&self) -> bool {
-                false
+                self.cut
             }
             fn write(&mut self, rest: &'t str, out: &mut String) {
                 let spans = &self.spans;
@@ -428,6 +500,7 @@ pub(crate) fn fancy_replace_all<'t>(
             regex,
             template,
             spans: Vec::new(),
+            cut,
         };
         return replace_at_prefixes(places, text, place);
     }

@@ -30,35 +30,6 @@
 
 use std::fmt;
 
-/// How often a byte turns up in a state, as `memchr`'s substring search
-/// wants to know to pick the bytes of a needle it looks for first (higher
-/// is more frequent). Its built-in table is tuned for prose, where `#` and
-/// `:` are rare; here they start every variable line.
-#[derive(Debug, Clone, Copy)]
-struct StateBytes;
-
-impl memchr::arch::all::packedpair::HeuristicFrequencyRank for StateBytes {
-    fn rank(&self, byte: u8) -> u8 {
-        match byte {
-            // Empty squares, line and variable marks.
-            b'.' | b',' | b'\n' | b'#' | b':' => 255,
-            // Names, black pieces, tallies, digits.
-            b'a'..=b'z' => 200,
-            b'0'..=b'9' => 180,
-            b'T' | b'F' | b'H' | b'|' => 150,
-            b'A'..=b'Z' => 100,
-            // Thread starts.
-            b'%' => 60,
-            _ => 20,
-        }
-    }
-}
-
-/// A substring finder for `needle`, tuned to the bytes of a state.
-pub(crate) fn finder(needle: &[u8]) -> memchr::memmem::Finder<'static> {
-    memchr::memmem::FinderBuilder::new().build_forward_with_ranker_owned(StateBytes, needle)
-}
-
 /// A thread's tag: the name a paused thread waits under.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Tag(String);

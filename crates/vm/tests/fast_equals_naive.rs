@@ -71,6 +71,113 @@ fn back_reference_patterns_anchored_at_a_place_see_no_text_before_it() {
     assert_eq!(fast, naive);
 }
 
+/// Groups cut from the whole match by their fixed distances from its
+/// ends (`analysis::fixed_groups`), on the `regex` crate searched over
+/// the state and anchored at thread heads: the same bytes as a capture
+/// search, each group read through the template, one after another and
+/// swapped, with our own matcher on and off.
+#[test]
+fn groups_cut_from_the_whole_match_equal_a_capture_search() {
+    let patterns = [
+        r"(#z:[^%\n]*?(?:[p][^%\n]{2}|[n]|[rq](?:[.,])*))\*",
+        r"(#z:[^%\n]*?)A((?:[^%\n]{2}[P]|(?:[.,])*[RQ]))",
+        r"(#z:[^%\n]*)[AD135]",
+        r"#z:([^%\n]*)\n",
+        r"(a)[^%]*?(b.)x",
+        r"%%\n([^%]*?#z:)([^%\n]*)(\n)",
+        r"(%%\n#stack:\n)([^\n]*)\n[^%]*?(#z:)",
+        r"(#z:[^%\nPQ]*[pq][^%\nPQ]*\n[^%]*?#s:[^%\n]*\n)",
+        r"#z:[^%\nPQ]*[pq]([^%\nPQ]*)\n",
+    ];
+    let states = [
+        "%%\n#stack:\n#z:..p..*.n*rq.,*\n%t\n#z:p..*\n",
+        "pre\n%%\n#stack:\n1\n#z:A..PA.,RxA\n%%\n#stack:\n#z:5D3\n",
+        "%%\n#stack:\nab\n#z:\nabxab x abbx\n%`\n#z:nnn*\n",
+        "%%\n#z:.p.q..\n#s:1\n%%\n#z:p.P.q\n#s:2\n%t\n#z:..q\nx\n#s:\n",
+    ];
+    for pattern in patterns {
+        let groups = regex::Regex::new(pattern).map_or(0, |r| r.captures_len() - 1);
+        for state in states {
+            let mut t = Template::literal("<");
+            for n in (0..=groups).rev() {
+                t = t.group(n).text("|");
+            }
+            for template in [t, Template::new().group(groups).text("Q").group(1)] {
+                let program = one(pattern, template);
+                let run = |config: Config| {
+                    let mut s = state.to_string();
+                    let exec = Executor::new(&program, config).expect("compiles");
+                    exec.run(&mut s).expect("runs");
+                    s
+                };
+                let naive = run(Config {
+                    naive: true,
+                    ..Config::default()
+                });
+                // Our own matcher off: the `regex` crate runs every pattern.
+                for own_matcher in [true, false] {
+                    for split_bytes in [0, Config::default().split_bytes] {
+                        let fast = run(Config {
+                            own_matcher,
+                            split_bytes,
+                            ..Config::default()
+                        });
+                        assert_eq!(fast, naive, "{program}\nstate {state:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Back-reference patterns left to fancy-regex (our matcher off) with no
+/// backtracking budget, as `regex-chess run` sets it: each place is then
+/// cut to its piece, and the bytes are the plain loop's.
+#[test]
+fn fancy_regex_on_cut_places_equals_the_plain_loop() {
+    let patterns = [
+        r"(%%\n#stack:\n)([^\n]*)\n\2\n",
+        r"(%%\n#stack:\n)([^\n]+)\n([^%]*#\2: )([^#%\n]*)",
+        r"(%%\n#stack:\n)(A*)(A+)\n\2\n",
+        r"(%%[^%]*#s: [^\n]*)([^;\n]*;)\2+([^%\n]*)",
+        r"(%t\n#stack:\n)([^\n]*)\n\2\n",
+        r"(#s: )([^;\n]*;)\2",
+    ];
+    let states = [
+        "%%\n#stack:\nx\nx\n#x: 1\n%%\n#stack:\ns\nq\n#s: a;a;b;\n%t\n#stack:\nq\nq\n",
+        "pre #s: u;u;\n%%\n#stack:\nAA\nA\n#s: ;;\n%%\n#stack:\ns\n#s: c;c;c;d\n%%\n#stack:\n",
+        "%%\n#stack:\n\n\n%`\n#stack:\nx\nx\n%%\n#stack:\nx\n#x: y\n%%\n#stack:\nx\nx\n",
+    ];
+    for pattern in patterns {
+        for state in states {
+            let program = one(
+                pattern,
+                Template::new().group(1).text("|").group(2).text("|"),
+            );
+            let run = |config: Config| {
+                let mut s = state.to_string();
+                let exec = Executor::new(&program, config).expect("compiles");
+                exec.run(&mut s).expect("runs");
+                s
+            };
+            let naive = run(Config {
+                naive: true,
+                fancy_backtrack_limit: usize::MAX,
+                ..Config::default()
+            });
+            for split_bytes in [0, Config::default().split_bytes] {
+                let fast = run(Config {
+                    own_matcher: false,
+                    fancy_backtrack_limit: usize::MAX,
+                    split_bytes,
+                    ..Config::default()
+                });
+                assert_eq!(fast, naive, "{program}\nstate {state:?}");
+            }
+        }
+    }
+}
+
 /// Heads and things around them, as a foreign program might write them.
 const HEADS: &[&str] = &[
     r"%%\n",

@@ -12,6 +12,7 @@ use regex_syntax::hir::{Class, Hir, HirKind, Look};
 
 use super::inst::{ByteSet, Hint, Inst, WordList, NO_SLOT, PRE_SAVES};
 use super::Matcher;
+use crate::ranks::ByteRanks;
 
 /// Instructions above this count are not worth a backtracker: decline.
 const MAX_PROGRAM: usize = 4_000;
@@ -20,13 +21,9 @@ const MAX_PROGRAM: usize = 4_000;
 /// slower than the `regex` crate's automata: decline.
 const MAX_CHOICES: usize = 4;
 
-/// Bytes the state holds everywhere (empty squares, names, digits, line
-/// and variable marks): a poor hint.
-fn common(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b".,\n#: ".contains(&b)
-}
-
 struct Builder {
+    /// Which bytes are common in the states searched (a poor hint).
+    ranks: ByteRanks,
     prog: Vec<Inst>,
     sets: Vec<ByteSet>,
     lits: Vec<Box<[u8]>>,
@@ -79,7 +76,7 @@ impl Builder {
         let (mut offset, mut rare, mut first) = (0usize, None, None);
         for inst in &self.prog[pc + 1..] {
             let mut test = |at: usize, hint: Hint, byte: Option<u8>| {
-                if byte.is_some_and(|b| !common(b)) {
+                if byte.is_some_and(|b| !self.ranks.is_common(b)) {
                     rare = Some(hint);
                 }
                 first.get_or_insert((at, hint));
@@ -397,8 +394,17 @@ fn last_group(hir: &Hir) -> usize {
 
 impl Matcher {
     /// Compiles `pattern`, or `None` when it is outside what this matcher
-    /// handles exactly (see the module documentation).
+    /// handles exactly (see the module documentation); its hints and
+    /// substring searches are tuned to the state grammar alone
+    /// ([`ByteRanks::grammar`]).
     pub fn new(pattern: &str) -> Option<Matcher> {
+        Matcher::with_ranks(pattern, ByteRanks::grammar())
+    }
+
+    /// [`Matcher::new`], tuned to states whose bytes are as common as
+    /// `ranks` says: a run's end is hinted by the rarest byte that must
+    /// follow it (the matches are the same whatever the table).
+    pub fn with_ranks(pattern: &str, ranks: ByteRanks) -> Option<Matcher> {
         // Back-references are markers in literals (see `analysis::marked`);
         // what the pattern can match is read from the superset.
         let hir = crate::analysis::marked(pattern)?;
@@ -418,6 +424,7 @@ impl Matcher {
         }
         let slots = 2 * (groups + 1);
         let mut b = Builder {
+            ranks,
             prog: Vec::new(),
             sets: Vec::new(),
             lits: Vec::new(),
@@ -446,7 +453,7 @@ impl Matcher {
         let lits = b
             .lits
             .iter()
-            .map(|l| (l[0], crate::state::finder(&l[..])))
+            .map(|l| (l[0], ranks.finder(&l[..])))
             .collect();
         Some(Matcher {
             straight: !prog

@@ -17,7 +17,8 @@
 //! patterns are). Saves ride on the instruction after them.
 //!
 //! It must not touch the state, templates or thread markers (it borrows
-//! only the state's byte frequencies, to tune its substring search), and it
+//! a table of how common each byte is, `ranks::ByteRanks`, to tune its
+//! hints and substring searches), and it
 //! declines (returns `None` from [`Matcher::new`]) anything it does not
 //! handle exactly: look-around other than `^`, loops whose
 //! body can match the empty string, and programs that would be large. It
@@ -40,7 +41,7 @@ mod tests;
 
 use memchr::memmem;
 
-use inst::{ByteSet, Inst, WordList, PRE_SAVES};
+use inst::{ByteSet, Hint, Inst, WordList, PRE_SAVES};
 pub use search::Scratch;
 
 /// A search that ran past its step budget (see [`Matcher::find_anchored`]).
@@ -84,6 +85,29 @@ impl Matcher {
             }
         }
         out
+    }
+
+    /// Whether a search may guess again and again: the program branches
+    /// (an alternation, or a loop other than a run), or a run with more
+    /// than one end, followed by what its own bytes can start (it is not
+    /// "whole") and knowing no literal or single byte that must follow
+    /// it, has another run after it (`[^A]*[a][^A]*\n`): each of its ends
+    /// is then a new scan of the rest, where an automaton reads each byte
+    /// once.
+    pub fn guesses(&self) -> bool {
+        !self.straight
+            || self.prog.iter().enumerate().any(|(pc, inst)| match *inst {
+                Inst::Run {
+                    min,
+                    max,
+                    whole: false,
+                    hint: Hint::None | Hint::Set { .. },
+                    ..
+                } if min < max => self.prog[pc + 1..]
+                    .iter()
+                    .any(|i| matches!(i, Inst::Run { .. })),
+                _ => false,
+            })
     }
 
     /// Number of capture slots (two per group, group 0 included).

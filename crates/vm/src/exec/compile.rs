@@ -12,16 +12,20 @@ use std::collections::HashMap;
 
 use super::gate::{Gate, NO_PROBE};
 use super::{CompileError, Config, EngineError, Executor};
-use crate::analysis::{self, Reach};
+use crate::analysis::{self, GroupEdges, Reach};
 use crate::backtrack::Matcher;
 use crate::program::{Engine, Piece, Program, Template};
-use crate::state;
 
 pub(super) enum Compiled {
     /// A plain pattern; with its required prefix and the same pattern
     /// anchored at the start, when every match begins with a literal (see
-    /// [`anchored_replace_all`]).
-    Plain(regex::Regex, Option<Box<PlainFast>>),
+    /// [`anchored_replace_all`]); and where its groups lie in the whole
+    /// match, when that is fixed (see [`analysis::fixed_groups`]).
+    Plain(
+        regex::Regex,
+        Option<Box<PlainFast>>,
+        Option<Box<[GroupEdges]>>,
+    ),
     /// A back-reference pattern; with its required prefix and the same
     /// pattern anchored at the start, when every match begins with a
     /// literal (see [`fancy_replace_all`]).
@@ -36,8 +40,8 @@ impl Compiled {
     /// How a pattern runs, in a few words (for listings).
     pub(super) fn path(&self) -> &'static str {
         match self {
-            Compiled::Plain(_, None) => "regex",
-            Compiled::Plain(_, Some(fast)) => match **fast {
+            Compiled::Plain(_, None, _) => "regex",
+            Compiled::Plain(_, Some(fast), _) => match **fast {
                 PlainFast::Literal(_) => "regex, memmem for the literal",
                 PlainFast::Anchored { .. } => "regex anchored at the prefix",
                 PlainFast::Backtrack { .. } => "own matcher at the prefix, else regex",
@@ -155,7 +159,7 @@ impl Executor {
         let mut probes = Vec::new();
         let mut probe = |text: String| {
             *probe_ids.entry(text).or_insert_with_key(|t| {
-                probes.push(state::finder(t.as_bytes()));
+                probes.push(config.byte_ranks.finder(t.as_bytes()));
                 probes.len() - 1
             })
         };
@@ -222,7 +226,7 @@ impl Executor {
                             && analysis.reach != Reach::Global
                             && !n.contains('%')
                     })
-                    .map(|n| state::finder(n.as_bytes())),
+                    .map(|n| config.byte_ranks.finder(n.as_bytes())),
                 head_marks: match analysis.reach {
                     Reach::Global => None,
                     Reach::AnyPiece => Some(0),
@@ -279,16 +283,21 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, E
             };
             let re = build(pattern)?;
             let prefix = analysis::required_prefix(pattern);
+            let groups = analysis::fixed_groups(pattern).map(Vec::into_boxed_slice);
             let fast = if !analysis::runs_at_a_place(pattern) {
                 None
             } else if let Some(text) = analysis::literal_text(pattern) {
-                Some(Box::new(PlainFast::Literal(crate::state::finder(
-                    text.as_bytes(),
-                ))))
+                Some(Box::new(PlainFast::Literal(
+                    config.byte_ranks.finder(text.as_bytes()),
+                )))
             } else if let Some((matcher, start)) = config
                 .own_matcher
-                .then(|| Matcher::new(pattern))
+                .then(|| Matcher::with_ranks(pattern, config.byte_ranks))
                 .flatten()
+                // A pattern whose search may guess, and whose groups the
+                // `regex` crate gives without a capture search, runs
+                // faster there (its automaton reads each byte once).
+                .filter(|m| !(m.guesses() && groups.is_some()))
                 .map(|m| {
                     let start = m.prefix();
                     (m, start)
@@ -298,18 +307,18 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, E
                 })
             {
                 Some(Box::new(PlainFast::Backtrack {
-                    prefix: crate::state::finder(&start),
+                    prefix: config.byte_ranks.finder(&start),
                     matcher,
                 }))
             } else if prefix.starts_with('%') && prefix.len() >= 2 {
                 Some(Box::new(PlainFast::Anchored {
-                    prefix: crate::state::finder(prefix.as_bytes()),
+                    prefix: config.byte_ranks.finder(prefix.as_bytes()),
                     regex: build(&format!("^(?:{pattern})"))?,
                 }))
             } else {
                 None
             };
-            Ok(Compiled::Plain(re, fast))
+            Ok(Compiled::Plain(re, fast, groups))
         }
         Engine::Backref => {
             let build = |p: &str| {
@@ -327,7 +336,7 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, E
                 None
             } else {
                 Some(Box::new(Anchored {
-                    prefix: crate::state::finder(prefix.as_bytes()),
+                    prefix: config.byte_ranks.finder(prefix.as_bytes()),
                     regex: build(&format!("^(?:{pattern})"))?,
                 }))
             };
@@ -335,12 +344,12 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, E
                 .own_matcher
                 .then_some(())
                 .filter(|()| portable)
-                .and_then(|()| Matcher::new(pattern))
+                .and_then(|()| Matcher::with_ranks(pattern, config.byte_ranks))
                 .and_then(|matcher| {
                     let start = matcher.prefix();
                     (start.len() >= BACKTRACK_PREFIX || start.first() == Some(&b'`')).then(|| {
                         Box::new(Own {
-                            prefix: crate::state::finder(&start),
+                            prefix: config.byte_ranks.finder(&start),
                             matcher,
                         })
                     })

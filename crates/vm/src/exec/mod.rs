@@ -29,8 +29,9 @@ use std::time::{Duration, Instant};
 
 use crate::backtrack;
 use crate::program::Program;
+use crate::ranks::ByteRanks;
 use crate::replace::{
-    anchored_replace_all, backtrack_replace_all, fancy_replace_all, from_place,
+    anchored_replace_all, backtrack_replace_all, fancy_replace_all, fixed_replace_all, from_place,
     literal_replace_all, recycle, Expand, Places,
 };
 use crate::state;
@@ -61,6 +62,12 @@ pub struct Config {
     /// handles; off, the `regex` crate (`fancy-regex` for back-references)
     /// runs them, to measure what ours gives.
     pub own_matcher: bool,
+    /// How common each byte is in the states the program makes, to tune
+    /// substring searches and our matcher's hints (the bytes of a run are
+    /// the same whatever the table): by default the state grammar's
+    /// (see [`ByteRanks`]); a program that knows its states better gives
+    /// a table measured on one ([`ByteRanks::measure`]).
+    pub byte_ranks: ByteRanks,
 }
 
 impl Default for Config {
@@ -73,6 +80,7 @@ impl Default for Config {
             split_bytes: SPLIT_BYTES,
             profile: false,
             own_matcher: true,
+            byte_ranks: ByteRanks::grammar(),
         }
     }
 }
@@ -412,11 +420,13 @@ impl Executor {
             head_marks: step.head_marks,
         };
         let next = match &self.compiled[step.compiled] {
-            Compiled::Plain(re, fast) => {
+            Compiled::Plain(re, fast, groups) => {
+                let groups = groups.as_deref().filter(|_| !self.config.naive);
                 let by_regex = || {
-                    from_place(text, from, |rest| match &step.literal {
-                        Some(lit) => re.replace_all(rest, regex::NoExpand(lit)),
-                        None => re.replace_all(rest, Expand(&step.template)),
+                    from_place(text, from, |rest| match (&step.literal, groups) {
+                        (Some(lit), _) => re.replace_all(rest, regex::NoExpand(lit)),
+                        (None, Some(groups)) => fixed_replace_all(re, groups, rest, &step.template),
+                        (None, None) => re.replace_all(rest, Expand(&step.template)),
                     })
                 };
                 match (
@@ -431,6 +441,7 @@ impl Executor {
                         regex,
                         text,
                         literal.as_deref(),
+                        groups,
                         &step.template,
                     ),
                     (Some(PlainFast::Backtrack { prefix, matcher }), _) if ascii => {
@@ -456,7 +467,10 @@ impl Executor {
                 }
                 let anchored = anchored.as_deref().filter(|_| !self.config.naive);
                 let anchored = anchored.map(|a| (&a.regex, places(&a.prefix)));
-                fancy_replace_all(re, anchored, text, &step.template, from).map_err(|e| {
+                // With no budget, a place cut to its piece fails only
+                // where the whole text would.
+                let cut = self.config.fancy_backtrack_limit == usize::MAX;
+                fancy_replace_all(re, anchored, cut, text, &step.template, from).map_err(|e| {
                     ExecError::FancyRegex {
                         rewrite: index,
                         source: e,
