@@ -26,6 +26,7 @@ pub mod rules;
 pub mod screen;
 pub mod search;
 pub mod specials;
+pub mod threats;
 pub mod turn;
 
 use std::sync::OnceLock;

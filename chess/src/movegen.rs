@@ -19,6 +19,7 @@ use crate::quiesce::Recapture;
 use crate::specials::{
     piece_moves, select_pieces, select_pieces_of, Mover, Step, CAPTURED, FROM, PIECE, PROMOTION, TO,
 };
+use crate::threats::{ThreatGain, Threatened};
 
 /// The variable holding the move just made (UCI).
 pub const MOVE_VAR: &str = "m";
@@ -79,7 +80,9 @@ pub fn legal_moves_for(m: &mut Machine, c: Color, options: Options) {
 
 /// The move pass for colour `c` in [`Options::LEAF`] mode, each move also
 /// given the other side's gain from capturing on its destination
-/// (`quiesce::Recapture`, consumed by `quiesce::LeafDelta`).
+/// (`quiesce::Recapture`) or elsewhere (`threats`, where the candidate has
+/// `threats::THREAT_VAR`), whichever is more, consumed by
+/// `quiesce::LeafDelta`.
 pub fn leaf_moves_with_recaptures(m: &mut Machine, c: Color) {
     move_pass(m, c, Options::LEAF, true);
 }
@@ -95,17 +98,23 @@ pub fn legal_moves_of(m: &mut Machine, c: Color, options: Options, movers: &[Mov
 
 fn move_pass(m: &mut Machine, c: Color, options: Options, recaptures: bool) {
     m.special(Arc::new(select_pieces(c)), &[], &[]);
+    if recaptures && options.leaf {
+        // The threat each piece's moves leave standing (`threats`).
+        m.special(Arc::new(Threatened(c)), &[], &[]);
+    }
     by_mover(m, c, &Mover::ALL);
     legal_steps(m, c, options, recaptures);
 }
 
-/// Steps 3 and on of a move pass: promotion, naming, (the recapture gain,)
+/// Steps 3 and on of a move pass: promotion, naming, (the recapture gain
+/// and the threat term,)
 /// placing, the legality test and what a move changes besides the board.
 fn legal_steps(m: &mut Machine, c: Color, options: Options, recaptures: bool) {
     m.special(Arc::new(Step::Promote(c)), &[], &[]);
     m.special(Arc::new(Step::NameTarget), &[], &[]);
     if recaptures && options.leaf {
         m.special(Arc::new(Recapture(c)), &[], &[]);
+        m.special(Arc::new(ThreatGain), &[], &[]);
     }
     for step in [
         Step::Place(c),

@@ -32,6 +32,7 @@ use crate::quiesce::LeafDelta;
 use crate::reduce::{Better, KeepBest};
 use crate::repetition;
 use crate::specials::{Mover, Step, CHECK_VAR};
+use crate::threats::{Threats, THREAT_VAR};
 
 use regex_asm::Expr;
 
@@ -159,6 +160,8 @@ fn leaf_pairs(m: &mut Machine, us: Color, ply: u32) {
     // they change that.
     m.special(Arc::new(Eval(us)), &[], &[]);
     m.special(Arc::new(Step::InCheck(!us)), &[], &[]);
+    // What we threaten in the candidate, once for all its replies.
+    m.special(Arc::new(Threats(!us)), &[], &[]);
     let replies = m.fork_inactive();
     let candidate = m.pause();
     let candidate_tag = candidate.tag().clone();
@@ -183,6 +186,7 @@ fn leaf_pairs(m: &mut Machine, us: Color, ply: u32) {
     m.emit_raw(Instr::Lookup(var(DELTA_VAR)));
     m.emit_raw(Instr::Absorb(candidate_tag));
     m.reactivate(candidate);
+    m.delete(THREAT_VAR);
     m.emit_raw(Instr::StackEmpty);
     m.if_else_top(
         |m| no_reply_score(m, ply),
