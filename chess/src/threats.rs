@@ -126,6 +126,7 @@ impl Threats {
         let cls = victims(replier);
         let ht = THREAT_VAR;
         let z = BOARD_VAR;
+        let not_piece = format!("[^%\\n{cls}]");
         let mut out = vec![Rewrite::new(
             r"(%%\n#stack:\n[^#%]*)",
             Template::new().group(1).text(&format!("#{ht}:00__\n")),
@@ -151,15 +152,17 @@ impl Threats {
             }
         }
         for k in 1..=MAX_PIECES {
+            // (Runs without the pieces' letters: one way to match, so a
+            // board with fewer than `k` pieces fails at once.)
             let skip = if k == 1 {
                 String::new()
             } else {
-                format!("(?:{ANY}*?[{cls}]){{{}}}", k - 1)
+                format!("(?:{not_piece}*[{cls}]){{{}}}", k - 1)
             };
             // The `k`th piece becomes the cursor; its letter goes into
             // the examined slot.
             out.push(Rewrite::new(
-                format!(r"#{ht}:([0-9][0-9][_a-o])_\n([^%]*?#{z}:{skip}{ANY}*?)([{cls}])"),
+                format!(r"#{ht}:([0-9][0-9][_a-o])_\n([^%]*?#{z}:{skip}{not_piece}*)([{cls}])"),
                 Template::new()
                     .text(&format!("#{ht}:"))
                     .group(1)
