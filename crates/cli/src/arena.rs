@@ -172,13 +172,19 @@ fn engine_move(fen: &str, history: &[String], depth: u32) -> Result<Option<Strin
         .map(|(uci, _)| uci))
 }
 
-/// The native reference's move (UCI) in `pos` with `leaves`: the first of
-/// its best moves, `None` when it has none; `history` as for
-/// [`engine_move`].
+/// The native reference's move (UCI) in `pos` with `leaves`, `None` when
+/// it has none; `history` as for [`engine_move`]. Of equal best moves, the
+/// one whose piece stands first in the board line (rank 8 first, file a
+/// first), as the regex program's tournament keeps the earliest thread
+/// and makes them in that order.
 fn native_move(pos: &Chess, history: &[String], depth: u32, leaves: Leaves) -> Option<String> {
     let keys: String = history.iter().map(|k| format!(" {k}")).collect();
     let (best, _) = chess::reference::best_moves_in_game_with(pos, depth, &keys, leaves)?;
-    best.first()
+    best.iter()
+        .min_by_key(|m| {
+            m.from()
+                .map(|sq| (7 - u32::from(sq.rank()), u32::from(sq.file())))
+        })
         .map(|m| m.to_uci(CastlingMode::Standard).to_string())
 }
 
