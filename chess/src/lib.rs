@@ -39,6 +39,7 @@ pub mod rules;
 pub mod screen;
 pub mod search;
 pub mod specials;
+pub mod threats;
 pub mod turn;
 
 use std::sync::{Arc, OnceLock};

@@ -20,6 +20,7 @@ use crate::specials::{
     piece_moves, select_pieces, select_pieces_of, Mover, Stage, CAPTURED, FROM, PIECE, PROMOTION,
     TO,
 };
+use crate::threats::{ThreatGain, Threatened};
 
 /// The variable holding the move just made (UCI).
 pub const MOVE_VAR: &str = "m";
@@ -80,7 +81,9 @@ pub fn legal_moves_for(m: &mut Machine, c: Color, options: Options) {
 
 /// The move pass for colour `c` in [`Options::LEAF`] mode, each move also
 /// given the other side's gain from capturing on its destination
-/// (`quiesce::Recapture`, consumed by `quiesce::LeafDelta`).
+/// (`quiesce::Recapture`) or elsewhere (`threats`, where the candidate has
+/// `threats::THREAT_VAR`), whichever is more, consumed by
+/// `quiesce::LeafDelta`.
 pub fn leaf_moves_with_recaptures(m: &mut Machine, c: Color) {
     move_pass(m, c, Options::LEAF, true);
 }
@@ -96,17 +99,23 @@ pub fn legal_moves_of(m: &mut Machine, c: Color, options: Options, movers: &[Mov
 
 fn move_pass(m: &mut Machine, c: Color, options: Options, recaptures: bool) {
     m.special(Arc::new(select_pieces(c)), &[], &[]);
+    if recaptures && options.leaf {
+        // The threat each piece's moves leave standing (`threats`).
+        m.special(Arc::new(Threatened(c)), &[], &[]);
+    }
     by_mover(m, c, &Mover::ALL);
     legal_stages(m, c, options, recaptures);
 }
 
-/// Stages 3 and on of a move pass: promotion, naming, (the recapture gain,)
+/// Stages 3 and on of a move pass: promotion, naming, (the recapture gain
+/// and the threat term,)
 /// placing, the legality test and what a move changes besides the board.
 fn legal_stages(m: &mut Machine, c: Color, options: Options, recaptures: bool) {
     m.special(Arc::new(Stage::Promote(c)), &[], &[]);
     m.special(Arc::new(Stage::NameTarget), &[], &[]);
     if recaptures && options.leaf {
         m.special(Arc::new(Recapture(c)), &[], &[]);
+        m.special(Arc::new(ThreatGain), &[], &[]);
     }
     for stage in [
         Stage::Place(c),

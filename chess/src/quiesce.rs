@@ -197,7 +197,7 @@ fn attack_alternatives(by: Color, roles: &str, before: bool) -> Vec<String> {
 /// `by` with one of `roles` attacks it (the attacker before the mark in
 /// the line, then after it). Marks exist only on the boards of threads in
 /// the middle of a leaf move pass.
-fn mark_attacked(from: char, to: char, by: Color, roles: &str) -> Vec<Rewrite> {
+pub(crate) fn mark_attacked(from: char, to: char, by: Color, roles: &str) -> Vec<Rewrite> {
     let from = regex_escape(from);
     let before = attack_alternatives(by, roles, true);
     let after = attack_alternatives(by, roles, false);
@@ -218,7 +218,7 @@ fn mark_attacked(from: char, to: char, by: Color, roles: &str) -> Vec<Rewrite> {
     out
 }
 
-fn regex_escape(c: char) -> String {
+pub(crate) fn regex_escape(c: char) -> String {
     if c.is_ascii_alphanumeric() {
         c.to_string()
     } else {

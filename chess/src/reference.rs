@@ -10,22 +10,87 @@
 //! `_in_game` functions), a root candidate that repeats one of its
 //! positions scores `EVEN`, as `repetition` makes the regex search do.
 
-use shakmaty::{Chess, Move, Position, Role};
+use shakmaty::{Chess, Move, Position, Role, Square};
 
 use crate::codec::encode;
 use crate::eval::{leaf_value, EVEN};
 use crate::quiesce::{gain, least};
 use crate::search::{mate_at, mated_at, FAST_DEPTH, MAX_DEPTH, MIN_DEPTH};
 
-/// Whether the leaves add the capture quiescence (`quiesce`): always, in
-/// the search the regex program mirrors; a test also runs the search
-/// without it, to find where it changes the line.
+/// What the leaves add to the evaluation. The regex program's leaves are
+/// [`SEARCHED`]; tests also run the search with the others, to find where
+/// a term changes the line, and `match --native` plays with any of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Leaves {
-    /// The regex program's leaves: the evaluation plus the recapture gain.
+    /// The evaluation plus the recapture gain on the reply's square.
     Quiescent,
     /// The evaluation alone (the search before quiescence).
     Static,
+    /// [`Leaves::Quiescent`], or the taker's best threat (`threats`)
+    /// when that gains more.
+    Threats,
+    /// [`Leaves::Threats`] for replies that capture nothing, else
+    /// [`Leaves::Quiescent`] (an experiment: a capture may take the
+    /// attacker).
+    ThreatsOnQuiet,
+}
+
+/// The leaves of the search the regex program mirrors.
+pub const SEARCHED: Leaves = Leaves::Threats;
+
+/// The taker's threats in a position where the replier is to move: the
+/// best capture gain on any of the replier's non-king pieces (`g1`, on
+/// square `x1`) and the best on any other square (`g2`), each a one-square
+/// exchange judged on this board (`quiesce::gain`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Threats {
+    /// The best gain.
+    pub g1: u32,
+    /// Its square (`None` when nothing is threatened).
+    pub x1: Option<Square>,
+    /// The best gain on a square other than `x1`.
+    pub g2: u32,
+}
+
+impl Threats {
+    /// The threats in `pos` against its side to move (the first of equal
+    /// best squares in shakmaty's square order).
+    pub fn of(pos: &Chess) -> Threats {
+        let board = pos.board();
+        let occupied = board.occupied();
+        let replier = pos.turn();
+        let mut t = Threats::default();
+        for x in board.by_color(replier) & !board.kings() {
+            let Some(role) = board.role_at(x) else {
+                continue;
+            };
+            let takers: Vec<char> = board
+                .attacks_to(x, !replier, occupied)
+                .into_iter()
+                .filter_map(|sq| board.role_at(sq).map(Role::upper_char))
+                .collect();
+            let defended = board.attacks_to(x, replier, occupied).any();
+            let g = gain(role.upper_char(), least(&takers), defended);
+            if g > t.g1 {
+                t.g2 = t.g1;
+                t.g1 = g;
+                t.x1 = Some(x);
+            } else if g > t.g2 {
+                t.g2 = g;
+            }
+        }
+        t
+    }
+
+    /// The gain still threatened after a reply from `from`: `g2` if it
+    /// moves the piece on `x1`, else `g1`.
+    pub fn after(&self, from: Option<Square>) -> u32 {
+        if from.is_some() && from == self.x1 {
+            self.g2
+        } else {
+            self.g1
+        }
+    }
 }
 
 /// The value, for the side that moves at ply `ply`, of having played into
@@ -48,16 +113,21 @@ fn candidate_value(after: &Chess, depth: u32, ply: u32, leaves: Leaves) -> u32 {
             .unwrap_or(EVEN);
         return 2 * EVEN - best;
     }
+    let threats = match leaves {
+        Leaves::Threats | Leaves::ThreatsOnQuiet => Threats::of(after),
+        _ => Threats::default(),
+    };
     replies
         .into_iter()
-        .map(|r| leaf_score(after, r, ply, leaves))
+        .map(|r| leaf_score(after, r, ply, leaves, &threats))
         .min()
         .unwrap_or(EVEN)
 }
 
 /// The value of the leaf reached by the reply `r` (at ply `ply + 1`) from
-/// `after`, for the side that moved into `after`.
-fn leaf_score(after: &Chess, r: Move, ply: u32, leaves: Leaves) -> u32 {
+/// `after`, for the side that moved into `after` (`threats`: those of
+/// `after`, with [`Leaves::Threats`]).
+fn leaf_score(after: &Chess, r: Move, ply: u32, leaves: Leaves, threats: &Threats) -> u32 {
     let us = !after.turn();
     let mut leaf = after.clone();
     leaf.play_unchecked(r);
@@ -67,6 +137,9 @@ fn leaf_score(after: &Chess, r: Move, ply: u32, leaves: Leaves) -> u32 {
     let gain = match leaves {
         Leaves::Quiescent => recapture_gain(&leaf, &r),
         Leaves::Static => 0,
+        Leaves::Threats => recapture_gain(&leaf, &r).max(threats.after(r.from())),
+        Leaves::ThreatsOnQuiet if r.is_capture() => recapture_gain(&leaf, &r),
+        Leaves::ThreatsOnQuiet => recapture_gain(&leaf, &r).max(threats.after(r.from())),
     };
     leaf_value(&encode(&leaf).board, us) + 10 * gain
 }
@@ -94,11 +167,15 @@ pub fn principal_line(pos: &Chess, depth: u32, leaves: Leaves) -> Vec<Move> {
         line.push(m);
         here.play_unchecked(m);
         if depth == 2 {
+            let threats = match leaves {
+                Leaves::Threats | Leaves::ThreatsOnQuiet => Threats::of(&here),
+                _ => Threats::default(),
+            };
             let reply =
                 here.legal_moves()
                     .into_iter()
                     .fold(None, |best: Option<(Move, u32)>, r| {
-                        let v = leaf_score(&here, r, ply, leaves);
+                        let v = leaf_score(&here, r, ply, leaves, &threats);
                         match best {
                             Some((_, b)) if b <= v => best,
                             _ => Some((r, v)),
@@ -137,14 +214,14 @@ pub fn recapture_gain(leaf: &Chess, reply: &Move) -> u32 {
 /// The `depth`-ply value of playing `m` in `pos`, for the side to move
 /// (depth clamped as the regex program's is).
 pub fn move_score_at(pos: &Chess, m: Move, depth: u32) -> u32 {
+    move_score_with(pos, m, depth, SEARCHED)
+}
+
+/// [`move_score_at`] with the given leaves.
+pub fn move_score_with(pos: &Chess, m: Move, depth: u32, leaves: Leaves) -> u32 {
     let mut after = pos.clone();
     after.play_unchecked(m);
-    candidate_value(
-        &after,
-        depth.clamp(MIN_DEPTH, MAX_DEPTH),
-        1,
-        Leaves::Quiescent,
-    )
+    candidate_value(&after, depth.clamp(MIN_DEPTH, MAX_DEPTH), 1, leaves)
 }
 
 /// [`move_score_at`] the fast depth ([`FAST_DEPTH`]).
@@ -180,21 +257,43 @@ pub fn best_moves(pos: &Chess) -> Option<(Vec<Move>, u32)> {
 /// `history` (each after a space, as the `Positions:` line holds them):
 /// a move into one of them is a draw, [`EVEN`].
 pub fn move_score_in_game(pos: &Chess, m: Move, depth: u32, history: &str) -> u32 {
+    move_score_in_game_with(pos, m, depth, history, SEARCHED)
+}
+
+/// [`move_score_in_game`] with the given leaves.
+pub fn move_score_in_game_with(
+    pos: &Chess,
+    m: Move,
+    depth: u32,
+    history: &str,
+    leaves: Leaves,
+) -> u32 {
     let mut after = pos.clone();
     after.play_unchecked(m);
     if crate::repetition::repeats(&encode(&after).board, after.turn(), history) {
         return EVEN;
     }
-    move_score_at(pos, m, depth)
+    move_score_with(pos, m, depth, leaves)
 }
 
 /// [`best_moves_at`] in a game with `history` (see
 /// [`move_score_in_game`]; an empty history repeats nothing).
 pub fn best_moves_in_game(pos: &Chess, depth: u32, history: &str) -> Option<(Vec<Move>, u32)> {
+    best_moves_in_game_with(pos, depth, history, SEARCHED)
+}
+
+/// [`best_moves_in_game`] with the given leaves (`match --native` plays
+/// the first of them).
+pub fn best_moves_in_game_with(
+    pos: &Chess,
+    depth: u32,
+    history: &str,
+    leaves: Leaves,
+) -> Option<(Vec<Move>, u32)> {
     let scored: Vec<(Move, u32)> = pos
         .legal_moves()
         .into_iter()
-        .map(|m| (m, move_score_in_game(pos, m, depth, history)))
+        .map(|m| (m, move_score_in_game_with(pos, m, depth, history, leaves)))
         .collect();
     let best = scored.iter().map(|(_, s)| *s).max()?;
     Some((

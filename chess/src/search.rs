@@ -32,6 +32,7 @@ use crate::quiesce::LeafDelta;
 use crate::reduce::{Better, KeepBest};
 use crate::repetition;
 use crate::specials::{Mover, Stage, CHECK_VAR};
+use crate::threats::{Threats, THREAT_VAR};
 
 use regex_asm::Expr;
 
@@ -162,6 +163,8 @@ fn leaf_pairs(m: &mut Machine, us: Color, ply: u32) {
     // they change that.
     m.special(Arc::new(Eval(us)), &[], &[]);
     m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
+    // What we threaten in the candidate, once for all its replies.
+    m.special(Arc::new(Threats(!us)), &[], &[]);
     let replies = m.fork_inactive();
     let candidate = m.pause();
     m.reactivate(replies);
@@ -185,6 +188,7 @@ fn leaf_pairs(m: &mut Machine, us: Color, ply: u32) {
     m.emit_raw(Instr::Lookup(var(DELTA_VAR)));
     m.absorb(&candidate);
     m.reactivate(candidate);
+    m.delete(THREAT_VAR);
     m.if_stack_empty(
         |m| no_reply_score(m, ply),
         |m| {

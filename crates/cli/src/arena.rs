@@ -26,6 +26,8 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
+use chess::reference::Leaves;
+
 use adjudicate::{adjudicate, allowed_mate, AllowedMate, Ending, Repetitions};
 use elo::elo;
 use opponent::Opponent;
@@ -69,6 +71,12 @@ pub(crate) struct MatchArgs {
     /// extra piece.
     #[arg(long, value_name = "SIDE", default_value = "both")]
     pub ours: String,
+    /// Play the native reference search (`chess::reference`, no regexes)
+    /// instead of the regex program, with these leaves: `quiescent`,
+    /// `threats`, `threats-on-quiet` or `static`; to measure a search idea
+    /// before its regexes exist.
+    #[arg(long, value_name = "LEAVES")]
+    pub native: Option<String>,
 }
 
 /// The numbers of `MatchArgs`, parsed here rather than by clap so that an
@@ -80,6 +88,8 @@ struct Settings {
     max_plies: u32,
     /// Our side in every game, `None` for alternating colours.
     ours: Option<Color>,
+    /// The native reference's leaves, `None` for the regex program.
+    native: Option<Leaves>,
 }
 
 impl Settings {
@@ -99,6 +109,17 @@ impl Settings {
                 "white" => Some(Color::White),
                 "black" => Some(Color::Black),
                 other => bail!("--ours {}: use both, white or black", quote(other)),
+            },
+            native: match args.native.as_deref().map(str::trim) {
+                None => None,
+                Some("quiescent") => Some(Leaves::Quiescent),
+                Some("threats") => Some(Leaves::Threats),
+                Some("threats-on-quiet") => Some(Leaves::ThreatsOnQuiet),
+                Some("static") => Some(Leaves::Static),
+                Some(other) => bail!(
+                    "--native {}: use quiescent, threats, threats-on-quiet or static",
+                    quote(other)
+                ),
             },
         };
         if !DEPTHS.contains(&settings.depth) {
@@ -149,6 +170,22 @@ fn engine_move(fen: &str, history: &[String], depth: u32) -> Result<Option<Strin
         .with_context(|| format!("our engine on {}", quote(fen)))?
         .0
         .map(|(uci, _)| uci))
+}
+
+/// The native reference's move (UCI) in `pos` with `leaves`, `None` when
+/// it has none; `history` as for [`engine_move`]. Of equal best moves, the
+/// one whose piece stands first in the board line (rank 8 first, file a
+/// first), as the regex program's tournament keeps the earliest thread
+/// and makes them in that order.
+fn native_move(pos: &Chess, history: &[String], depth: u32, leaves: Leaves) -> Option<String> {
+    let keys: String = history.iter().map(|k| format!(" {k}")).collect();
+    let (best, _) = chess::reference::best_moves_in_game_with(pos, depth, &keys, leaves)?;
+    best.iter()
+        .min_by_key(|m| {
+            m.from()
+                .map(|sq| (7 - u32::from(sq.rank()), u32::from(sq.file())))
+        })
+        .map(|m| m.to_uci(CastlingMode::Standard).to_string())
 }
 
 fn unknown_depth(depth: u32) -> anyhow::Error {
@@ -393,9 +430,14 @@ pub(crate) fn run(args: MatchArgs) -> Result<()> {
         }
         None => None,
     };
-    chess::reply_pass_at(settings.depth).context("building the reply program")?;
+    let engine = match settings.native {
+        None => {
+            chess::reply_pass_at(settings.depth).context("building the reply program")?;
+            format!("regex-chess (depth {})", settings.depth)
+        }
+        Some(leaves) => format!("native reference (depth {}, {leaves:?})", settings.depth),
+    };
     let mut opponent = Opponent::start(&args.opponent, &args.options)?;
-    let engine = format!("regex-chess (depth {})", settings.depth);
     let bar = ProgressBar::new(u64::from(settings.games));
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed} < {eta}]")
@@ -487,7 +529,10 @@ fn play(
         let (text, ours) = if let Some(m) = book.next() {
             (m, false)
         } else if pos.turn() == game.ours {
-            let m = engine_move(&fen, &history, settings.depth)?;
+            let m = match settings.native {
+                None => engine_move(&fen, &history, settings.depth)?,
+                Some(leaves) => native_move(&pos, &history, settings.depth, leaves),
+            };
             (
                 m.ok_or_else(|| anyhow!("our engine found no move in {}", quote(&fen)))?,
                 true,

@@ -1,0 +1,86 @@
+//! The threat term at the leaves (`chess::threats`): positions, found by
+//! the code, where the search with it picks a move the search without it
+//! (the recapture alone) does not, because at some leaf a piece that the
+//! last move did not touch is left to be taken; the regex program's
+//! choice there has the reference's score, at depths 2 and 3.
+
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
+
+use chess::codec::fen_of;
+use chess::reference::{
+    best_moves_in_game_with, best_score_at, move_score_at, Leaves, Threats, SEARCHED,
+};
+use regex_chess_tests::positions::{random_game, Rng};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Position};
+
+/// The regex reply at `depth` has the reference's best score.
+fn check_at(fen: &str, depth: u32) {
+    let pos = chess::codec::parse_fen(fen).unwrap();
+    let (got, _) = chess::reply_at(fen, depth).unwrap();
+    let (uci, score) = got.unwrap();
+    let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+    let best = best_score_at(&pos, depth).unwrap();
+    assert_eq!(score, best, "{fen} (depth {depth}): regex plays {uci}");
+    assert_eq!(move_score_at(&pos, m, depth), best, "{fen}: {uci}");
+}
+
+/// `want` positions from random games where no best move of the search
+/// with threats is a best move of the search without them.
+fn changed_positions(depth: u32, want: usize, max_moves: usize) -> Vec<String> {
+    let mut found = Vec::new();
+    for seed in 0..400u64 {
+        let mut rng = Rng::new(9100 + seed);
+        let plies = 8 + rng.below(50);
+        let pos = random_game(&Chess::default(), &mut rng, plies);
+        let n = pos.legal_moves().len();
+        if n == 0 || n > max_moves {
+            continue;
+        }
+        let best = |leaves| best_moves_in_game_with(&pos, depth, "", leaves).map(|(ms, _)| ms);
+        let (Some(with), Some(without)) = (best(Leaves::Threats), best(Leaves::Quiescent)) else {
+            continue;
+        };
+        if with.iter().all(|m| !without.contains(m)) {
+            found.push(fen_of(&pos));
+            if found.len() == want {
+                break;
+            }
+        }
+    }
+    assert_eq!(found.len(), want, "depth {depth}: found only {found:?}");
+    found
+}
+
+#[test]
+fn the_regex_program_searches_with_threats() {
+    assert_eq!(SEARCHED, Leaves::Threats);
+}
+
+#[test]
+fn depth_2_sees_a_piece_left_hanging() {
+    for fen in changed_positions(2, 5, 40) {
+        check_at(&fen, 2);
+    }
+}
+
+#[test]
+fn depth_3_sees_a_piece_left_hanging() {
+    for fen in changed_positions(3, 2, 25) {
+        check_at(&fen, 3);
+    }
+}
+
+/// A knight fork: moving the queen away still leaves the rook, and the
+/// second-best threat is what the reply that saves the queen leaves.
+#[test]
+fn a_fork_leaves_the_second_piece() {
+    let pos = chess::codec::parse_fen("4qk2/2N5/r7/8/8/8/8/7K b - - 0 1").unwrap();
+    let t = Threats::of(&pos);
+    assert_eq!((t.g1, t.g2), (6, 5));
+    assert_eq!(t.x1, Some(shakmaty::Square::E8));
+    assert_eq!(t.after(Some(shakmaty::Square::E8)), 5);
+    assert_eq!(t.after(Some(shakmaty::Square::A6)), 6);
+    check_at(&fen_of(&pos), 2);
+}
