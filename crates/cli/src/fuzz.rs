@@ -116,7 +116,7 @@ pub(crate) struct FuzzArgs {
     #[arg(long, default_value_t = 8)]
     pub reply_every: u32,
     /// Plies of the search whose replies are checked.
-    #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
+    #[arg(long, default_value_t = chess::search::FAST_DEPTH)]
     pub depth: u32,
     /// Check the turn program's verdict on moves (legal ones accepted,
     /// illegal well-formed ones refused) every K-th ply; 0 disables it.

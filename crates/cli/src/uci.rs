@@ -605,7 +605,7 @@ mod tests {
     fn options_are_advertised_and_checked() {
         let out = lines(&mut Session::new(), "uci");
         assert!(
-            out.contains(&"option name Depth type spin default 2 min 2 max 3".to_string()),
+            out.contains(&"option name Depth type spin default 3 min 2 max 3".to_string()),
             "{out:?}"
         );
         let mut s = Session::new();
@@ -642,12 +642,13 @@ mod tests {
     fn unknown_and_ignored_commands() {
         let mut s = Session::new();
         let before = s.clone();
+        let same_depth = format!("setoption name Depth value {DEFAULT_DEPTH}");
         for line in [
             "",
             "   ",
             "xyzzy",
             "debug on",
-            "setoption name Depth value 2",
+            same_depth.as_str(),
             "register later",
             "ponderhit",
             "stop",
@@ -670,7 +671,7 @@ mod tests {
         let mut output = Vec::new();
         serve(&input[..], &mut output).unwrap();
         let text = String::from_utf8(output).unwrap();
-        assert!(text.contains("uciok\nreadyok\ninfo depth 2 "), "{text}");
+        assert!(text.contains(&format!("uciok\nreadyok\ninfo depth {DEFAULT_DEPTH} ")), "{text}");
         assert!(text.ends_with('\n') && text.lines().last().unwrap().starts_with("bestmove "));
         assert_eq!(text.matches("readyok").count(), 1, "{text}");
     }

@@ -531,7 +531,7 @@ mod tests {
             seed: 1,
             max_plies: 10,
             reply_every: 0,
-            depth: chess::search::DEFAULT_DEPTH,
+            depth: chess::search::FAST_DEPTH,
             verdict_every: 1,
             verdict_moves: 8,
             fault: None,
@@ -573,7 +573,7 @@ mod tests {
             fault: None,
             out: PathBuf::from("unused"),
             starts: Vec::new(),
-            depth: chess::search::DEFAULT_DEPTH,
+            depth: chess::search::FAST_DEPTH,
         };
         let fen = "8/8/3k4/8/8/8/8/R3K3 w - - 10 60";
         let pos = parse_fen(fen).unwrap();
