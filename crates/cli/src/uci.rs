@@ -671,7 +671,10 @@ mod tests {
         let mut output = Vec::new();
         serve(&input[..], &mut output).unwrap();
         let text = String::from_utf8(output).unwrap();
-        assert!(text.contains(&format!("uciok\nreadyok\ninfo depth {DEFAULT_DEPTH} ")), "{text}");
+        assert!(
+            text.contains(&format!("uciok\nreadyok\ninfo depth {DEFAULT_DEPTH} ")),
+            "{text}"
+        );
         assert!(text.ends_with('\n') && text.lines().last().unwrap().starts_with("bestmove "));
         assert_eq!(text.matches("readyok").count(), 1, "{text}");
     }
