@@ -115,38 +115,35 @@ impl Template {
 
     /// Rust `regex` syntax: `${1}`, `$$` for a literal dollar.
     pub fn to_rust(&self) -> String {
-        let mut out = String::new();
-        for p in &self.pieces {
-            match p {
-                Piece::Literal(s) => out.push_str(&s.replace('$', "$$")),
-                Piece::Group(n) => out.push_str(&format!("${{{n}}}")),
-            }
-        }
-        out
+        self.spell(|s| s.replace('$', "$$"), |n| format!("${{{n}}}"))
     }
 
     /// Python `re` syntax: `\g<1>`, `\\` for a literal backslash.
     pub fn to_python(&self) -> String {
-        let mut out = String::new();
-        for p in &self.pieces {
-            match p {
-                Piece::Literal(s) => out.push_str(&s.replace('\\', "\\\\")),
-                Piece::Group(n) => out.push_str(&format!("\\g<{n}>")),
-            }
-        }
-        out
+        self.spell(|s| s.replace('\\', "\\\\"), |n| format!("\\g<{n}>"))
     }
 
     /// JavaScript `String.prototype.replace` syntax: `$01`, `$$` for a
     /// literal dollar (two-digit group numbers so a following digit is never
     /// read as part of the reference; `$&` for the whole match).
     pub fn to_js(&self) -> String {
+        self.spell(
+            |s| s.replace('$', "$$"),
+            |n| match n {
+                0 => "$&".to_string(),
+                n => format!("${n:02}"),
+            },
+        )
+    }
+
+    /// The template in one engine's syntax: each literal piece as
+    /// `literal` escapes it, each group reference as `group` writes it.
+    fn spell(&self, literal: impl Fn(&str) -> String, group: impl Fn(usize) -> String) -> String {
         let mut out = String::new();
         for p in &self.pieces {
             match p {
-                Piece::Literal(s) => out.push_str(&s.replace('$', "$$")),
-                Piece::Group(0) => out.push_str("$&"),
-                Piece::Group(n) => out.push_str(&format!("${n:02}")),
+                Piece::Literal(s) => out.push_str(&literal(s)),
+                Piece::Group(n) => out.push_str(&group(*n)),
             }
         }
         out
