@@ -2,7 +2,9 @@
 //! well-formed instruction sequences for the differential tests, and small
 //! helpers to run a program on the VM.
 //!
-//! It owns test inputs only; every assertion lives in `tests/`.
+//! It owns test inputs, and comparisons that return what differs (the
+//! regex reply against the reference search); every assertion lives in
+//! `tests/`.
 
 #![forbid(unsafe_code)]
 
@@ -243,4 +245,38 @@ pub fn naive() -> Config {
 /// Chess helpers, re-exported from the chess crate.
 pub mod positions {
     pub use chess::games::{flip_fen, random_game, Rng};
+
+    use chess::codec::parse_fen;
+    use chess::reference::{best_score_at, move_score_at};
+    use shakmaty::uci::UciMove;
+
+    /// The regex reply at `depth` against the reference at the same
+    /// depth: the same best score, and the chosen move is legal and
+    /// reaches it (`Err` says how they differ; the tests assert on it).
+    ///
+    /// # Errors
+    ///
+    /// A message naming the position, the move and both scores.
+    pub fn regex_reply_matches_reference(fen: &str, depth: u32) -> Result<(), String> {
+        let pos = parse_fen(fen).map_err(|e| format!("{fen}: {e}"))?;
+        let (got, _) = chess::reply_at(fen, depth).map_err(|e| format!("{fen}: {e}"))?;
+        match (got, best_score_at(&pos, depth)) {
+            (None, None) => Ok(()),
+            (Some((uci, score)), Some(best)) => {
+                let m = uci
+                    .parse::<UciMove>()
+                    .map_err(|e| format!("{fen}: bad move {uci}: {e}"))?
+                    .to_move(&pos)
+                    .map_err(|e| format!("{fen}: illegal move {uci}: {e}"))?;
+                let reached = move_score_at(&pos, m, depth);
+                if score != best || reached != best {
+                    return Err(format!(
+                        "{fen} (depth {depth}): regex plays {uci} claiming {score}, it reaches {reached}; best is {best}"
+                    ));
+                }
+                Ok(())
+            }
+            (got, want) => Err(format!("{fen}: regex {got:?}, reference {want:?}")),
+        }
+    }
 }

@@ -7,10 +7,9 @@
 // A failing unwrap in a test helper is a failing test.
 #![allow(clippy::unwrap_used)]
 
-use chess::codec::{fen_of, parse_fen};
-use chess::reference::{best_score_at, move_score_at, principal_line, Leaves};
-use regex_chess_tests::positions::{random_game, Rng};
-use shakmaty::uci::UciMove;
+use chess::codec::fen_of;
+use chess::reference::{principal_line, Leaves};
+use regex_chess_tests::positions::{random_game, regex_reply_matches_reference, Rng};
 use shakmaty::{Chess, Move, Position, Role};
 
 /// A piece's worth in pawns, a king's past any trade.
@@ -47,13 +46,7 @@ fn ends_in_losing_capture(pos: &Chess, line: &[Move]) -> bool {
 
 /// The regex reply at `depth` has the reference's best score.
 fn check_at(fen: &str, depth: u32) {
-    let pos = parse_fen(fen).unwrap();
-    let (got, _) = chess::reply_at(fen, depth).unwrap();
-    let (uci, score) = got.unwrap();
-    let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-    let best = best_score_at(&pos, depth).unwrap();
-    assert_eq!(score, best, "{fen} (depth {depth}): regex plays {uci}");
-    assert_eq!(move_score_at(&pos, m, depth), best, "{fen}: {uci}");
+    regex_reply_matches_reference(fen, depth).unwrap();
 }
 
 /// `want` positions from random games where the line without quiescence

@@ -5,42 +5,17 @@
 #![allow(clippy::unwrap_used)]
 
 use chess::codec::{fen_of, parse_fen};
-use chess::reference::{best_score_at, move_score_at};
 use chess::search::{FAST_DEPTH, MAX_DEPTH, MIN_DEPTH};
 use proptest::prelude::*;
 use regex_chess_tests::cases;
-use regex_chess_tests::positions::{flip_fen, random_game, Rng};
+use regex_chess_tests::positions::{flip_fen, random_game, regex_reply_matches_reference, Rng};
 use shakmaty::uci::UciMove;
 use shakmaty::Chess;
 
 /// At the fast depth: the deeper one, the commands' default, is checked on
 /// its own set below (`vm_best_move_matches_native_search_at_every_depth`).
 fn check(fen: &str) -> Result<(), String> {
-    check_at(fen, FAST_DEPTH)
-}
-
-/// The regex reply at `depth` against the reference at the same depth.
-fn check_at(fen: &str, depth: u32) -> Result<(), String> {
-    let pos = parse_fen(fen).unwrap();
-    let (got, _) = chess::reply_at(fen, depth).map_err(|e| format!("{fen}: {e}"))?;
-    match (got, best_score_at(&pos, depth)) {
-        (None, None) => Ok(()),
-        (Some((uci, score)), Some(best)) => {
-            let m = uci
-                .parse::<UciMove>()
-                .map_err(|e| format!("{fen}: bad move {uci}: {e}"))?
-                .to_move(&pos)
-                .map_err(|e| format!("{fen}: illegal move {uci}: {e}"))?;
-            let reached = move_score_at(&pos, m, depth);
-            if score != best || reached != best {
-                return Err(format!(
-                    "{fen} (depth {depth}): regex plays {uci} claiming {score}, it reaches {reached}; best is {best}"
-                ));
-            }
-            Ok(())
-        }
-        (got, want) => Err(format!("{fen}: regex {got:?}, reference {want:?}")),
-    }
+    regex_reply_matches_reference(fen, FAST_DEPTH)
 }
 
 #[test]
@@ -269,7 +244,7 @@ fn vm_best_move_matches_native_search_at_every_depth() {
     }
     for depth in MIN_DEPTH..=MAX_DEPTH {
         for fen in &fens {
-            check_at(fen, depth).unwrap();
+            regex_reply_matches_reference(fen, depth).unwrap();
         }
     }
 }
@@ -305,7 +280,7 @@ fn vm_search_mates_with_king_and_queen() {
     let mut pos = parse_fen("8/8/8/3k4/8/8/8/Q3K3 w - - 0 1").unwrap();
     for _ in 0..30 {
         let fen = fen_of(&pos);
-        check_at(&fen, 3).unwrap();
+        regex_reply_matches_reference(&fen, 3).unwrap();
         let (got, _) = chess::reply_at(&fen, 3).unwrap();
         let (uci, _) = got.unwrap();
         let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();

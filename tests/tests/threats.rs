@@ -8,22 +8,13 @@
 #![allow(clippy::unwrap_used)]
 
 use chess::codec::fen_of;
-use chess::reference::{
-    best_moves_in_game_with, best_score_at, move_score_at, Leaves, Threats, SEARCHED,
-};
-use regex_chess_tests::positions::{random_game, Rng};
-use shakmaty::uci::UciMove;
+use chess::reference::{best_moves_in_game_with, Leaves, Threats, SEARCHED};
+use regex_chess_tests::positions::{random_game, regex_reply_matches_reference, Rng};
 use shakmaty::{Chess, Position};
 
 /// The regex reply at `depth` has the reference's best score.
 fn check_at(fen: &str, depth: u32) {
-    let pos = chess::codec::parse_fen(fen).unwrap();
-    let (got, _) = chess::reply_at(fen, depth).unwrap();
-    let (uci, score) = got.unwrap();
-    let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-    let best = best_score_at(&pos, depth).unwrap();
-    assert_eq!(score, best, "{fen} (depth {depth}): regex plays {uci}");
-    assert_eq!(move_score_at(&pos, m, depth), best, "{fen}: {uci}");
+    regex_reply_matches_reference(fen, depth).unwrap();
 }
 
 /// `want` positions from random games where no best move of the search
