@@ -367,10 +367,6 @@ impl Special for Recapture {
         self.rewrites_inner()
     }
 
-    fn stack_effect(&self) -> (usize, usize) {
-        (0, 0)
-    }
-
     fn requires(&self) -> Vec<String> {
         vec![BOARD_VAR.into(), PIECE.into(), PROMOTION.into()]
     }
@@ -430,10 +426,6 @@ impl Special for LeafDelta {
         ));
         out.extend(ReplyDelta::digit_rewrites());
         out
-    }
-
-    fn stack_effect(&self) -> (usize, usize) {
-        (0, 0)
     }
 
     fn defines(&self) -> Vec<String> {

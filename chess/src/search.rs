@@ -279,10 +279,6 @@ impl Special for KeepOnly {
         .with_scope(Scope::ActiveThread)]
     }
 
-    fn stack_effect(&self) -> (usize, usize) {
-        (0, 0)
-    }
-
     fn requires(&self) -> Vec<String> {
         vec![self.0.to_string()]
     }

@@ -248,10 +248,6 @@ impl Special for Threats {
         self.rewrites_inner()
     }
 
-    fn stack_effect(&self) -> (usize, usize) {
-        (0, 0)
-    }
-
     fn requires(&self) -> Vec<String> {
         vec![BOARD_VAR.into()]
     }
@@ -366,10 +362,6 @@ impl Special for Threatened {
         self.rewrites_inner()
     }
 
-    fn stack_effect(&self) -> (usize, usize) {
-        (0, 0)
-    }
-
     fn requires(&self) -> Vec<String> {
         vec![BOARD_VAR.into(), PIECE.into()]
     }
@@ -439,10 +431,6 @@ impl Special for ThreatGain {
 
     fn rewrites(&self) -> Vec<Rewrite> {
         ThreatGain::rewrites_inner()
-    }
-
-    fn stack_effect(&self) -> (usize, usize) {
-        (0, 0)
     }
 
     fn requires(&self) -> Vec<String> {
