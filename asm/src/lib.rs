@@ -2,7 +2,7 @@
 //!
 //! The pipeline, one module per arrow:
 //! - [`trace`]: DSL code (ordinary Rust against a [`Machine`], values are
-//!   symbolic [`dsl::Expr`]s) runs once and is recorded as instructions;
+//!   symbolic [`Expr`]s) runs once and is recorded as instructions;
 //!   both sides of every `if` are recorded, loops unroll.
 //! - [`ir`]: the instructions ([`Instr`]), the vocabulary of all stages,
 //!   extensible through [`ir::Special`].
@@ -16,17 +16,24 @@
 //!   oracle the lowering is tested against.
 //!
 //! Nothing here knows about chess.
+//!
+//! The crate's surface: the root's re-exports (the stages' functions, the
+//! [`Machine`] the DSL runs against, the errors), [`ir`] (the instructions
+//! and the [`Special`] trait clients implement), [`interpret`] (the
+//! reference meaning, for differential tests) and [`demo`] (a small DSL
+//! program for examples and tests). The stage modules themselves are
+//! private.
 
 #![forbid(unsafe_code)]
 
 pub mod demo;
-pub mod dsl;
+mod dsl;
 pub mod interpret;
 pub mod ir;
-pub mod lower;
-pub mod lower_stack;
-pub mod optimize;
-pub mod trace;
+mod lower;
+mod lower_stack;
+mod optimize;
+mod trace;
 
 pub use dsl::Expr;
 pub use ir::{Instr, IrProgram, Special};

@@ -125,7 +125,7 @@ pub(crate) fn check(
 }
 
 /// Escapes regex metacharacters of a literal value.
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -142,13 +142,13 @@ pub fn escape(text: &str) -> String {
 }
 
 /// The head of every active thread, as a pattern.
-pub const HEAD: &str = r"%%\n#stack:\n";
+pub(crate) const HEAD: &str = r"%%\n#stack:\n";
 /// The head of every active thread, as text.
-pub const HEAD_TEXT: &str = "%%\n#stack:\n";
+pub(crate) const HEAD_TEXT: &str = "%%\n#stack:\n";
 /// The head of an active thread marked "done" within one instruction.
-pub const MARKED_TEXT: &str = "%`\n#stack:\n";
+pub(crate) const MARKED_TEXT: &str = "%`\n#stack:\n";
 /// One stack item, newline included.
-pub const ITEM: &str = r"[^#%\n]*\n";
+pub(crate) const ITEM: &str = r"[^#%\n]*\n";
 
 fn rw(pattern: impl Into<String>, template: Template, scope: Scope) -> Rewrite {
     Rewrite::new(pattern, template).with_scope(scope)

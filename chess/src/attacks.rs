@@ -42,7 +42,7 @@ fn set(chars: &str) -> String {
 
 /// Alternatives, each matching an attacker and a square of colour `c`'s
 /// king class (the king and its castling phantoms) at attacking distance.
-pub fn king_attacked_pattern(c: Color) -> String {
+pub(crate) fn king_attacked_pattern(c: Color) -> String {
     let k = set(king_class(c));
     let mut alts = Vec::new();
     // Pawns attack forward: enemy pawns stand on the king's side ahead of it.
@@ -74,7 +74,7 @@ pub fn king_attacked_pattern(c: Color) -> String {
 }
 
 /// Whether any square of colour `c`'s king class is attacked on `board`.
-pub fn king_attacked(board: &str, c: Color) -> bool {
+pub(crate) fn king_attacked(board: &str, c: Color) -> bool {
     let b = board.as_bytes();
     let at = |i: i32| -> Option<u8> {
         if i >= 0 && (i as usize) < b.len() {

@@ -27,19 +27,19 @@
 use shakmaty::Color;
 
 /// Length of the board line.
-pub const BOARD_LEN: usize = 80;
+pub(crate) const BOARD_LEN: usize = 80;
 /// Characters per row.
-pub const ROW: usize = 10;
+pub(crate) const ROW: usize = 10;
 /// The board variable.
-pub const BOARD_VAR: &str = "z";
+pub(crate) const BOARD_VAR: &str = "z";
 
 /// Index of a square in the board line (`file` 0..8 = a..h, `rank` 1..=8).
-pub const fn index(file: usize, rank: usize) -> usize {
+pub(crate) const fn index(file: usize, rank: usize) -> usize {
     (8 - rank) * ROW + 1 + file
 }
 
 /// The square at `idx`, as (file, rank), if `idx` is a square.
-pub fn square_at(idx: usize) -> Option<(usize, usize)> {
+pub(crate) fn square_at(idx: usize) -> Option<(usize, usize)> {
     let row = idx / ROW;
     let col = idx % ROW;
     if idx >= BOARD_LEN || col == 0 || col == 9 {
@@ -53,13 +53,13 @@ pub fn square_at(idx: usize) -> Option<(usize, usize)> {
 /// # Panics
 ///
 /// If `idx` is not a square.
-pub fn name_at(idx: usize) -> String {
+pub(crate) fn name_at(idx: usize) -> String {
     let (file, rank) = square_at(idx).expect("index of a square");
     format!("{}{}", (b'a' + file as u8) as char, rank)
 }
 
 /// The index of a square given by name (`e4`).
-pub fn index_of(name: &str) -> Option<usize> {
+pub(crate) fn index_of(name: &str) -> Option<usize> {
     let b = name.as_bytes();
     if b.len() != 2 || !(b'a'..=b'h').contains(&b[0]) || !(b'1'..=b'8').contains(&b[1]) {
         return None;
@@ -68,20 +68,20 @@ pub fn index_of(name: &str) -> Option<usize> {
 }
 
 /// All square indices in board-line order (a8, b8, ..., h1).
-pub fn squares() -> impl Iterator<Item = usize> {
+pub(crate) fn squares() -> impl Iterator<Item = usize> {
     (0..BOARD_LEN).filter(|&i| square_at(i).is_some())
 }
 
 /// Any character of a line inside a thread: `.` in a pattern would also
 /// match `%`, which lets the executor prove nothing about where a match
 /// can lie; every board pattern uses this class instead.
-pub const ANY: &str = r"[^%\n]";
+pub(crate) const ANY: &str = r"[^%\n]";
 
 /// Empty squares (plain or en passant target).
-pub const EMPTY: &str = ".,";
+pub(crate) const EMPTY: &str = ".,";
 
 /// Letters of a colour's pieces, castling rooks included.
-pub fn pieces(c: Color) -> &'static str {
+pub(crate) fn pieces(c: Color) -> &'static str {
     match c {
         Color::White => "PNBRQKT",
         Color::Black => "pnbrqkt",
@@ -89,7 +89,7 @@ pub fn pieces(c: Color) -> &'static str {
 }
 
 /// A colour's letter for a role given as an uppercase letter.
-pub fn letter(c: Color, upper: char) -> char {
+pub(crate) fn letter(c: Color, upper: char) -> char {
     match c {
         Color::White => upper,
         Color::Black => upper.to_ascii_lowercase(),
@@ -97,12 +97,12 @@ pub fn letter(c: Color, upper: char) -> char {
 }
 
 /// Squares a piece of colour `c` may move to: empty or enemy.
-pub fn target(c: Color) -> String {
+pub(crate) fn target(c: Color) -> String {
     format!("{EMPTY}{}", pieces(!c))
 }
 
 /// The king and, during castling, the squares it passes.
-pub fn king_class(c: Color) -> &'static str {
+pub(crate) fn king_class(c: Color) -> &'static str {
     match c {
         Color::White => "KX",
         Color::Black => "kx",
@@ -110,7 +110,7 @@ pub fn king_class(c: Color) -> &'static str {
 }
 
 /// The phantom-king character of a colour.
-pub fn phantom(c: Color) -> char {
+pub(crate) fn phantom(c: Color) -> char {
     match c {
         Color::White => 'X',
         Color::Black => 'x',
@@ -118,25 +118,20 @@ pub fn phantom(c: Color) -> char {
 }
 
 /// The castling rook character of a colour.
-pub fn castle_rook(c: Color) -> char {
+pub(crate) fn castle_rook(c: Color) -> char {
     letter(c, 'T')
 }
 
 /// Forward direction of a colour's pawns, in characters.
-pub fn forward(c: Color) -> i32 {
+pub(crate) fn forward(c: Color) -> i32 {
     match c {
         Color::White => -(ROW as i32),
         Color::Black => ROW as i32,
     }
 }
 
-/// The rank (1..=8) of index `idx`'s row.
-pub fn rank_of_row(idx: usize) -> usize {
-    8 - idx / ROW
-}
-
 /// Index range of a rank's squares (inclusive).
-pub fn rank_range(rank: usize) -> (usize, usize) {
+pub(crate) fn rank_range(rank: usize) -> (usize, usize) {
     (index(0, rank), index(7, rank))
 }
 

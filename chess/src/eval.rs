@@ -37,7 +37,7 @@ pub const MATE: u32 = 9000;
 /// Value of a piece (uppercase role letter; `T` counts as a rook) of a side
 /// on a square given as (file 0..8, rank 1..=8 from that side's own first
 /// rank), in units of 10 centipawns: material plus the square's bonus.
-pub fn piece_value(role: char, file: usize, rank: usize) -> u32 {
+pub(crate) fn piece_value(role: char, file: usize, rank: usize) -> u32 {
     let center = (3..=4).contains(&file) && (4..=5).contains(&rank);
     let ring = (2..=5).contains(&file) && (3..=6).contains(&rank);
     let edge = file == 0 || file == 7 || rank == 1 || rank == 8;
@@ -114,7 +114,7 @@ fn squares_by_value(c: Color, letter: char) -> Vec<(u32, Vec<String>)> {
 
 /// The value of the board character at index `i`, with its colour, or
 /// `None` for an empty square.
-pub fn value_at(board: &[u8], i: usize) -> Option<(Color, u32)> {
+pub(crate) fn value_at(board: &[u8], i: usize) -> Option<(Color, u32)> {
     let ch = board[i] as char;
     if !ch.is_ascii_alphabetic() {
         return None;
@@ -128,7 +128,7 @@ pub fn value_at(board: &[u8], i: usize) -> Option<(Color, u32)> {
 }
 
 /// `EVEN + ours - theirs` for the side `us`, natively.
-pub fn evaluate(board: &str, us: Color) -> u32 {
+pub(crate) fn evaluate(board: &str, us: Color) -> u32 {
     let b = board.as_bytes();
     let (mut ours, mut theirs) = (0, 0);
     for i in squares() {
@@ -145,7 +145,7 @@ pub fn evaluate(board: &str, us: Color) -> u32 {
 
 /// The value of a search leaf (a position the search does not expand) for
 /// `us`: the evaluation plus the mop-up term (`mopup`).
-pub fn leaf_value(board: &str, us: Color) -> u32 {
+pub(crate) fn leaf_value(board: &str, us: Color) -> u32 {
     evaluate(board, us).saturating_add_signed(crate::mopup::mop_up(board, us))
 }
 
@@ -159,10 +159,10 @@ const FIELDS: [char; 8] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
 /// The special instruction: variable `ev` := [`evaluate`] of the board for
 /// `us` (moved to the front of the variables, as `set` would).
 #[derive(Debug, Clone, Copy)]
-pub struct Eval(pub Color);
+pub(crate) struct Eval(pub Color);
 
 /// The variable [`Eval`] sets.
-pub const EVAL_VAR: &str = "ev";
+pub(crate) const EVAL_VAR: &str = "ev";
 
 fn cell_token(ours: bool, value: u32) -> String {
     let (tens, units) = ((value / 10) as usize, (value % 10) as usize);
@@ -342,9 +342,9 @@ impl Special for Eval {
 }
 
 /// The variable [`ReplyDelta`] sets.
-pub const DELTA_VAR: &str = "dv";
+pub(crate) const DELTA_VAR: &str = "dv";
 /// What [`ReplyDelta`] adds so that its value is never negative.
-pub const DELTA_OFFSET: u32 = 300;
+pub(crate) const DELTA_OFFSET: u32 = 300;
 
 /// The value of the piece `letter` of side `c` on the square named
 /// `square` (`e4`).
@@ -375,7 +375,7 @@ fn value_on(c: Color, letter: char, square: &str) -> Option<u32> {
 /// the regex engine's literal prefilter jumps straight to the threads each
 /// one concerns.
 #[derive(Debug, Clone, Copy)]
-pub struct ReplyDelta(pub Color);
+pub(crate) struct ReplyDelta(pub Color);
 
 impl ReplyDelta {
     /// The reference meaning on the five parts.

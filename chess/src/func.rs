@@ -13,7 +13,7 @@ use regex_vm::state::{Thread, VarName};
 use regex_vm::{Rewrite, Scope, Template};
 
 /// The meaning of a [`Func`] on one active thread.
-pub type Meaning = Arc<dyn Fn(Thread) -> Result<Vec<Thread>, String> + Send + Sync>;
+pub(crate) type Meaning = Arc<dyn Fn(Thread) -> Result<Vec<Thread>, String> + Send + Sync>;
 
 /// A special instruction from rewrites and a closure.
 #[derive(Clone)]
@@ -65,7 +65,7 @@ impl Special for Func {
 }
 
 /// A thread-local rewrite.
-pub fn local(pattern: impl Into<String>, template: Template) -> Rewrite {
+pub(crate) fn local(pattern: impl Into<String>, template: Template) -> Rewrite {
     Rewrite::new(pattern, template).with_scope(Scope::ActiveThread)
 }
 
@@ -74,7 +74,7 @@ pub fn local(pattern: impl Into<String>, template: Template) -> Rewrite {
 /// # Errors
 ///
 /// The variable is not set.
-pub fn get(t: &Thread, name: &str) -> Result<String, String> {
+pub(crate) fn get(t: &Thread, name: &str) -> Result<String, String> {
     t.var(name)
         .map(str::to_string)
         .ok_or_else(|| format!("variable {name} is not set"))
@@ -85,7 +85,7 @@ pub fn get(t: &Thread, name: &str) -> Result<String, String> {
 /// # Errors
 ///
 /// The variable is already set.
-pub fn append(t: &mut Thread, name: &str, value: impl Into<String>) -> Result<(), String> {
+pub(crate) fn append(t: &mut Thread, name: &str, value: impl Into<String>) -> Result<(), String> {
     if t.var(name).is_some() {
         return Err(format!("variable {name} is already set"));
     }
@@ -98,7 +98,7 @@ pub fn append(t: &mut Thread, name: &str, value: impl Into<String>) -> Result<()
 /// # Errors
 ///
 /// The variable is not set.
-pub fn replace(t: &mut Thread, name: &str, value: impl Into<String>) -> Result<(), String> {
+pub(crate) fn replace(t: &mut Thread, name: &str, value: impl Into<String>) -> Result<(), String> {
     let value = value.into();
     for (n, v) in &mut t.vars {
         if n.as_str() == name {
@@ -112,7 +112,7 @@ pub fn replace(t: &mut Thread, name: &str, value: impl Into<String>) -> Result<(
 /// The most trailing nines [`increment`] carries through: a clock read from
 /// FEN is at most 2^32 - 1 (ten digits), so a count never reaches eleven
 /// nines in a row.
-pub const MAX_TRAILING_NINES: usize = 10;
+pub(crate) const MAX_TRAILING_NINES: usize = 10;
 
 /// `x := x + 1` for a decimal of any length (the clocks: the DSL's `add`
 /// works on `INT_DIGITS` columns, too few for a FEN clock of 2^32 - 1).
@@ -120,7 +120,7 @@ pub const MAX_TRAILING_NINES: usize = 10;
 /// A `!` is put before the trailing nines, which become zeros (one rewrite
 /// per count of nines), then the digit before the `!` goes up by one (one
 /// rewrite per digit; `!` alone at the front is a new `1`).
-pub fn increment(x: &str) -> Func {
+pub(crate) fn increment(x: &str) -> Func {
     let name = x.to_string();
     let mut rules = Vec::new();
     for k in 0..=MAX_TRAILING_NINES {
@@ -160,7 +160,7 @@ pub fn increment(x: &str) -> Func {
 }
 
 /// The decimal after `v` (any length), `None` unless `v` is canonical.
-pub fn decimal_successor(v: &str) -> Option<String> {
+pub(crate) fn decimal_successor(v: &str) -> Option<String> {
     let canonical =
         !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) && (v == "0" || !v.starts_with('0'));
     if !canonical {

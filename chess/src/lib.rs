@@ -1,16 +1,16 @@
 //! regex-chess-program: chess written in the regex-asm DSL.
 //!
-//! - [`board`]: the one-line mailbox board the regexes work on;
+//! - `board`: the one-line mailbox board the regexes work on;
 //! - [`codec`]: FEN <-> position threads;
-//! - [`rules`], [`attacks`], [`specials`], [`func`]: special instructions
+//! - `rules`, `attacks`, `specials`, `func`: special instructions
 //!   (fork rules, the attack test, the move-making steps, small specials
 //!   from a rewrite list and a closure), each with its own reference
 //!   meaning;
 //! - [`movegen`]: the legal-move program in the DSL;
-//! - [`search`], [`eval`], [`mopup`], [`quiesce`], [`reduce`],
-//!   [`repetition`]: the engine's reply (minimax, evaluation, the lone-king
-//!   term, capture quiescence at the leaves, the best thread of each run,
-//!   draw sense from the game's history);
+//! - [`search`], `eval`, `mopup`, `quiesce`, `threats`, `reduce`,
+//!   `repetition`: the engine's reply (minimax, evaluation, the lone-king
+//!   term, capture quiescence and the threat term at the leaves, the best
+//!   thread of each run, draw sense from the game's history);
 //! - [`turn`], [`screen`], [`ending`]: one turn of a game as one pass, the
 //!   screen between turns, the draws besides stalemate;
 //! - [`reference`](mod@reference): the same search and evaluation on shakmaty;
@@ -19,27 +19,33 @@
 //!
 //! [`legal_moves`] runs the legal-move program on the regex VM;
 //! [`play_turn`] runs the turn program.
+//!
+//! The crate's surface: the entry points at the root (and the score scale,
+//! [`EVEN`] and [`MATE`]), and the modules other crates build on: `codec`,
+//! `screen`, `ending`, `movegen`, `search`, `turn` (the programs' DSL for
+//! listings and differential tests), `reference` and `games`. The special
+//! instructions, the evaluation and the board layout are private stages.
 
 #![forbid(unsafe_code)]
 
-pub mod attacks;
-pub mod board;
+mod attacks;
+mod board;
 pub mod codec;
 pub mod ending;
-pub mod eval;
-pub mod func;
+mod eval;
+mod func;
 pub mod games;
-pub mod mopup;
+mod mopup;
 pub mod movegen;
-pub mod quiesce;
-pub mod reduce;
+mod quiesce;
+mod reduce;
 pub mod reference;
-pub mod repetition;
-pub mod rules;
+mod repetition;
+mod rules;
 pub mod screen;
 pub mod search;
-pub mod specials;
-pub mod threats;
+mod specials;
+mod threats;
 pub mod turn;
 
 use std::sync::{Arc, OnceLock};
@@ -49,6 +55,7 @@ use regex_vm::state::StateError;
 use regex_vm::{CompileError, Config, ExecError, Executor, Program, Stats};
 
 pub use codec::FenError;
+pub use eval::{EVEN, MATE};
 
 /// Failures of the library's entry points.
 #[derive(Debug, thiserror::Error)]

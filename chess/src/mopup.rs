@@ -31,10 +31,10 @@ const KINGS_MAX: u32 = 29;
 const FENCE_MAX: u32 = 28;
 
 /// A bound on the term.
-pub const MOP_MAX: u32 = KINGS_MAX + FENCE_MAX;
+pub(crate) const MOP_MAX: u32 = KINGS_MAX + FENCE_MAX;
 
 /// The side with only its king while the other side has more, if any.
-pub fn lone_side(board: &str) -> Option<Color> {
+pub(crate) fn lone_side(board: &str) -> Option<Color> {
     let has_more = |c: Color| {
         let letters = pieces(c);
         board
@@ -84,7 +84,7 @@ fn term(strong: Color, lone: (usize, usize), strong_king: (usize, usize)) -> u32
 /// `lone` in: `2 x (16 - width - height)` of the rectangle on the king's
 /// side of the rook's file and rank (a line through the king leaves that
 /// dimension whole, 8). 0 (no fence) to [`FENCE_MAX`] (a corner square).
-pub fn fence(lone: (usize, usize), rook: (usize, usize)) -> u32 {
+pub(crate) fn fence(lone: (usize, usize), rook: (usize, usize)) -> u32 {
     let side = |k: usize, r: usize| match k.cmp(&r) {
         std::cmp::Ordering::Less => r,
         std::cmp::Ordering::Greater => 7 - r,
@@ -109,7 +109,7 @@ fn lone_rook(board: &str, strong: Color) -> Option<(usize, usize)> {
 
 /// The mop-up term of `board` for `us` (positive when the other side has
 /// the lone king, negative when we do, 0 otherwise).
-pub fn mop_up(board: &str, us: Color) -> i32 {
+pub(crate) fn mop_up(board: &str, us: Color) -> i32 {
     let Some(lone) = lone_side(board) else {
         return 0;
     };
@@ -133,7 +133,7 @@ pub fn mop_up(board: &str, us: Color) -> i32 {
 /// king's file and row, the stronger king's, then one `m` per unit of the
 /// term; the last rewrites fold it into `dv` (adding it, or turning one
 /// `H` into `100 -` it) and remove the line.
-pub fn mop_up_rewrites(us: Color) -> Vec<Rewrite> {
+pub(crate) fn mop_up_rewrites(us: Color) -> Vec<Rewrite> {
     let mut out = Vec::new();
     let z = BOARD_VAR;
     let dv = DELTA_VAR;

@@ -31,7 +31,7 @@ use crate::specials::{CAPTURED, FROM, PIECE, PROMOTION};
 
 /// The variable [`Recapture`] sets (the gain in tens of units), only where
 /// the gain is not zero; [`LeafDelta`] consumes it.
-pub const GAIN_VAR: &str = "qg";
+pub(crate) const GAIN_VAR: &str = "qg";
 
 /// A piece's worth as a victim, in tens of units (role letter in
 /// uppercase, `T` a rook).
@@ -48,7 +48,7 @@ fn worth(role: char) -> u32 {
 /// The gain, in tens of units, of capturing a `victim` (uppercase role)
 /// whose square the taker's least valuable attacker `least` attacks (none:
 /// no capture) and the mover's pieces `defended` or not.
-pub fn gain(victim: char, least: Option<char>, defended: bool) -> u32 {
+pub(crate) fn gain(victim: char, least: Option<char>, defended: bool) -> u32 {
     let Some(a) = least else {
         return 0;
     };
@@ -69,7 +69,7 @@ const DIAGONAL: [i32; 2] = [9, 11];
 
 /// The roles (uppercase, `T` as `R`) of `by`'s pieces attacking board
 /// index `i` directly, natively: the reference meaning of the patterns.
-pub fn attackers(board: &str, i: usize, by: Color) -> Vec<char> {
+pub(crate) fn attackers(board: &str, i: usize, by: Color) -> Vec<char> {
     let b = board.as_bytes();
     let at = |j: i32| -> Option<char> {
         usize::try_from(j)
@@ -124,7 +124,7 @@ pub fn attackers(board: &str, i: usize, by: Color) -> Vec<char> {
 }
 
 /// The least valuable of `roles` (a king last).
-pub fn least(roles: &[char]) -> Option<char> {
+pub(crate) fn least(roles: &[char]) -> Option<char> {
     roles
         .iter()
         .copied()
@@ -239,7 +239,7 @@ const BY_ROOK: char = '5';
 /// `name_target`, before `place`): the taker's gain on the `*` square, as
 /// [`GAIN_VAR`] inserted before `pc` when it is not zero.
 #[derive(Debug, Clone, Copy)]
-pub struct Recapture(pub Color);
+pub(crate) struct Recapture(pub Color);
 
 impl Recapture {
     /// The victim: the promotion piece, else the moved piece.
@@ -376,7 +376,7 @@ impl Special for Recapture {
 /// [`GAIN_VAR`] (which it deletes): `dv` is then the reply's delta plus
 /// ten units per tens of gain.
 #[derive(Debug, Clone, Copy)]
-pub struct LeafDelta(pub Color);
+pub(crate) struct LeafDelta(pub Color);
 
 impl Special for LeafDelta {
     fn name(&self) -> String {

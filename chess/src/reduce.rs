@@ -14,11 +14,11 @@ use regex_vm::state::{State, Thread, VarName};
 use regex_vm::{Rewrite, Scope, Template};
 
 /// Passes: runs of up to 256 threads (chess has at most 218 legal moves).
-pub const PASSES: usize = 8;
+pub(crate) const PASSES: usize = 8;
 
 /// Which value wins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Better {
+pub(crate) enum Better {
     /// The smallest.
     Min,
     /// The largest.
@@ -27,7 +27,7 @@ pub enum Better {
 
 /// The special instruction.
 #[derive(Debug, Clone)]
-pub struct KeepBest {
+pub(crate) struct KeepBest {
     /// The integer variable compared.
     pub var: String,
     /// Which value wins.

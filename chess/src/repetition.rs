@@ -27,9 +27,9 @@ use crate::func::{append, get, local, Func};
 use crate::search::SCORE;
 
 /// The history's keys inside the root thread: each key after a space.
-pub const HISTORY_VAR: &str = "hi";
+pub(crate) const HISTORY_VAR: &str = "hi";
 /// A root candidate's verdict: `T` when its position is in the history.
-pub const REPEAT_VAR: &str = "rp";
+pub(crate) const REPEAT_VAR: &str = "rp";
 
 /// The history line's keys (its text after `Positions:`), if `prefix`
 /// starts with a history line that can be a variable's value.
@@ -43,7 +43,7 @@ fn history_of(prefix: &str) -> Option<&str> {
 /// line's keys for the first thread when it is active and the text before
 /// it starts with a history line, empty otherwise.
 #[derive(Debug, Clone, Copy)]
-pub struct LoadHistory;
+pub(crate) struct LoadHistory;
 
 impl LoadHistory {
     fn load(state: &State) -> Result<State, String> {
@@ -117,7 +117,7 @@ fn raw_key(board: &str, side: Color) -> String {
 /// after a space). A position with an en passant square cannot repeat an
 /// earlier one (a pawn just moved), so the square is compared as it
 /// stands.
-pub fn repeats(board: &str, side: Color, history: &str) -> bool {
+pub(crate) fn repeats(board: &str, side: Color, history: &str) -> bool {
     let key = raw_key(board, side);
     history.split(' ').any(|k| k == key)
 }

@@ -14,7 +14,6 @@
 //! `specials`).
 
 use regex_asm::ir::{RefError, Special};
-use regex_asm::lower::escape;
 use regex_vm::state::{Thread, VarName};
 use regex_vm::{Rewrite, Scope, Template};
 
@@ -22,7 +21,7 @@ use crate::board::{ANY, BOARD_VAR};
 
 /// What a cell becomes in the copy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Put {
+pub(crate) enum Put {
     /// Unchanged.
     Keep,
     /// This character.
@@ -31,7 +30,7 @@ pub enum Put {
 
 /// One square of a rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Cell {
+pub(crate) struct Cell {
     /// Offset from the anchor, in board characters.
     pub offset: i32,
     /// Characters the square may hold.
@@ -42,7 +41,7 @@ pub struct Cell {
 
 /// The value of an appended variable.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Value {
+pub(crate) enum Value {
     /// A constant.
     Lit(String),
     /// The original character of cell `i` (index into `cells`).
@@ -50,11 +49,11 @@ pub enum Value {
 }
 
 /// What a matching rule makes: the copy's board and appended variables.
-pub type ForkCopy = (String, Vec<(String, String)>);
+pub(crate) type ForkCopy = (String, Vec<(String, String)>);
 
 /// A board pattern that forks a thread.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ForkRule {
+pub(crate) struct ForkRule {
     /// Allowed anchor positions (inclusive), or anywhere.
     pub at: Option<(usize, usize)>,
     /// The cells; one of them has offset 0.
@@ -78,7 +77,7 @@ fn class(chars: &str) -> String {
 
 /// A tag the copies wait under while the rules run; never visible after
 /// the instruction (the tracer's tags never start with `_`).
-pub const COPY_TAG: &str = "_f";
+pub(crate) const COPY_TAG: &str = "_f";
 
 impl ForkRule {
     fn sorted(&self) -> Vec<(usize, &Cell)> {
@@ -131,7 +130,7 @@ impl ForkRule {
     }
 
     /// The rewrite that inserts the copy before each matching thread.
-    pub fn rewrite(&self) -> Option<Rewrite> {
+    pub(crate) fn rewrite(&self) -> Option<Rewrite> {
         let (pattern, cell_group, _, last) = self.compile()?;
         let sorted = self.sorted();
         let mut copy = Template::literal(&format!("%{COPY_TAG}\n")).group(1);
@@ -175,8 +174,9 @@ impl ForkRule {
         Some(Rewrite::new(pattern, template).with_scope(Scope::Global))
     }
 
-    /// The pattern alone (for listings and tests).
-    pub fn pattern(&self) -> Option<String> {
+    /// The pattern alone (for tests).
+    #[cfg(test)]
+    fn pattern(&self) -> Option<String> {
         self.compile().map(|(p, ..)| p)
     }
 
@@ -187,7 +187,7 @@ impl ForkRule {
     ///
     /// If the rule matches at more than one anchor (the regex would pick one
     /// arbitrarily; every rule list is written so that this cannot happen).
-    pub fn apply(&self, board: &str) -> Result<Option<ForkCopy>, String> {
+    pub(crate) fn apply(&self, board: &str) -> Result<Option<ForkCopy>, String> {
         let b: Vec<char> = board.chars().collect();
         let (lo, hi) = self.at.unwrap_or((0, b.len().saturating_sub(1)));
         let mut found = None;
@@ -233,7 +233,7 @@ impl ForkRule {
 /// replaced by one copy per matching rule, in rule order (none: the thread
 /// disappears).
 #[derive(Debug, Clone)]
-pub struct Forks {
+pub(crate) struct Forks {
     /// Name in listings.
     pub name: String,
     /// The rules, in order.
@@ -247,7 +247,7 @@ pub struct Forks {
 /// # Errors
 ///
 /// The thread has no board variable.
-pub fn board_of<'t>(instr: &str, t: &'t Thread) -> Result<&'t str, RefError> {
+pub(crate) fn board_of<'t>(instr: &str, t: &'t Thread) -> Result<&'t str, RefError> {
     t.var(BOARD_VAR).ok_or_else(|| RefError::UnsetVariable {
         instr: instr.to_string(),
         name: BOARD_VAR.to_string(),
@@ -255,7 +255,7 @@ pub fn board_of<'t>(instr: &str, t: &'t Thread) -> Result<&'t str, RefError> {
 }
 
 /// Replaces the board of a thread.
-pub fn set_board(t: &mut Thread, board: String) {
+pub(crate) fn set_board(t: &mut Thread, board: String) {
     for (n, v) in &mut t.vars {
         if n.as_str() == BOARD_VAR {
             *v = board;
@@ -269,7 +269,12 @@ pub fn set_board(t: &mut Thread, board: String) {
 /// # Errors
 ///
 /// The variable is already set.
-pub fn append_var(instr: &str, t: &mut Thread, name: &str, value: String) -> Result<(), RefError> {
+pub(crate) fn append_var(
+    instr: &str,
+    t: &mut Thread,
+    name: &str,
+    value: String,
+) -> Result<(), RefError> {
     if t.var(name).is_some() {
         return Err(RefError::Special {
             instr: instr.to_string(),
@@ -323,11 +328,6 @@ impl Special for Forks {
     fn requires(&self) -> Vec<String> {
         vec![BOARD_VAR.to_string()]
     }
-}
-
-/// A literal as a pattern (re-exported for the other rule modules).
-pub fn lit(text: &str) -> String {
-    escape(text)
 }
 
 #[cfg(test)]

@@ -34,15 +34,15 @@ use crate::board::{
 use crate::rules::{append_var, board_of, set_board, Cell, ForkRule, Forks, Put, Value};
 
 /// Variables the move pass appends, in order.
-pub const FROM: &str = "f";
+pub(crate) const FROM: &str = "f";
 /// The moving piece's letter.
-pub const PIECE: &str = "pc";
+pub(crate) const PIECE: &str = "pc";
 /// The captured character (`.` or `,` when none).
-pub const CAPTURED: &str = "x";
+pub(crate) const CAPTURED: &str = "x";
 /// The promotion letter (`q`, `r`, `b`, `n`), empty otherwise.
-pub const PROMOTION: &str = "u";
+pub(crate) const PROMOTION: &str = "u";
 /// The destination square.
-pub const TO: &str = "t";
+pub(crate) const TO: &str = "t";
 
 fn color_name(c: Color) -> &'static str {
     match c {
@@ -60,13 +60,13 @@ fn cell(offset: i32, accept: &str, put: Put) -> Cell {
 }
 
 /// Stage 1: one thread per piece of colour `c`.
-pub fn select_pieces(c: Color) -> Forks {
+pub(crate) fn select_pieces(c: Color) -> Forks {
     select_among(c, pieces(c), format!("select_{}", color_name(c)))
 }
 
 /// Stage 1 for some kinds of piece only: one thread per piece of colour `c`
 /// moving as one of `movers`.
-pub fn select_pieces_of(c: Color, movers: &[Mover]) -> Forks {
+pub(crate) fn select_pieces_of(c: Color, movers: &[Mover]) -> Forks {
     let letters: String = movers
         .iter()
         .flat_map(|k| k.letters())
@@ -290,7 +290,7 @@ fn king_rules(c: Color) -> Vec<ForkRule> {
 }
 
 /// Stage 2: one thread per pseudo-legal destination of the lifted piece.
-pub fn piece_moves(c: Color, mover: Mover) -> Forks {
+pub(crate) fn piece_moves(c: Color, mover: Mover) -> Forks {
     let rules = match mover {
         Mover::Pawn => pawn_rules(c),
         Mover::Knight => [-21, -19, -12, -8, 8, 12, 19, 21]
@@ -312,7 +312,7 @@ pub fn piece_moves(c: Color, mover: Mover) -> Forks {
 /// Stages 3 to 8: one-thread transformations (or deletions, or the
 /// promotion fork).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stage {
+pub(crate) enum Stage {
     /// A pawn of this colour on its last rank: four threads.
     Promote(Color),
     /// `t` := the name of the `*` square, appended after `u`.
@@ -330,7 +330,7 @@ pub enum Stage {
 }
 
 /// The variable [`Stage::InCheck`] appends.
-pub const CHECK_VAR: &str = "ck";
+pub(crate) const CHECK_VAR: &str = "ck";
 
 const PROMOTIONS: [&str; 4] = ["q", "r", "b", "n"];
 

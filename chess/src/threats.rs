@@ -37,7 +37,7 @@ use crate::specials::PIECE;
 /// piece as a letter (`a` the first piece), and `_` (the slot of the
 /// piece being examined while [`Threats`] runs; `_` also stands for no
 /// piece in the third).
-pub const THREAT_VAR: &str = "ht";
+pub(crate) const THREAT_VAR: &str = "ht";
 
 /// [`Threatened`]'s scratch variable: the threat the reply leaves.
 const LEFT_VAR: &str = "hg";
@@ -85,7 +85,7 @@ fn role_of(c: char) -> char {
 /// g2)`, `k1` the rank of `g1`'s piece in line order (the first of equal
 /// gains), `None` when nothing is threatened. The native meaning of
 /// [`Threats`]'s patterns.
-pub fn threats_on(board: &str, replier: Color) -> Option<(u32, usize, u32)> {
+pub(crate) fn threats_on(board: &str, replier: Color) -> Option<(u32, usize, u32)> {
     let victims = victims(replier);
     let (mut g1, mut k1, mut g2) = (0, 0, 0);
     let pieces = board
@@ -116,7 +116,7 @@ fn special_err(instr: String, message: &str) -> RefError {
 /// sets [`THREAT_VAR`], as their first variable, where the taker threatens
 /// something.
 #[derive(Debug, Clone, Copy)]
-pub struct Threats(pub Color);
+pub(crate) struct Threats(pub Color);
 
 impl Threats {
     fn rewrites_inner(&self) -> Vec<Rewrite> {
@@ -259,7 +259,7 @@ impl Special for Threats {
 /// the move leaves standing, in the same place (no variable when that is
 /// nothing). Once per moving piece, before its moves fan out.
 #[derive(Debug, Clone, Copy)]
-pub struct Threatened(pub Color);
+pub(crate) struct Threatened(pub Color);
 
 impl Threatened {
     fn rewrites_inner(&self) -> Vec<Rewrite> {
@@ -371,7 +371,7 @@ impl Special for Threatened {
 /// `quiesce::Recapture`: consumes [`LEFT_VAR`] and raises [`GAIN_VAR`]
 /// (inserted before `pc` if absent) to it when it is more.
 #[derive(Debug, Clone, Copy)]
-pub struct ThreatGain;
+pub(crate) struct ThreatGain;
 
 impl ThreatGain {
     fn rewrites_inner() -> Vec<Rewrite> {

@@ -8,9 +8,9 @@
 
 use chess::codec::{encode, fen_of, parse_fen};
 use chess::ending::position_key;
-use chess::eval::EVEN;
 use chess::reference::{best_moves_in_game, move_score_in_game};
 use chess::screen::{parse_screen, render_screen, start_screen};
+use chess::EVEN;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position};
 

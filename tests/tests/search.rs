@@ -34,7 +34,7 @@ fn vm_best_move_matches_native_minimax_on_perft_positions() {
 fn vm_search_sees_mate_in_one_and_stalemate() {
     // Back-rank mate in one: Ra8#.
     let (r, _) = chess::reply("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1").unwrap();
-    assert_eq!(r, Some(("a1a8".to_string(), chess::eval::MATE)));
+    assert_eq!(r, Some(("a1a8".to_string(), chess::MATE)));
     // No legal move: no reply.
     let (r, _) = chess::reply("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
     assert_eq!(r, None);

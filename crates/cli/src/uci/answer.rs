@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use chess::eval::EVEN;
 use chess::search::mate_in;
+use chess::EVEN;
 
 /// What a search found, for [`report`].
 #[derive(Debug, Clone, PartialEq)]
