@@ -5,7 +5,8 @@
 //! [`IrProgram`] list, and the [`Special`] trait through which a client
 //! (the chess program) adds instructions of its own, each one a hand-written
 //! rewrite list with its own reference meaning, without touching the
-//! tracer. It defines no meaning itself: `interpret` says what each
+//! tracer ([`WholeStateSpecial`] for those whose meaning is on the whole
+//! state). It defines no meaning itself: `interpret` says what each
 //! instruction does, `lower` how the regexes do it.
 //!
 //! Conventions every instruction follows: it acts on every active thread at
@@ -103,9 +104,9 @@ pub trait Special: fmt::Debug + Send + Sync {
         (0, 0)
     }
     /// For instructions whose meaning spans threads or the text outside
-    /// them (a reduction over runs of threads, reading or writing the
-    /// screen): the whole new state. `None` (the default) means "apply
-    /// [`Special::apply`] to each active thread alone".
+    /// them: the whole new state. `None` (the default) means "apply
+    /// [`Special::apply`] to each active thread alone". Such instructions
+    /// implement [`WholeStateSpecial`] instead, which supplies this.
     fn apply_state(&self, _state: &State) -> Option<Result<State, RefError>> {
         None
     }
@@ -116,6 +117,70 @@ pub trait Special: fmt::Debug + Send + Sync {
     /// Variables the instruction reads (the tracer checks they are set).
     fn requires(&self) -> Vec<String> {
         Vec::new()
+    }
+}
+
+/// A special instruction whose meaning spans threads or the text outside
+/// them (a reduction over runs of threads, reading or writing the screen):
+/// it has no meaning on one thread alone, only on the whole state. Every
+/// such type is a [`Special`] (through the blanket impl below), whose
+/// [`Special::apply_state`] is [`WholeStateSpecial::apply_state`] and whose
+/// [`Special::apply`] refuses to run.
+pub trait WholeStateSpecial: fmt::Debug + Send + Sync {
+    /// As [`Special::name`].
+    fn name(&self) -> String;
+    /// The meaning: the whole new state.
+    ///
+    /// # Errors
+    ///
+    /// [`RefError`] when the state breaks the instruction's precondition.
+    fn apply_state(&self, state: &State) -> Result<State, RefError>;
+    /// As [`Special::rewrites`].
+    fn rewrites(&self) -> Vec<Rewrite>;
+    /// As [`Special::stack_effect`].
+    fn stack_effect(&self) -> (usize, usize) {
+        (0, 0)
+    }
+    /// As [`Special::defines`].
+    fn defines(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// As [`Special::requires`].
+    fn requires(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+impl<T: WholeStateSpecial> Special for T {
+    fn name(&self) -> String {
+        WholeStateSpecial::name(self)
+    }
+
+    fn apply(&self, _thread: Thread) -> Result<Vec<Thread>, RefError> {
+        Err(RefError::Special {
+            instr: WholeStateSpecial::name(self),
+            message: "acts on the whole state; see apply_state".into(),
+        })
+    }
+
+    fn rewrites(&self) -> Vec<Rewrite> {
+        WholeStateSpecial::rewrites(self)
+    }
+
+    fn stack_effect(&self) -> (usize, usize) {
+        WholeStateSpecial::stack_effect(self)
+    }
+
+    fn apply_state(&self, state: &State) -> Option<Result<State, RefError>> {
+        Some(WholeStateSpecial::apply_state(self, state))
+    }
+
+    fn defines(&self) -> Vec<String> {
+        WholeStateSpecial::defines(self)
+    }
+
+    fn requires(&self) -> Vec<String> {
+        WholeStateSpecial::requires(self)
     }
 }
 
@@ -281,5 +346,60 @@ impl fmt::Display for IrProgram {
             writeln!(f, "{i:03}: {instr}")?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A whole-state special for the test: drops every thread.
+    #[derive(Debug)]
+    struct DropAll;
+
+    impl WholeStateSpecial for DropAll {
+        fn name(&self) -> String {
+            "drop_all".into()
+        }
+        fn apply_state(&self, state: &State) -> Result<State, RefError> {
+            Ok(State {
+                prefix: state.prefix.clone(),
+                threads: Vec::new(),
+            })
+        }
+        fn rewrites(&self) -> Vec<Rewrite> {
+            Vec::new()
+        }
+        fn stack_effect(&self) -> (usize, usize) {
+            (0, 1)
+        }
+    }
+
+    #[test]
+    fn a_whole_state_special_is_a_special_with_no_per_thread_meaning() {
+        let s: Arc<dyn Special> = Arc::new(DropAll);
+        assert_eq!(s.name(), "drop_all");
+        assert_eq!(s.stack_effect(), (0, 1));
+        let thread = Thread {
+            tag: None,
+            stack: Vec::new(),
+            vars: Vec::new(),
+        };
+        assert!(matches!(
+            s.apply(thread.clone()),
+            Err(RefError::Special { instr, .. }) if instr == "drop_all"
+        ));
+        let state = State {
+            prefix: "text\n".into(),
+            threads: vec![thread],
+        };
+        let after = s.apply_state(&state).expect("a whole-state meaning");
+        assert_eq!(
+            after,
+            Ok(State {
+                prefix: "text\n".into(),
+                threads: Vec::new()
+            })
+        );
     }
 }

@@ -20,7 +20,7 @@
 
 use std::sync::Arc;
 
-use regex_asm::ir::{RefError, Special};
+use regex_asm::ir::{RefError, WholeStateSpecial};
 use regex_vm::state::{State, Thread};
 use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
@@ -144,22 +144,16 @@ fn global(pattern: impl Into<String>, template: Template) -> Rewrite {
     Rewrite::new(pattern, template).with_scope(Scope::Global)
 }
 
-impl Special for NotePosition {
+impl WholeStateSpecial for NotePosition {
     fn name(&self) -> String {
         "note_position".into()
     }
 
-    fn apply(&self, _t: Thread) -> Result<Vec<Thread>, RefError> {
-        Err(crate::screen::whole_state_only(&self.name()))
-    }
-
-    fn apply_state(&self, state: &State) -> Option<Result<State, RefError>> {
-        Some(
-            NotePosition::note(state).map_err(|message| RefError::Special {
-                instr: self.name(),
-                message,
-            }),
-        )
+    fn apply_state(&self, state: &State) -> Result<State, RefError> {
+        NotePosition::note(state).map_err(|message| RefError::Special {
+            instr: self.name(),
+            message,
+        })
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {

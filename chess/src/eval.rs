@@ -180,8 +180,8 @@ fn cell_token(ours: bool, value: u32) -> String {
     format!("`{}{}", side(ours, 'c', 'd'), side(!ours, 'g', 'h'))
 }
 
-impl Eval {
-    fn rewrites_inner(&self) -> Vec<Rewrite> {
+impl Special for Eval {
+    fn rewrites(&self) -> Vec<Rewrite> {
         let us = self.0;
         let local = |p: String, t: Template| Rewrite::new(p, t).with_scope(Scope::ActiveThread);
         let mut out = Vec::new();
@@ -298,9 +298,7 @@ impl Eval {
         }));
         out
     }
-}
 
-impl Special for Eval {
     fn name(&self) -> String {
         match self.0 {
             Color::White => "eval_w".into(),
@@ -326,10 +324,6 @@ impl Special for Eval {
         t.vars.retain(|(n, _)| n.as_str() != EVAL_VAR);
         t.vars.insert(0, (VarName::must(EVAL_VAR), score));
         Ok(vec![t])
-    }
-
-    fn rewrites(&self) -> Vec<Rewrite> {
-        self.rewrites_inner()
     }
 
     fn defines(&self) -> Vec<String> {
@@ -421,12 +415,6 @@ impl ReplyDelta {
                 .text(&u)
                 .text("\n"),
         )
-    }
-
-    fn rewrites_inner(&self) -> Vec<Rewrite> {
-        let mut out = self.tally_rewrites();
-        out.extend(ReplyDelta::digit_rewrites());
-        out
     }
 
     /// The lookups of the three parts and the mop-up term, leaving `dv` as
@@ -591,7 +579,9 @@ impl Special for ReplyDelta {
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {
-        self.rewrites_inner()
+        let mut out = self.tally_rewrites();
+        out.extend(ReplyDelta::digit_rewrites());
+        out
     }
 
     fn defines(&self) -> Vec<String> {

@@ -8,7 +8,7 @@
 //! of up to `2^PASSES` threads is decided in `PASSES` passes. Paused threads
 //! separate runs. It knows nothing of chess.
 
-use regex_asm::ir::{Instr, IrProgram, RefError, Special};
+use regex_asm::ir::{Instr, IrProgram, RefError, WholeStateSpecial};
 use regex_asm::lower;
 use regex_vm::state::{State, Thread, VarName};
 use regex_vm::{Rewrite, Scope, Template};
@@ -47,7 +47,7 @@ fn generic(instrs: Vec<Instr>) -> Vec<Rewrite> {
         .collect()
 }
 
-impl Special for KeepBest {
+impl WholeStateSpecial for KeepBest {
     fn name(&self) -> String {
         match self.better {
             Better::Min => format!("keep_min_{}", self.var),
@@ -55,15 +55,11 @@ impl Special for KeepBest {
         }
     }
 
-    fn apply(&self, _t: Thread) -> Result<Vec<Thread>, RefError> {
-        Err(crate::screen::whole_state_only(&self.name()))
-    }
-
-    fn apply_state(&self, state: &State) -> Option<Result<State, RefError>> {
-        Some(self.reduce(state.threads.clone()).map(|threads| State {
+    fn apply_state(&self, state: &State) -> Result<State, RefError> {
+        self.reduce(state.threads.clone()).map(|threads| State {
             prefix: state.prefix.clone(),
             threads,
-        }))
+        })
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {

@@ -14,7 +14,7 @@
 
 use std::sync::Arc;
 
-use regex_asm::ir::{RefError, Special};
+use regex_asm::ir::{RefError, WholeStateSpecial};
 use regex_asm::Machine;
 use regex_vm::state::{State, Thread};
 use regex_vm::{Rewrite, Scope, Template};
@@ -60,22 +60,16 @@ impl LoadHistory {
     }
 }
 
-impl Special for LoadHistory {
+impl WholeStateSpecial for LoadHistory {
     fn name(&self) -> String {
         "load_history".into()
     }
 
-    fn apply(&self, _t: Thread) -> Result<Vec<Thread>, RefError> {
-        Err(crate::screen::whole_state_only(&self.name()))
-    }
-
-    fn apply_state(&self, state: &State) -> Option<Result<State, RefError>> {
-        Some(
-            LoadHistory::load(state).map_err(|message| RefError::Special {
-                instr: self.name(),
-                message,
-            }),
-        )
+    fn apply_state(&self, state: &State) -> Result<State, RefError> {
+        LoadHistory::load(state).map_err(|message| RefError::Special {
+            instr: self.name(),
+            message,
+        })
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {

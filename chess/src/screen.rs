@@ -30,7 +30,7 @@
 //! line (a mating SAN move) is written `~` inside threads, where `#` is
 //! reserved.
 
-use regex_asm::ir::{RefError, Special};
+use regex_asm::ir::{RefError, WholeStateSpecial};
 use regex_vm::state::{State, Thread, VarName};
 use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
@@ -351,15 +351,6 @@ pub fn classify_input(after_prompt: &str) -> (&'static str, String) {
     ("syntax", String::new())
 }
 
-/// The error of `apply` for the instructions whose meaning is given on the
-/// whole state (`apply_state`).
-pub fn whole_state_only(name: &str) -> RefError {
-    RefError::Special {
-        instr: name.to_string(),
-        message: "acts on the whole state; see apply_state".into(),
-    }
-}
-
 fn global(pattern: impl Into<String>, template: Template) -> Rewrite {
     Rewrite::new(pattern, template).with_scope(Scope::Global)
 }
@@ -368,16 +359,12 @@ fn global(pattern: impl Into<String>, template: Template) -> Rewrite {
 #[derive(Debug, Clone, Copy)]
 pub struct Sanitize;
 
-impl Special for Sanitize {
+impl WholeStateSpecial for Sanitize {
     fn name(&self) -> String {
         "sanitize".into()
     }
 
-    fn apply(&self, _t: Thread) -> Result<Vec<Thread>, RefError> {
-        Err(whole_state_only(&self.name()))
-    }
-
-    fn apply_state(&self, state: &State) -> Option<Result<State, RefError>> {
+    fn apply_state(&self, state: &State) -> Result<State, RefError> {
         let mut s = state.clone();
         if let Some(pos) = s.prefix.find(PROMPT) {
             let (class, mv) = classify_input(&s.prefix[pos + PROMPT.len()..]);
@@ -389,7 +376,7 @@ impl Special for Sanitize {
             s.prefix.truncate(pos);
             s.prefix.push_str(&marker);
         }
-        Some(Ok(s))
+        Ok(s)
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {
@@ -434,34 +421,30 @@ pub const PARSED_VARS: [&str; 7] = [
     INPUT_VAR,
 ];
 
-impl Special for ParseScreen {
+impl WholeStateSpecial for ParseScreen {
     fn name(&self) -> String {
         "parse_screen".into()
     }
 
-    fn apply(&self, _t: Thread) -> Result<Vec<Thread>, RefError> {
-        Err(whole_state_only(&self.name()))
-    }
-
-    fn apply_state(&self, state: &State) -> Option<Result<State, RefError>> {
+    fn apply_state(&self, state: &State) -> Result<State, RefError> {
         if !state.threads.is_empty() {
-            return Some(Ok(state.clone()));
+            return Ok(state.clone());
         }
         let text = &state.prefix;
         let Some(marker_at) = text.rfind("\n>") else {
-            return Some(Ok(state.clone()));
+            return Ok(state.clone());
         };
         let marker = &text[marker_at + 2..];
         let Some(marker) = marker.strip_suffix('\n') else {
-            return Some(Ok(state.clone()));
+            return Ok(state.clone());
         };
         let (class, mv) = marker.split_once(' ').unwrap_or((marker, ""));
         let screen_text = format!("{}\n{PROMPT}", &text[..marker_at]);
         let Some(screen) = parse_screen(&screen_text) else {
-            return Some(Ok(state.clone()));
+            return Ok(state.clone());
         };
         if screen.info.contains(['%', '`']) || !class.bytes().all(|b| b.is_ascii_lowercase()) {
-            return Some(Ok(state.clone()));
+            return Ok(state.clone());
         }
         let turn = match screen.position.turn {
             Color::White => "w",
@@ -481,7 +464,7 @@ impl Special for ParseScreen {
             (INPUT_CLASS_VAR, class.to_string()),
             (INPUT_VAR, mv.to_string()),
         ];
-        Some(Ok(State {
+        Ok(State {
             prefix: format!("{HISTORY_PREFIX}{}\n{}\n", screen.history, screen.info),
             threads: vec![Thread {
                 tag: None,
@@ -491,7 +474,7 @@ impl Special for ParseScreen {
                     .map(|(n, v)| (VarName::must(n), v))
                     .collect(),
             }],
-        }))
+        })
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {
@@ -612,21 +595,17 @@ pub const RENDER_VARS: [&str; 7] = [
     FULLMOVE_VAR,
 ];
 
-impl Special for Render {
+impl WholeStateSpecial for Render {
     fn name(&self) -> String {
         "render".into()
     }
 
-    fn apply(&self, _t: Thread) -> Result<Vec<Thread>, RefError> {
-        Err(whole_state_only(&self.name()))
-    }
-
-    fn apply_state(&self, state: &State) -> Option<Result<State, RefError>> {
+    fn apply_state(&self, state: &State) -> Result<State, RefError> {
         let fail = |m: &str| {
-            Some(Err(RefError::Special {
+            Err(RefError::Special {
                 instr: "render".into(),
                 message: m.into(),
-            }))
+            })
         };
         let [t] = state.threads.as_slice() else {
             return fail("needs exactly one thread");
@@ -682,10 +661,10 @@ impl Special for Render {
             message: v(MESSAGE_VAR),
             prompt: v(PROMPT_VAR),
         });
-        Some(Ok(State {
+        Ok(State {
             prefix: text,
             threads: vec![],
-        }))
+        })
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {
