@@ -14,6 +14,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::exec::EngineError;
+use crate::lex::{lex, Token};
 use crate::program::{Engine, Program, Rewrite, Template};
 
 /// Compiled-size limit for `regex` patterns, the same one the executor uses,
@@ -399,37 +400,30 @@ pub fn to_js(program: &Program) -> String {
 /// `new RegExp(..., "g")` call when no literal can express the pattern (it
 /// is empty, or ends with an unpaired backslash).
 fn js_regex(pattern: &str) -> String {
-    let mut body = String::with_capacity(pattern.len() + 8);
-    // Number of consecutive backslashes just before the current character.
-    let mut backslashes = 0usize;
-    for c in pattern.chars() {
-        let escaped = backslashes % 2 == 1;
-        // Inside a line terminator escape the backslash is already written.
-        let lead = if escaped { "" } else { "\\" };
-        match c {
-            '/' if !escaped => body.push_str("\\/"),
-            '\n' => {
-                body.push_str(lead);
-                body.push('n');
-            }
-            '\r' => {
-                body.push_str(lead);
-                body.push('r');
-            }
-            '\u{2028}' => {
-                body.push_str(lead);
-                body.push_str("u2028");
-            }
-            '\u{2029}' => {
-                body.push_str(lead);
-                body.push_str("u2029");
-            }
-            c => body.push(c),
-        }
-        backslashes = if c == '\\' { backslashes + 1 } else { 0 };
-    }
-    if pattern.is_empty() || backslashes % 2 == 1 {
+    let lexed = lex(pattern);
+    let trailing = lexed
+        .lexemes
+        .last()
+        .is_some_and(|l| l.token == Token::TrailingBackslash);
+    if pattern.is_empty() || trailing {
         return format!("new RegExp({}, \"g\")", json_string(pattern));
+    }
+    let mut body = String::with_capacity(pattern.len() + 8);
+    for l in &lexed.lexemes {
+        // A line terminator is written as its escape, whether the pattern
+        // has it bare or after a backslash (`\` then a newline).
+        let (Token::Char(c) | Token::Escape(c)) = l.token else {
+            body.push_str(l.text);
+            continue;
+        };
+        match c {
+            '/' if l.token == Token::Char('/') => body.push_str("\\/"),
+            '\n' => body.push_str("\\n"),
+            '\r' => body.push_str("\\r"),
+            '\u{2028}' => body.push_str("\\u2028"),
+            '\u{2029}' => body.push_str("\\u2029"),
+            _ => body.push_str(l.text),
+        }
     }
     format!("/{body}/g")
 }
@@ -690,6 +684,10 @@ mod tests {
         assert_eq!(js_regex(r"a/b\/c[/]\\/"), r"/a\/b\/c[\/]\\\//g");
         assert_eq!(js_regex("x\ny\r"), r"/x\ny\r/g");
         assert_eq!(js_regex("\\\n"), r"/\n/g");
+        // The other line terminators, bare and escaped; a back-reference and
+        // an escaped `]` in a class are copied as they are.
+        assert_eq!(js_regex("a\u{2028}b\\\u{2029}"), r"/a\u2028b\u2029/g");
+        assert_eq!(js_regex(r"(x)\1[\]/]"), r"/(x)\1[\]\/]/g");
         assert_eq!(js_regex(""), "new RegExp(\"\", \"g\")");
         assert_eq!(js_regex("a\\"), "new RegExp(\"a\\\\\", \"g\")");
         let p = Program::new(vec![Rewrite::new("a/b", Template::literal("$").group(1))]);

@@ -8,7 +8,8 @@
 //! pattern is read from its parsed form (`regex-syntax`'s HIR, in
 //! `analysis`); what `regex-syntax` cannot see, it reads from these
 //! lexemes: back-references (which `regex-syntax` does not know), and the
-//! constructs the portable subset forbids (`portable`). Classes follow the
+//! constructs the portable subset forbids (`portable`); `format` writes
+//! JavaScript regex literals from them. Classes follow the
 //! portable subset's reading: `[` opens one outside a class, the first `]`
 //! inside closes it (a `]` first in a class, which Python and Rust read as
 //! a literal, is forbidden there), and there is no nesting. It decides
