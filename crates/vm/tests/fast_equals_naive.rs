@@ -304,13 +304,27 @@ fn groups(pattern: &str) -> Option<usize> {
     Some(re.captures_len() - 1)
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 10_000,
-        failure_persistence: None,
+/// 10 000 cases, or `PROPTEST_CASES` when it is set (proptest's own
+/// variable); a failing case is saved, shrunk, to
+/// `fast_equals_naive.proptest-regressions` beside this file and replayed
+/// first on every later run (commit that file, as proptest recommends).
+fn config() -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000);
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::WithSource("proptest-regressions"),
+        )),
         max_global_rejects: 100_000,
         ..ProptestConfig::default()
-    })]
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
 
     /// Fast equals naive on generated programs and states, on one piece
     /// at a time and on two halves.
