@@ -31,15 +31,16 @@ pub const POSITION_VARS: [&str; 4] = [BOARD_VAR, TURN_VAR, HALFMOVE_VAR, FULLMOV
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// A FEN that cannot be played, or a thread that holds no position.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum FenError {
     /// Not FEN syntax.
-    #[error("invalid FEN {fen:?}: {message}")]
+    #[error("invalid FEN {fen:?}")]
     Syntax {
         /// The input, quoted (see [`excerpt`]).
         fen: String,
-        /// shakmaty's message.
-        message: String,
+        /// What shakmaty found wrong.
+        #[source]
+        source: shakmaty::fen::ParseFenError,
     },
     /// A clock field outside 0..=2^32-1 (FEN's 32-bit counters).
     #[error("invalid FEN {fen:?}: the {field} {value:?} is not a number from 0 to 4294967295")]
@@ -52,12 +53,13 @@ pub enum FenError {
         value: String,
     },
     /// Well-formed but not a legal chess position.
-    #[error("illegal position {fen:?}: {message}")]
+    #[error("illegal position {fen:?}")]
     Illegal {
         /// The input, quoted (see [`excerpt`]).
         fen: String,
-        /// shakmaty's message.
-        message: String,
+        /// What shakmaty found illegal.
+        #[source]
+        source: Box<shakmaty::PositionError<Chess>>,
     },
     /// A thread whose position variables are missing or malformed.
     #[error("thread does not hold a position: {0}")]
@@ -131,21 +133,18 @@ pub fn parse_fen_with_warnings(fen: &str) -> Result<(Chess, Vec<String>), FenErr
             }
         }
     }
-    let parsed: Fen = fen
-        .trim()
-        .parse()
-        .map_err(|e: shakmaty::fen::ParseFenError| FenError::Syntax {
-            fen: quoted.clone(),
-            message: e.to_string(),
-        })?;
+    let parsed: Fen = fen.trim().parse().map_err(|source| FenError::Syntax {
+        fen: quoted.clone(),
+        source,
+    })?;
     let mut warnings = Vec::new();
     let pos = match parsed.into_position::<Chess>(CastlingMode::Standard) {
         Ok(pos) => pos,
         Err(e) => {
             let kinds = e.kinds();
-            let illegal = |e: shakmaty::PositionError<Chess>| FenError::Illegal {
+            let illegal = |source| FenError::Illegal {
                 fen: quoted.clone(),
-                message: e.to_string(),
+                source: Box::new(source),
             };
             let pos = match e.ignore_invalid_castling_rights() {
                 Ok(pos) => pos,
@@ -398,5 +397,19 @@ mod tests {
             encode_fen("8/8/8/8/8/8/8/8 w - - 0 1"),
             Err(FenError::Illegal { .. })
         ));
+    }
+
+    #[test]
+    fn shakmatys_reason_is_the_source() {
+        use std::error::Error as _;
+        for fen in ["hello", "8/8/8/8/8/8/8/8 w - - 0 1"] {
+            let e = encode_fen(fen).unwrap_err();
+            let cause = e.source().map(ToString::to_string).unwrap_or_default();
+            assert!(!cause.is_empty(), "{fen}: {e} has no cause");
+            assert!(
+                !e.to_string().contains(&cause),
+                "{fen}: {e} repeats {cause}"
+            );
+        }
     }
 }

@@ -64,13 +64,12 @@ pub fn flip_fen(fen: &str) -> Result<String, FenError> {
     let mirrored = parse_fen(fen)?
         .to_setup(EnPassantMode::Always)
         .into_mirrored();
-    let flipped: Chess =
-        mirrored
-            .position(CastlingMode::Standard)
-            .map_err(|e| FenError::Illegal {
-                fen: excerpt(fen),
-                message: e.to_string(),
-            })?;
+    let flipped: Chess = mirrored
+        .position(CastlingMode::Standard)
+        .map_err(|source| FenError::Illegal {
+            fen: excerpt(fen),
+            source: Box::new(source),
+        })?;
     Ok(fen_of(&flipped))
 }
 

@@ -190,13 +190,13 @@ impl Session {
             if cmd.base == self.base && cmd.moves.starts_with(&self.moves) {
                 (self.fen.clone(), self.moves.len(), self.history.clone())
             } else {
-                chess::codec::parse_fen(&cmd.base).map_err(|e| e.to_string())?;
+                chess::codec::parse_fen(&cmd.base).map_err(|e| textio::chain(&e))?;
                 (cmd.base.clone(), 0, history_after(Vec::new(), &cmd.base))
             };
         let mut refused = None;
         for (i, mv) in cmd.moves.iter().enumerate().skip(done) {
             let after = chess::legal_moves(&fen)
-                .map_err(|e| e.to_string())?
+                .map_err(|e| textio::chain(&e))?
                 .into_iter()
                 .find(|(uci, _)| uci == mv)
                 .map(|(_, after)| after);
