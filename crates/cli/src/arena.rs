@@ -116,8 +116,10 @@ impl Settings {
                 Some("threats") => Some(Leaves::Threats),
                 Some("threats-on-quiet") => Some(Leaves::ThreatsOnQuiet),
                 Some("static") => Some(Leaves::Static),
+                Some("full") => Some(Leaves::Full),
+                Some("leaf-threats") => Some(Leaves::LeafThreats),
                 Some(other) => bail!(
-                    "--native {}: use quiescent, threats, threats-on-quiet or static",
+                    "--native {}: use quiescent, threats, threats-on-quiet, full, leaf-threats or static",
                     quote(other)
                 ),
             },
