@@ -37,6 +37,10 @@ pub enum Leaves {
     /// side in turn, with alpha-beta): what the regex program's one-square
     /// terms approximate, kept to measure how much they miss.
     Full,
+    /// [`Leaves::Full`] cut after two captures (the taker's, then the
+    /// replier's; static after that): the most a regex program could
+    /// generate as threads.
+    TwoCaptures,
     /// The taker's best one-square exchange on any of the replier's
     /// non-king pieces, judged on the leaf's board (after the reply).
     LeafThreats,
@@ -146,10 +150,13 @@ fn leaf_score(after: &Chess, r: Move, ply: u32, leaves: Leaves, threats: &Threat
         return mated_at(ply + 1);
     }
     if leaves == Leaves::Full {
-        return capture_search(&leaf, 0, 2 * EVEN);
+        return capture_search(&leaf, 0, 2 * EVEN, u32::MAX);
+    }
+    if leaves == Leaves::TwoCaptures {
+        return capture_search(&leaf, 0, 2 * EVEN, 2);
     }
     let gain = match leaves {
-        Leaves::Full => 0,
+        Leaves::Full | Leaves::TwoCaptures => 0,
         Leaves::LeafThreats => Threats::against(&leaf, !leaf.turn()).g1,
         Leaves::Quiescent => recapture_gain(&leaf, &r),
         Leaves::Static => 0,
@@ -162,8 +169,8 @@ fn leaf_score(after: &Chess, r: Move, ply: u32, leaves: Leaves, threats: &Threat
 
 /// The value of `pos` for its side to move when each side in turn may
 /// stand pat or capture (alpha-beta between `alpha` and `beta`); a side in
-/// check with no legal move is mated.
-fn capture_search(pos: &Chess, alpha: u32, beta: u32) -> u32 {
+/// check with no legal move is mated; `plies`: the captures still allowed.
+fn capture_search(pos: &Chess, alpha: u32, beta: u32, plies: u32) -> u32 {
     let moves = pos.legal_moves();
     if moves.is_empty() {
         return if pos.is_check() { mated_at(1) } else { EVEN };
@@ -173,6 +180,9 @@ fn capture_search(pos: &Chess, alpha: u32, beta: u32) -> u32 {
         return stand;
     }
     let mut alpha = alpha.max(stand);
+    if plies == 0 {
+        return alpha;
+    }
     let mut captures: Vec<Move> = moves.into_iter().filter(|m| m.is_capture()).collect();
     // Most valuable victim first, then least valuable attacker.
     captures.sort_by_key(|m| {
@@ -182,7 +192,7 @@ fn capture_search(pos: &Chess, alpha: u32, beta: u32) -> u32 {
     for m in captures {
         let mut next = pos.clone();
         next.play_unchecked(m);
-        let v = 2 * EVEN - capture_search(&next, 2 * EVEN - beta, 2 * EVEN - alpha);
+        let v = 2 * EVEN - capture_search(&next, 2 * EVEN - beta, 2 * EVEN - alpha, plies - 1);
         if v >= beta {
             return v;
         }

@@ -118,8 +118,9 @@ impl Settings {
                 Some("static") => Some(Leaves::Static),
                 Some("full") => Some(Leaves::Full),
                 Some("leaf-threats") => Some(Leaves::LeafThreats),
+                Some("two-captures") => Some(Leaves::TwoCaptures),
                 Some(other) => bail!(
-                    "--native {}: use quiescent, threats, threats-on-quiet, full, leaf-threats or static",
+                    "--native {}: use quiescent, threats, threats-on-quiet, full, two-captures, leaf-threats or static",
                     quote(other)
                 ),
             },
