@@ -33,6 +33,17 @@ pub enum Leaves {
     /// [`Leaves::Quiescent`] (an experiment: a capture may take the
     /// attacker).
     ThreatsOnQuiet,
+    /// A full capture search at the leaf (stand pat or any capture, each
+    /// side in turn, with alpha-beta): what the regex program's one-square
+    /// terms approximate, kept to measure how much they miss.
+    Full,
+    /// [`Leaves::Full`] cut after two captures (the taker's, then the
+    /// replier's; static after that): the most a regex program could
+    /// generate as threads.
+    TwoCaptures,
+    /// The taker's best one-square exchange on any of the replier's
+    /// non-king pieces, judged on the leaf's board (after the reply).
+    LeafThreats,
 }
 
 /// The leaves of the search the regex program mirrors.
@@ -56,9 +67,13 @@ impl Threats {
     /// The threats in `pos` against its side to move (the first of equal
     /// best squares in shakmaty's square order).
     pub fn of(pos: &Chess) -> Threats {
+        Threats::against(pos, pos.turn())
+    }
+
+    /// The threats in `pos` against the pieces of `replier`.
+    pub fn against(pos: &Chess, replier: shakmaty::Color) -> Threats {
         let board = pos.board();
         let occupied = board.occupied();
-        let replier = pos.turn();
         let mut t = Threats::default();
         for x in board.by_color(replier) & !board.kings() {
             let Some(role) = board.role_at(x) else {
@@ -134,7 +149,15 @@ fn leaf_score(after: &Chess, r: Move, ply: u32, leaves: Leaves, threats: &Threat
     if leaf.is_check() && leaf.legal_moves().is_empty() {
         return mated_at(ply + 1);
     }
+    if leaves == Leaves::Full {
+        return capture_search(&leaf, 0, 2 * EVEN, u32::MAX);
+    }
+    if leaves == Leaves::TwoCaptures {
+        return capture_search(&leaf, 0, 2 * EVEN, 2);
+    }
     let gain = match leaves {
+        Leaves::Full | Leaves::TwoCaptures => 0,
+        Leaves::LeafThreats => Threats::against(&leaf, !leaf.turn()).g1,
         Leaves::Quiescent => recapture_gain(&leaf, &r),
         Leaves::Static => 0,
         Leaves::Threats => recapture_gain(&leaf, &r).max(threats.after(r.from())),
@@ -142,6 +165,40 @@ fn leaf_score(after: &Chess, r: Move, ply: u32, leaves: Leaves, threats: &Threat
         Leaves::ThreatsOnQuiet => recapture_gain(&leaf, &r).max(threats.after(r.from())),
     };
     leaf_value(&encode(&leaf).board, us) + 10 * gain
+}
+
+/// The value of `pos` for its side to move when each side in turn may
+/// stand pat or capture (alpha-beta between `alpha` and `beta`); a side in
+/// check with no legal move is mated; `plies`: the captures still allowed.
+fn capture_search(pos: &Chess, alpha: u32, beta: u32, plies: u32) -> u32 {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return if pos.is_check() { mated_at(1) } else { EVEN };
+    }
+    let stand = leaf_value(&encode(pos).board, pos.turn());
+    if stand >= beta {
+        return stand;
+    }
+    let mut alpha = alpha.max(stand);
+    if plies == 0 {
+        return alpha;
+    }
+    let mut captures: Vec<Move> = moves.into_iter().filter(|m| m.is_capture()).collect();
+    // Most valuable victim first, then least valuable attacker.
+    captures.sort_by_key(|m| {
+        let victim = m.capture().map_or(0, |r| r as u32);
+        (std::cmp::Reverse(victim), m.role() as u32)
+    });
+    for m in captures {
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        let v = 2 * EVEN - capture_search(&next, 2 * EVEN - beta, 2 * EVEN - alpha, plies - 1);
+        if v >= beta {
+            return v;
+        }
+        alpha = alpha.max(v);
+    }
+    alpha
 }
 
 /// The line the search expects at `depth`: its best move, the opponent's
@@ -255,7 +312,8 @@ pub fn best_moves(pos: &Chess) -> Option<(Vec<Move>, u32)> {
 
 /// [`move_score_at`] in a game whose positions so far have the keys
 /// `history` (each after a space, as the `Positions:` line holds them):
-/// a move into one of them is a draw, [`EVEN`].
+/// a move into one of them is a draw, [`EVEN`], unless it scores as a mate
+/// (`repetition::repeated_score`).
 pub fn move_score_in_game(pos: &Chess, m: Move, depth: u32, history: &str) -> u32 {
     move_score_in_game_with(pos, m, depth, history, SEARCHED)
 }
@@ -270,10 +328,11 @@ pub fn move_score_in_game_with(
 ) -> u32 {
     let mut after = pos.clone();
     after.play_unchecked(m);
+    let score = move_score_with(pos, m, depth, leaves);
     if crate::repetition::repeats(&encode(&after).board, after.turn(), history) {
-        return EVEN;
+        return crate::repetition::repeated_score(score);
     }
-    move_score_with(pos, m, depth, leaves)
+    score
 }
 
 /// [`best_moves_at`] in a game with `history` (see

@@ -160,3 +160,28 @@ fn a_malformed_history_key_is_an_error() {
         .unwrap_err();
     assert!(err.to_string().contains("not a position key"), "{err}");
 }
+
+#[test]
+fn a_repetition_that_allows_mate_is_not_a_draw() {
+    // Black's lone king: Kd6 repeats a position of the game, but after it
+    // White mates at once (Qd8#), so it is no draw; nor is Kd4 (Qc4#).
+    let start = parse_fen("6Q1/8/5K2/2k5/8/2R5/8/8 b - - 14 93").unwrap();
+    let into_mate = uci(&start, "c5d6");
+    let keys = vec![key(&play(&start, into_mate)), key(&start)];
+    for depth in [2, 3] {
+        let (m, score) = reply_in_game(&start, &keys, depth);
+        let after = play(&start, m);
+        assert!(
+            !after
+                .legal_moves()
+                .into_iter()
+                .any(|r| play(&after, r).is_checkmate()),
+            "depth {depth}: {m:?} allows mate"
+        );
+        assert!(score < EVEN, "depth {depth}: still lost, {score}");
+        // The reference scores the repetition as the mate it allows.
+        let history = history_line(&keys);
+        let repeat = move_score_in_game(&start, into_mate, depth, &history);
+        assert_eq!(chess::search::mate_in(repeat), Some(-1), "depth {depth}");
+    }
+}

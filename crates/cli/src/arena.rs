@@ -116,8 +116,11 @@ impl Settings {
                 Some("threats") => Some(Leaves::Threats),
                 Some("threats-on-quiet") => Some(Leaves::ThreatsOnQuiet),
                 Some("static") => Some(Leaves::Static),
+                Some("full") => Some(Leaves::Full),
+                Some("leaf-threats") => Some(Leaves::LeafThreats),
+                Some("two-captures") => Some(Leaves::TwoCaptures),
                 Some(other) => bail!(
-                    "--native {}: use quiescent, threats, threats-on-quiet or static",
+                    "--native {}: use quiescent, threats, threats-on-quiet, full, two-captures, leaf-threats or static",
                     quote(other)
                 ),
             },
