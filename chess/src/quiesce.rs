@@ -255,8 +255,47 @@ impl Recapture {
             }
         })
     }
+}
 
-    fn rewrites_inner(&self) -> Vec<Rewrite> {
+fn special_err(instr: String, message: &str) -> RefError {
+    RefError::Special {
+        instr,
+        message: message.to_string(),
+    }
+}
+
+impl Special for Recapture {
+    fn name(&self) -> String {
+        match self.0 {
+            Color::White => "recapture_w".into(),
+            Color::Black => "recapture_b".into(),
+        }
+    }
+
+    fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
+        let board = board_of(&self.name(), &t)?.to_string();
+        let star = board
+            .find('*')
+            .ok_or_else(|| special_err(self.name(), "no destination mark on the board"))?;
+        let victim = Recapture::victim(&t)
+            .ok_or_else(|| special_err(self.name(), "pc and u must be set"))?;
+        if t.var(GAIN_VAR).is_some() {
+            return Err(special_err(self.name(), "qg is already set"));
+        }
+        let defended = !attackers(&board, star, self.0).is_empty();
+        let g = gain(victim, least(&attackers(&board, star, !self.0)), defended);
+        if g > 0 {
+            let at = t
+                .vars
+                .iter()
+                .position(|(n, _)| n.as_str() == PIECE)
+                .ok_or_else(|| special_err(self.name(), "pc must be set"))?;
+            t.vars.insert(at, (VarName::must(GAIN_VAR), g.to_string()));
+        }
+        Ok(vec![t])
+    }
+
+    fn rewrites(&self) -> Vec<Rewrite> {
         let mover = self.0;
         let taker = !mover;
         let all = "PNBRQK";
@@ -322,49 +361,6 @@ impl Recapture {
             Template::new().group(1).text("*"),
         ));
         out
-    }
-}
-
-fn special_err(instr: String, message: &str) -> RefError {
-    RefError::Special {
-        instr,
-        message: message.to_string(),
-    }
-}
-
-impl Special for Recapture {
-    fn name(&self) -> String {
-        match self.0 {
-            Color::White => "recapture_w".into(),
-            Color::Black => "recapture_b".into(),
-        }
-    }
-
-    fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
-        let board = board_of(&self.name(), &t)?.to_string();
-        let star = board
-            .find('*')
-            .ok_or_else(|| special_err(self.name(), "no destination mark on the board"))?;
-        let victim = Recapture::victim(&t)
-            .ok_or_else(|| special_err(self.name(), "pc and u must be set"))?;
-        if t.var(GAIN_VAR).is_some() {
-            return Err(special_err(self.name(), "qg is already set"));
-        }
-        let defended = !attackers(&board, star, self.0).is_empty();
-        let g = gain(victim, least(&attackers(&board, star, !self.0)), defended);
-        if g > 0 {
-            let at = t
-                .vars
-                .iter()
-                .position(|(n, _)| n.as_str() == PIECE)
-                .ok_or_else(|| special_err(self.name(), "pc must be set"))?;
-            t.vars.insert(at, (VarName::must(GAIN_VAR), g.to_string()));
-        }
-        Ok(vec![t])
-    }
-
-    fn rewrites(&self) -> Vec<Rewrite> {
-        self.rewrites_inner()
     }
 
     fn requires(&self) -> Vec<String> {

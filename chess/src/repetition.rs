@@ -200,7 +200,7 @@ pub(crate) fn repeats_are_even(m: &mut Machine, ply: u32) {
 /// A root candidate's score in a game where it repeats a position: a draw
 /// unless the search scored it as a mate (the native twin of
 /// [`repeats_are_even`]).
-pub fn repeated_score(score: u32) -> u32 {
+pub(crate) fn repeated_score(score: u32) -> u32 {
     if search::mate_in(score).is_some() {
         score
     } else {

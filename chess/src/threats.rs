@@ -118,8 +118,27 @@ fn special_err(instr: String, message: &str) -> RefError {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Threats(pub Color);
 
-impl Threats {
-    fn rewrites_inner(&self) -> Vec<Rewrite> {
+impl Special for Threats {
+    fn name(&self) -> String {
+        match self.0 {
+            Color::White => "threats_w".into(),
+            Color::Black => "threats_b".into(),
+        }
+    }
+
+    fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
+        if t.var(THREAT_VAR).is_some() {
+            return Err(special_err(self.name(), "ht is already set"));
+        }
+        let board = board_of(&self.name(), &t)?;
+        if let Some((g1, k1, g2)) = threats_on(board, self.0) {
+            let value = format!("{g1}{g2}{}_", rank_letter(k1));
+            t.vars.insert(0, (VarName::must(THREAT_VAR), value));
+        }
+        Ok(vec![t])
+    }
+
+    fn rewrites(&self) -> Vec<Rewrite> {
         let replier = self.0;
         let taker = !replier;
         let all = "PNBRQK";
@@ -222,31 +241,6 @@ impl Threats {
         out.push(Rewrite::new(format!(r"#{ht}:0[0-9]__\n"), Template::new()));
         out
     }
-}
-
-impl Special for Threats {
-    fn name(&self) -> String {
-        match self.0 {
-            Color::White => "threats_w".into(),
-            Color::Black => "threats_b".into(),
-        }
-    }
-
-    fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
-        if t.var(THREAT_VAR).is_some() {
-            return Err(special_err(self.name(), "ht is already set"));
-        }
-        let board = board_of(&self.name(), &t)?;
-        if let Some((g1, k1, g2)) = threats_on(board, self.0) {
-            let value = format!("{g1}{g2}{}_", rank_letter(k1));
-            t.vars.insert(0, (VarName::must(THREAT_VAR), value));
-        }
-        Ok(vec![t])
-    }
-
-    fn rewrites(&self) -> Vec<Rewrite> {
-        self.rewrites_inner()
-    }
 
     fn requires(&self) -> Vec<String> {
         vec![BOARD_VAR.into()]
@@ -262,51 +256,6 @@ impl Special for Threats {
 pub(crate) struct Threatened(pub Color);
 
 impl Threatened {
-    fn rewrites_inner(&self) -> Vec<Rewrite> {
-        let cls = victims(self.0);
-        let (ht, hg, z) = (THREAT_VAR, LEFT_VAR, BOARD_VAR);
-        let mut out = Vec::new();
-        let not_piece = format!("[^%\\n@{cls}]");
-        // The lifted piece is the threatened one (the `k`th: `k - 1` of
-        // the mover's non-king pieces before `@`, and it is one).
-        for k in 1..=MAX_PIECES {
-            let skip = if k == 1 {
-                String::new()
-            } else {
-                format!("(?:{not_piece}*[{cls}]){{{}}}", k - 1)
-            };
-            out.push(
-                Rewrite::new(
-                    format!(
-                        r"({ACTIVE})#{ht}:[0-9]([0-9]){}_\n([^%]*?#{z}:{skip}{not_piece}*@[^%]*?#{PIECE}:[{cls}]\n)",
-                        rank_letter(k),
-                    ),
-                    Template::new()
-                        .group(1)
-                        .text(&format!("#{hg}:"))
-                        .group(2)
-                        .text("\n")
-                        .group(3),
-                )
-                .with_scope(Scope::ActiveThread),
-            );
-        }
-        // Any other piece leaves the best threat.
-        out.push(
-            Rewrite::new(
-                format!(r"({ACTIVE})#{ht}:([0-9])[0-9][a-o]_\n"),
-                Template::new()
-                    .group(1)
-                    .text(&format!("#{hg}:"))
-                    .group(2)
-                    .text("\n"),
-            )
-            .with_scope(Scope::ActiveThread),
-        );
-        out.push(Rewrite::new(format!(r"#{hg}:0\n"), Template::new()));
-        out
-    }
-
     /// The threat left by the piece lifted in `t` (native), from
     /// [`THREAT_VAR`] (0 without it).
     fn left(&self, t: &Thread) -> Result<u32, RefError> {
@@ -359,7 +308,48 @@ impl Special for Threatened {
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {
-        self.rewrites_inner()
+        let cls = victims(self.0);
+        let (ht, hg, z) = (THREAT_VAR, LEFT_VAR, BOARD_VAR);
+        let mut out = Vec::new();
+        let not_piece = format!("[^%\\n@{cls}]");
+        // The lifted piece is the threatened one (the `k`th: `k - 1` of
+        // the mover's non-king pieces before `@`, and it is one).
+        for k in 1..=MAX_PIECES {
+            let skip = if k == 1 {
+                String::new()
+            } else {
+                format!("(?:{not_piece}*[{cls}]){{{}}}", k - 1)
+            };
+            out.push(
+                Rewrite::new(
+                    format!(
+                        r"({ACTIVE})#{ht}:[0-9]([0-9]){}_\n([^%]*?#{z}:{skip}{not_piece}*@[^%]*?#{PIECE}:[{cls}]\n)",
+                        rank_letter(k),
+                    ),
+                    Template::new()
+                        .group(1)
+                        .text(&format!("#{hg}:"))
+                        .group(2)
+                        .text("\n")
+                        .group(3),
+                )
+                .with_scope(Scope::ActiveThread),
+            );
+        }
+        // Any other piece leaves the best threat.
+        out.push(
+            Rewrite::new(
+                format!(r"({ACTIVE})#{ht}:([0-9])[0-9][a-o]_\n"),
+                Template::new()
+                    .group(1)
+                    .text(&format!("#{hg}:"))
+                    .group(2)
+                    .text("\n"),
+            )
+            .with_scope(Scope::ActiveThread),
+        );
+        out.push(Rewrite::new(format!(r"#{hg}:0\n"), Template::new()));
+        out
     }
 
     fn requires(&self) -> Vec<String> {
@@ -372,32 +362,6 @@ impl Special for Threatened {
 /// (inserted before `pc` if absent) to it when it is more.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ThreatGain;
-
-impl ThreatGain {
-    fn rewrites_inner() -> Vec<Rewrite> {
-        let (hg, qg) = (LEFT_VAR, GAIN_VAR);
-        let mut out = Vec::new();
-        for g in 2..=9 {
-            out.push(Rewrite::new(
-                format!(r"#{hg}:{g}\n([^%]*?)#{qg}:[1-{}]\n", g - 1),
-                Template::new().group(1).text(&format!("#{qg}:{g}\n")),
-            ));
-        }
-        out.push(Rewrite::new(
-            format!(r"#{hg}:[0-9]\n([^%]*?#{qg}:)"),
-            Template::new().group(1),
-        ));
-        out.push(Rewrite::new(
-            format!(r"#{hg}:([0-9])\n([^%]*?)#{PIECE}:"),
-            Template::new()
-                .group(2)
-                .text(&format!("#{qg}:"))
-                .group(1)
-                .text(&format!("\n#{PIECE}:")),
-        ));
-        out
-    }
-}
 
 impl Special for ThreatGain {
     fn name(&self) -> String {
@@ -430,7 +394,27 @@ impl Special for ThreatGain {
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {
-        ThreatGain::rewrites_inner()
+        let (hg, qg) = (LEFT_VAR, GAIN_VAR);
+        let mut out = Vec::new();
+        for g in 2..=9 {
+            out.push(Rewrite::new(
+                format!(r"#{hg}:{g}\n([^%]*?)#{qg}:[1-{}]\n", g - 1),
+                Template::new().group(1).text(&format!("#{qg}:{g}\n")),
+            ));
+        }
+        out.push(Rewrite::new(
+            format!(r"#{hg}:[0-9]\n([^%]*?#{qg}:)"),
+            Template::new().group(1),
+        ));
+        out.push(Rewrite::new(
+            format!(r"#{hg}:([0-9])\n([^%]*?)#{PIECE}:"),
+            Template::new()
+                .group(2)
+                .text(&format!("#{qg}:"))
+                .group(1)
+                .text(&format!("\n#{PIECE}:")),
+        ));
+        out
     }
 
     fn requires(&self) -> Vec<String> {
