@@ -41,6 +41,10 @@ pub enum Leaves {
     /// replier's; static after that): the most a regex program could
     /// generate as threads.
     TwoCaptures,
+    /// The taker's best static exchange (the whole sequence of captures on
+    /// one square, least valuable attacker first, each side free to stop)
+    /// on any of the replier's non-king pieces, on the leaf's board.
+    LeafSee,
     /// The taker's best one-square exchange on any of the replier's
     /// non-king pieces, judged on the leaf's board (after the reply).
     LeafThreats,
@@ -158,6 +162,7 @@ fn leaf_score(after: &Chess, r: Move, ply: u32, leaves: Leaves, threats: &Threat
     let gain = match leaves {
         Leaves::Full | Leaves::TwoCaptures => 0,
         Leaves::LeafThreats => Threats::against(&leaf, !leaf.turn()).g1,
+        Leaves::LeafSee => best_exchange(&leaf),
         Leaves::Quiescent => recapture_gain(&leaf, &r),
         Leaves::Static => 0,
         Leaves::Threats => recapture_gain(&leaf, &r).max(threats.after(r.from())),
@@ -199,6 +204,72 @@ fn capture_search(pos: &Chess, alpha: u32, beta: u32, plies: u32) -> u32 {
         alpha = alpha.max(v);
     }
     alpha
+}
+
+/// A role's worth in the static exchange, in pawns (the king's is too
+/// large to give for anything).
+fn exchange_worth(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 100,
+    }
+}
+
+/// The side to move's best static exchange on any non-king piece of the
+/// other side, in pawns: on each square, the captures alternate with each
+/// side's least valuable attacker (direct attacks on the board as it
+/// stands; x-rays ignored), and either side may stop.
+fn best_exchange(pos: &Chess) -> u32 {
+    let board = pos.board();
+    let occupied = board.occupied();
+    let taker = pos.turn();
+    let worths = |sq: Square, by: shakmaty::Color| -> Vec<i32> {
+        let mut w: Vec<i32> = board
+            .attacks_to(sq, by, occupied)
+            .into_iter()
+            .filter_map(|a| board.role_at(a).map(exchange_worth))
+            .collect();
+        w.sort_unstable();
+        w
+    };
+    let mut best = 0;
+    for x in board.by_color(!taker) & !board.kings() {
+        let Some(role) = board.role_at(x) else {
+            continue;
+        };
+        let takers = worths(x, taker);
+        let Some(&first) = takers.first() else {
+            continue;
+        };
+        let defenders = worths(x, !taker);
+        let mut gains = vec![exchange_worth(role)];
+        let (mut on_square, mut t, mut d, mut defending) = (first, 1, 0, true);
+        loop {
+            let next = if defending {
+                defenders.get(d)
+            } else {
+                takers.get(t)
+            };
+            let Some(&a) = next else { break };
+            let last = gains[gains.len() - 1];
+            gains.push(on_square - last);
+            on_square = a;
+            if defending {
+                d += 1;
+            } else {
+                t += 1;
+            }
+            defending = !defending;
+        }
+        for i in (1..gains.len()).rev() {
+            gains[i - 1] = -(-gains[i - 1]).max(gains[i]);
+        }
+        best = best.max(gains[0]);
+    }
+    u32::try_from(best).unwrap_or(0)
 }
 
 /// The line the search expects at `depth`: its best move, the opponent's
