@@ -45,6 +45,10 @@ pub enum Leaves {
     /// one square, least valuable attacker first, each side free to stop)
     /// on any of the replier's non-king pieces, on the leaf's board.
     LeafSee,
+    /// [`Leaves::Threats`] with static exchanges instead of one-square
+    /// gains: on the candidate's board for the threats, on the reply's
+    /// square for the recapture.
+    ThreatsSee,
     /// The taker's best one-square exchange on any of the replier's
     /// non-king pieces, judged on the leaf's board (after the reply).
     LeafThreats,
@@ -134,6 +138,10 @@ fn candidate_value(after: &Chess, depth: u32, ply: u32, leaves: Leaves) -> u32 {
     }
     let threats = match leaves {
         Leaves::Threats | Leaves::ThreatsOnQuiet => Threats::of(after),
+        Leaves::ThreatsSee => {
+            let (g1, x1, g2) = best_exchange_against(after, after.turn());
+            Threats { g1, x1, g2 }
+        }
         _ => Threats::default(),
     };
     replies
@@ -163,6 +171,7 @@ fn leaf_score(after: &Chess, r: Move, ply: u32, leaves: Leaves, threats: &Threat
         Leaves::Full | Leaves::TwoCaptures => 0,
         Leaves::LeafThreats => Threats::against(&leaf, !leaf.turn()).g1,
         Leaves::LeafSee => best_exchange(&leaf),
+        Leaves::ThreatsSee => recapture_exchange(&leaf, &r).max(threats.after(r.from())),
         Leaves::Quiescent => recapture_gain(&leaf, &r),
         Leaves::Static => 0,
         Leaves::Threats => recapture_gain(&leaf, &r).max(threats.after(r.from())),
@@ -223,9 +232,47 @@ fn exchange_worth(role: Role) -> i32 {
 /// side's least valuable attacker (direct attacks on the board as it
 /// stands; x-rays ignored), and either side may stop.
 fn best_exchange(pos: &Chess) -> u32 {
+    best_exchange_against(pos, !pos.turn()).0
+}
+
+/// The static exchange on a square whose piece is worth `victim`, attacked
+/// by `takers` and defended by `defenders` (worths, ascending), in pawns:
+/// 0 when the taker does better not to start.
+fn exchange(victim: i32, takers: &[i32], defenders: &[i32]) -> u32 {
+    let Some(&first) = takers.first() else {
+        return 0;
+    };
+    let mut gains = vec![victim];
+    let (mut on_square, mut t, mut d, mut defending) = (first, 1, 0, true);
+    loop {
+        let next = if defending {
+            defenders.get(d)
+        } else {
+            takers.get(t)
+        };
+        let Some(&a) = next else { break };
+        let last = gains[gains.len() - 1];
+        gains.push(on_square - last);
+        on_square = a;
+        if defending {
+            d += 1;
+        } else {
+            t += 1;
+        }
+        defending = !defending;
+    }
+    for i in (1..gains.len()).rev() {
+        gains[i - 1] = -(-gains[i - 1]).max(gains[i]);
+    }
+    u32::try_from(gains[0]).unwrap_or(0)
+}
+
+/// The best and second-best static exchanges in `pos` on `replier`'s
+/// non-king pieces, with the best one's square.
+fn best_exchange_against(pos: &Chess, replier: shakmaty::Color) -> (u32, Option<Square>, u32) {
+    let taker = !replier;
     let board = pos.board();
     let occupied = board.occupied();
-    let taker = pos.turn();
     let worths = |sq: Square, by: shakmaty::Color| -> Vec<i32> {
         let mut w: Vec<i32> = board
             .attacks_to(sq, by, occupied)
@@ -235,41 +282,21 @@ fn best_exchange(pos: &Chess) -> u32 {
         w.sort_unstable();
         w
     };
-    let mut best = 0;
-    for x in board.by_color(!taker) & !board.kings() {
+    let (mut best, mut at, mut second) = (0, None, 0);
+    for x in board.by_color(replier) & !board.kings() {
         let Some(role) = board.role_at(x) else {
             continue;
         };
         let takers = worths(x, taker);
-        let Some(&first) = takers.first() else {
-            continue;
-        };
-        let defenders = worths(x, !taker);
-        let mut gains = vec![exchange_worth(role)];
-        let (mut on_square, mut t, mut d, mut defending) = (first, 1, 0, true);
-        loop {
-            let next = if defending {
-                defenders.get(d)
-            } else {
-                takers.get(t)
-            };
-            let Some(&a) = next else { break };
-            let last = gains[gains.len() - 1];
-            gains.push(on_square - last);
-            on_square = a;
-            if defending {
-                d += 1;
-            } else {
-                t += 1;
-            }
-            defending = !defending;
+        let defenders = worths(x, replier);
+        let gain = exchange(exchange_worth(role), &takers, &defenders);
+        if gain > best {
+            (second, best, at) = (best, gain, Some(x));
+        } else if gain > second {
+            second = gain;
         }
-        for i in (1..gains.len()).rev() {
-            gains[i - 1] = -(-gains[i - 1]).max(gains[i]);
-        }
-        best = best.max(gains[0]);
     }
-    u32::try_from(best).unwrap_or(0)
+    (best, at, second)
 }
 
 /// The line the search expects at `depth`: its best move, the opponent's
@@ -315,6 +342,28 @@ pub fn principal_line(pos: &Chess, depth: u32, leaves: Leaves) -> Vec<Move> {
         depth -= 1;
         ply += 1;
     }
+}
+
+/// The static exchange on the square `reply` went to, for the side to
+/// move in `leaf`.
+fn recapture_exchange(leaf: &Chess, reply: &Move) -> u32 {
+    if reply.is_castle() {
+        return 0;
+    }
+    let to = reply.to();
+    let victim = exchange_worth(reply.promotion().unwrap_or(reply.role()));
+    let board = leaf.board();
+    let occupied = board.occupied();
+    let worths = |by: shakmaty::Color| -> Vec<i32> {
+        let mut w: Vec<i32> = board
+            .attacks_to(to, by, occupied)
+            .into_iter()
+            .filter_map(|a| board.role_at(a).map(exchange_worth))
+            .collect();
+        w.sort_unstable();
+        w
+    };
+    exchange(victim, &worths(leaf.turn()), &worths(!leaf.turn()))
 }
 
 /// The quiescence at a leaf (`quiesce`): the gain, in tens of units, of
