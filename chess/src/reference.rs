@@ -484,3 +484,27 @@ pub fn best_moves_in_game_with(
         best,
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::exchange;
+
+    #[test]
+    fn the_static_exchange_plays_out_the_whole_sequence() {
+        // A rook taken by a pawn, the pawn retaken by a knight: 5 - 1.
+        assert_eq!(exchange(5, &[1], &[3]), 4);
+        // A pawn defended by a pawn is not worth the queen.
+        assert_eq!(exchange(1, &[9], &[1]), 0);
+        // A knight attacked twice and defended once: the second capture
+        // wins it back, so the defender does better not to retake.
+        assert_eq!(exchange(3, &[3, 5], &[3]), 3);
+        // The one-square rule would say 3 - 3 = 0 here: with two rooks
+        // against one defender the bishop falls.
+        assert_eq!(exchange(3, &[5, 5], &[5]), 3);
+        // The king takes only what no piece defends.
+        assert_eq!(exchange(3, &[100], &[]), 3);
+        assert_eq!(exchange(3, &[100], &[1]), 0);
+        // Nothing attacks: nothing to gain.
+        assert_eq!(exchange(9, &[], &[1]), 0);
+    }
+}
