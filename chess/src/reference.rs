@@ -41,6 +41,14 @@ pub enum Leaves {
     /// replier's; static after that): the most a regex program could
     /// generate as threads.
     TwoCaptures,
+    /// The taker's best static exchange (the whole sequence of captures on
+    /// one square, least valuable attacker first, each side free to stop)
+    /// on any of the replier's non-king pieces, on the leaf's board.
+    LeafSee,
+    /// [`Leaves::Threats`] with static exchanges instead of one-square
+    /// gains: on the candidate's board for the threats, on the reply's
+    /// square for the recapture.
+    ThreatsSee,
     /// The taker's best one-square exchange on any of the replier's
     /// non-king pieces, judged on the leaf's board (after the reply).
     LeafThreats,
@@ -130,6 +138,10 @@ fn candidate_value(after: &Chess, depth: u32, ply: u32, leaves: Leaves) -> u32 {
     }
     let threats = match leaves {
         Leaves::Threats | Leaves::ThreatsOnQuiet => Threats::of(after),
+        Leaves::ThreatsSee => {
+            let (g1, x1, g2) = best_exchange_against(after, after.turn());
+            Threats { g1, x1, g2 }
+        }
         _ => Threats::default(),
     };
     replies
@@ -158,6 +170,8 @@ fn leaf_score(after: &Chess, r: Move, ply: u32, leaves: Leaves, threats: &Threat
     let gain = match leaves {
         Leaves::Full | Leaves::TwoCaptures => 0,
         Leaves::LeafThreats => Threats::against(&leaf, !leaf.turn()).g1,
+        Leaves::LeafSee => best_exchange(&leaf),
+        Leaves::ThreatsSee => recapture_exchange(&leaf, &r).max(threats.after(r.from())),
         Leaves::Quiescent => recapture_gain(&leaf, &r),
         Leaves::Static => 0,
         Leaves::Threats => recapture_gain(&leaf, &r).max(threats.after(r.from())),
@@ -199,6 +213,90 @@ fn capture_search(pos: &Chess, alpha: u32, beta: u32, plies: u32) -> u32 {
         alpha = alpha.max(v);
     }
     alpha
+}
+
+/// A role's worth in the static exchange, in pawns (the king's is too
+/// large to give for anything).
+fn exchange_worth(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 1,
+        Role::Knight | Role::Bishop => 3,
+        Role::Rook => 5,
+        Role::Queen => 9,
+        Role::King => 100,
+    }
+}
+
+/// The side to move's best static exchange on any non-king piece of the
+/// other side, in pawns: on each square, the captures alternate with each
+/// side's least valuable attacker (direct attacks on the board as it
+/// stands; x-rays ignored), and either side may stop.
+fn best_exchange(pos: &Chess) -> u32 {
+    best_exchange_against(pos, !pos.turn()).0
+}
+
+/// The static exchange on a square whose piece is worth `victim`, attacked
+/// by `takers` and defended by `defenders` (worths, ascending), in pawns:
+/// 0 when the taker does better not to start.
+fn exchange(victim: i32, takers: &[i32], defenders: &[i32]) -> u32 {
+    let Some(&first) = takers.first() else {
+        return 0;
+    };
+    let mut gains = vec![victim];
+    let (mut on_square, mut t, mut d, mut defending) = (first, 1, 0, true);
+    loop {
+        let next = if defending {
+            defenders.get(d)
+        } else {
+            takers.get(t)
+        };
+        let Some(&a) = next else { break };
+        let last = gains[gains.len() - 1];
+        gains.push(on_square - last);
+        on_square = a;
+        if defending {
+            d += 1;
+        } else {
+            t += 1;
+        }
+        defending = !defending;
+    }
+    for i in (1..gains.len()).rev() {
+        gains[i - 1] = -(-gains[i - 1]).max(gains[i]);
+    }
+    u32::try_from(gains[0]).unwrap_or(0)
+}
+
+/// The best and second-best static exchanges in `pos` on `replier`'s
+/// non-king pieces, with the best one's square.
+fn best_exchange_against(pos: &Chess, replier: shakmaty::Color) -> (u32, Option<Square>, u32) {
+    let taker = !replier;
+    let board = pos.board();
+    let occupied = board.occupied();
+    let worths = |sq: Square, by: shakmaty::Color| -> Vec<i32> {
+        let mut w: Vec<i32> = board
+            .attacks_to(sq, by, occupied)
+            .into_iter()
+            .filter_map(|a| board.role_at(a).map(exchange_worth))
+            .collect();
+        w.sort_unstable();
+        w
+    };
+    let (mut best, mut at, mut second) = (0, None, 0);
+    for x in board.by_color(replier) & !board.kings() {
+        let Some(role) = board.role_at(x) else {
+            continue;
+        };
+        let takers = worths(x, taker);
+        let defenders = worths(x, replier);
+        let gain = exchange(exchange_worth(role), &takers, &defenders);
+        if gain > best {
+            (second, best, at) = (best, gain, Some(x));
+        } else if gain > second {
+            second = gain;
+        }
+    }
+    (best, at, second)
 }
 
 /// The line the search expects at `depth`: its best move, the opponent's
@@ -244,6 +342,28 @@ pub fn principal_line(pos: &Chess, depth: u32, leaves: Leaves) -> Vec<Move> {
         depth -= 1;
         ply += 1;
     }
+}
+
+/// The static exchange on the square `reply` went to, for the side to
+/// move in `leaf`.
+fn recapture_exchange(leaf: &Chess, reply: &Move) -> u32 {
+    if reply.is_castle() {
+        return 0;
+    }
+    let to = reply.to();
+    let victim = exchange_worth(reply.promotion().unwrap_or(reply.role()));
+    let board = leaf.board();
+    let occupied = board.occupied();
+    let worths = |by: shakmaty::Color| -> Vec<i32> {
+        let mut w: Vec<i32> = board
+            .attacks_to(to, by, occupied)
+            .into_iter()
+            .filter_map(|a| board.role_at(a).map(exchange_worth))
+            .collect();
+        w.sort_unstable();
+        w
+    };
+    exchange(victim, &worths(leaf.turn()), &worths(!leaf.turn()))
 }
 
 /// The quiescence at a leaf (`quiesce`): the gain, in tens of units, of
@@ -363,4 +483,28 @@ pub fn best_moves_in_game_with(
             .collect(),
         best,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::exchange;
+
+    #[test]
+    fn the_static_exchange_plays_out_the_whole_sequence() {
+        // A rook taken by a pawn, the pawn retaken by a knight: 5 - 1.
+        assert_eq!(exchange(5, &[1], &[3]), 4);
+        // A pawn defended by a pawn is not worth the queen.
+        assert_eq!(exchange(1, &[9], &[1]), 0);
+        // A knight attacked twice and defended once: the second capture
+        // wins it back, so the defender does better not to retake.
+        assert_eq!(exchange(3, &[3, 5], &[3]), 3);
+        // The one-square rule would say 3 - 3 = 0 here: with two rooks
+        // against one defender the bishop falls.
+        assert_eq!(exchange(3, &[5, 5], &[5]), 3);
+        // The king takes only what no piece defends.
+        assert_eq!(exchange(3, &[100], &[]), 3);
+        assert_eq!(exchange(3, &[100], &[1]), 0);
+        // Nothing attacks: nothing to gain.
+        assert_eq!(exchange(9, &[], &[1]), 0);
+    }
 }

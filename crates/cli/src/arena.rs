@@ -118,9 +118,11 @@ impl Settings {
                 Some("static") => Some(Leaves::Static),
                 Some("full") => Some(Leaves::Full),
                 Some("leaf-threats") => Some(Leaves::LeafThreats),
+                Some("leaf-see") => Some(Leaves::LeafSee),
+                Some("threats-see") => Some(Leaves::ThreatsSee),
                 Some("two-captures") => Some(Leaves::TwoCaptures),
                 Some(other) => bail!(
-                    "--native {}: use quiescent, threats, threats-on-quiet, full, two-captures, leaf-threats or static",
+                    "--native {}: use quiescent, threats, threats-on-quiet, full, two-captures, leaf-threats, leaf-see, threats-see or static",
                     quote(other)
                 ),
             },
