@@ -272,16 +272,7 @@ fn exchange(victim: i32, takers: &[i32], defenders: &[i32]) -> u32 {
 fn best_exchange_against(pos: &Chess, replier: shakmaty::Color) -> (u32, Option<Square>, u32) {
     let taker = !replier;
     let board = pos.board();
-    let occupied = board.occupied();
-    let worths = |sq: Square, by: shakmaty::Color| -> Vec<i32> {
-        let mut w: Vec<i32> = board
-            .attacks_to(sq, by, occupied)
-            .into_iter()
-            .filter_map(|a| board.role_at(a).map(exchange_worth))
-            .collect();
-        w.sort_unstable();
-        w
-    };
+    let worths = |sq: Square, by: shakmaty::Color| attacker_worths(pos, sq, by);
     let (mut best, mut at, mut second) = (0, None, 0);
     for x in board.by_color(replier) & !board.kings() {
         let Some(role) = board.role_at(x) else {
@@ -352,18 +343,21 @@ fn recapture_exchange(leaf: &Chess, reply: &Move) -> u32 {
     }
     let to = reply.to();
     let victim = exchange_worth(reply.promotion().unwrap_or(reply.role()));
-    let board = leaf.board();
-    let occupied = board.occupied();
-    let worths = |by: shakmaty::Color| -> Vec<i32> {
-        let mut w: Vec<i32> = board
-            .attacks_to(to, by, occupied)
-            .into_iter()
-            .filter_map(|a| board.role_at(a).map(exchange_worth))
-            .collect();
-        w.sort_unstable();
-        w
-    };
+    let worths = |by: shakmaty::Color| attacker_worths(leaf, to, by);
     exchange(victim, &worths(leaf.turn()), &worths(!leaf.turn()))
+}
+
+/// The exchange worths of `by`'s pieces attacking `sq` directly in `pos`,
+/// least first.
+fn attacker_worths(pos: &Chess, sq: Square, by: shakmaty::Color) -> Vec<i32> {
+    let board = pos.board();
+    let mut w: Vec<i32> = board
+        .attacks_to(sq, by, board.occupied())
+        .into_iter()
+        .filter_map(|a| board.role_at(a).map(exchange_worth))
+        .collect();
+    w.sort_unstable();
+    w
 }
 
 /// The quiescence at a leaf (`quiesce`): the gain, in tens of units, of
