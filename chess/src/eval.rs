@@ -26,7 +26,7 @@ use shakmaty::Color;
 
 use crate::board::{index_of, letter, name_at, pieces, square_at, squares, ANY, BOARD_VAR};
 use crate::rules::board_of;
-use crate::specials::{CAPTURED, FROM, PIECE, PROMOTION, TO};
+use crate::specials::{color_name, CAPTURED, FROM, PIECE, PROMOTION, TO};
 
 /// The score of an even position.
 pub const EVEN: u32 = 5000;
@@ -300,10 +300,7 @@ impl Special for Eval {
     }
 
     fn name(&self) -> String {
-        match self.0 {
-            Color::White => "eval_w".into(),
-            Color::Black => "eval_b".into(),
-        }
+        format!("eval_{}", color_name(self.0))
     }
 
     fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
@@ -540,10 +537,7 @@ impl ReplyDelta {
 
 impl Special for ReplyDelta {
     fn name(&self) -> String {
-        match self.0 {
-            Color::White => "delta_w".into(),
-            Color::Black => "delta_b".into(),
-        }
+        format!("delta_{}", color_name(self.0))
     }
 
     fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {

@@ -27,7 +27,7 @@ use shakmaty::Color;
 use crate::board::{letter, ANY, BOARD_VAR, EMPTY};
 use crate::eval::{ReplyDelta, DELTA_VAR};
 use crate::rules::board_of;
-use crate::specials::{CAPTURED, FROM, PIECE, PROMOTION};
+use crate::specials::{color_name, CAPTURED, FROM, PIECE, PROMOTION};
 
 /// The variable [`Recapture`] sets (the gain in tens of units), only where
 /// the gain is not zero; [`LeafDelta`] consumes it.
@@ -266,10 +266,7 @@ fn special_err(instr: String, message: &str) -> RefError {
 
 impl Special for Recapture {
     fn name(&self) -> String {
-        match self.0 {
-            Color::White => "recapture_w".into(),
-            Color::Black => "recapture_b".into(),
-        }
+        format!("recapture_{}", color_name(self.0))
     }
 
     fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
@@ -376,10 +373,7 @@ pub(crate) struct LeafDelta(pub Color);
 
 impl Special for LeafDelta {
     fn name(&self) -> String {
-        match self.0 {
-            Color::White => "leaf_delta_w".into(),
-            Color::Black => "leaf_delta_b".into(),
-        }
+        format!("leaf_delta_{}", color_name(self.0))
     }
 
     fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {

@@ -44,7 +44,7 @@ pub(crate) const PROMOTION: &str = "u";
 /// The destination square.
 pub(crate) const TO: &str = "t";
 
-fn color_name(c: Color) -> &'static str {
+pub(crate) fn color_name(c: Color) -> &'static str {
     match c {
         Color::White => "w",
         Color::Black => "b",

@@ -30,7 +30,7 @@ use shakmaty::Color;
 use crate::board::{letter, pieces, ANY, BOARD_VAR};
 use crate::quiesce::{attackers, gain, least, mark_attacked, regex_escape, GAIN_VAR};
 use crate::rules::board_of;
-use crate::specials::PIECE;
+use crate::specials::{color_name, PIECE};
 
 /// The variable [`Threats`] sets on a candidate where something is
 /// threatened: `g1`, `g2` (digits, tens of units), the rank of `g1`'s
@@ -120,10 +120,7 @@ pub(crate) struct Threats(pub Color);
 
 impl Special for Threats {
     fn name(&self) -> String {
-        match self.0 {
-            Color::White => "threats_w".into(),
-            Color::Black => "threats_b".into(),
-        }
+        format!("threats_{}", color_name(self.0))
     }
 
     fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
@@ -289,10 +286,7 @@ impl Threatened {
 
 impl Special for Threatened {
     fn name(&self) -> String {
-        match self.0 {
-            Color::White => "threatened_w".into(),
-            Color::Black => "threatened_b".into(),
-        }
+        format!("threatened_{}", color_name(self.0))
     }
 
     fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
