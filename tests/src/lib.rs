@@ -246,9 +246,37 @@ pub fn naive() -> Config {
 pub mod positions {
     pub use chess::games::{flip_fen, random_game, Rng};
 
-    use chess::codec::parse_fen;
+    use chess::codec::{fen_of, parse_fen};
     use chess::reference::{best_score_at, move_score_at};
     use shakmaty::uci::UciMove;
+    use shakmaty::{Chess, Position};
+
+    /// Up to `want` positions (as FEN) where `wanted` holds, from random
+    /// games of 8 to 57 plies played from the start with the seeds
+    /// `first_seed..first_seed + 400`, keeping only positions with 1 to
+    /// `max_moves` legal moves (the tests search them at depth 3).
+    pub fn positions_where(
+        first_seed: u64,
+        want: usize,
+        max_moves: usize,
+        mut wanted: impl FnMut(&Chess) -> bool,
+    ) -> Vec<String> {
+        let mut found = Vec::new();
+        for seed in first_seed..first_seed + 400 {
+            let mut rng = Rng::new(seed);
+            let plies = 8 + rng.below(50);
+            let pos = random_game(&Chess::default(), &mut rng, plies);
+            let n = pos.legal_moves().len();
+            if n == 0 || n > max_moves || !wanted(&pos) {
+                continue;
+            }
+            found.push(fen_of(&pos));
+            if found.len() == want {
+                break;
+            }
+        }
+        found
+    }
 
     /// The regex reply at `depth` against the reference at the same
     /// depth: the same best score, and the chosen move is legal and

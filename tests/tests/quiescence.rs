@@ -7,9 +7,8 @@
 // A failing unwrap in a test helper is a failing test.
 #![allow(clippy::unwrap_used)]
 
-use chess::codec::fen_of;
 use chess::reference::{principal_line, Leaves};
-use regex_chess_tests::positions::{random_game, regex_reply_matches_reference, Rng};
+use regex_chess_tests::positions::{positions_where, regex_reply_matches_reference};
 use shakmaty::{Chess, Move, Position, Role};
 
 /// A piece's worth in pawns, a king's past any trade.
@@ -44,32 +43,14 @@ fn ends_in_losing_capture(pos: &Chess, line: &[Move]) -> bool {
     defended && worth(last.role()) > worth(victim)
 }
 
-/// The regex reply at `depth` has the reference's best score.
-fn check_at(fen: &str, depth: u32) {
-    regex_reply_matches_reference(fen, depth).unwrap();
-}
-
 /// `want` positions from random games where the line without quiescence
 /// ends in a losing capture and the line with it does not.
 fn horizon_positions(depth: u32, want: usize, max_moves: usize) -> Vec<String> {
-    let mut found = Vec::new();
-    for seed in 0..400u64 {
-        let mut rng = Rng::new(7000 + seed);
-        let plies = 8 + rng.below(50);
-        let pos = random_game(&Chess::default(), &mut rng, plies);
-        let n = pos.legal_moves().len();
-        if n == 0 || n > max_moves {
-            continue;
-        }
-        let old = principal_line(&pos, depth, Leaves::Static);
-        let new = principal_line(&pos, depth, Leaves::Quiescent);
-        if ends_in_losing_capture(&pos, &old) && !ends_in_losing_capture(&pos, &new) {
-            found.push(fen_of(&pos));
-            if found.len() == want {
-                break;
-            }
-        }
-    }
+    let found = positions_where(7000, want, max_moves, |pos| {
+        let old = principal_line(pos, depth, Leaves::Static);
+        let new = principal_line(pos, depth, Leaves::Quiescent);
+        ends_in_losing_capture(pos, &old) && !ends_in_losing_capture(pos, &new)
+    });
     assert_eq!(found.len(), want, "depth {depth}: found only {found:?}");
     found
 }
@@ -77,13 +58,13 @@ fn horizon_positions(depth: u32, want: usize, max_moves: usize) -> Vec<String> {
 #[test]
 fn depth_2_sees_the_recapture_after_a_reply_that_takes() {
     for fen in horizon_positions(2, 4, 40) {
-        check_at(&fen, 2);
+        regex_reply_matches_reference(&fen, 2).unwrap();
     }
 }
 
 #[test]
 fn depth_3_does_not_count_a_defended_piece_as_won() {
     for fen in horizon_positions(3, 2, 25) {
-        check_at(&fen, 3);
+        regex_reply_matches_reference(&fen, 3).unwrap();
     }
 }
