@@ -39,6 +39,15 @@ fn both(program: &Program, state: &str, halves: bool) -> Option<(String, String)
     Some((run(fast)?, run(naive)?))
 }
 
+/// `state` after one pass of `program` with `config`; a program that does
+/// not compile or run fails the test.
+fn run_on(program: &Program, state: &str, config: Config) -> String {
+    let mut s = state.to_string();
+    let exec = Executor::new(program, config).expect("compiles");
+    exec.run(&mut s).expect("runs");
+    s
+}
+
 fn one(pattern: &str, replacement: Template) -> Program {
     Program::new(vec![Rewrite::new(pattern, replacement)])
 }
@@ -104,12 +113,7 @@ fn groups_cut_from_the_whole_match_equal_a_capture_search() {
             }
             for template in [t, Template::new().group(groups).text("Q").group(1)] {
                 let program = one(pattern, template);
-                let run = |config: Config| {
-                    let mut s = state.to_string();
-                    let exec = Executor::new(&program, config).expect("compiles");
-                    exec.run(&mut s).expect("runs");
-                    s
-                };
+                let run = |config: Config| run_on(&program, state, config);
                 let naive = run(Config {
                     naive: true,
                     ..Config::default()
@@ -154,12 +158,7 @@ fn fancy_regex_on_cut_places_equals_the_plain_loop() {
                 pattern,
                 Template::new().group(1).text("|").group(2).text("|"),
             );
-            let run = |config: Config| {
-                let mut s = state.to_string();
-                let exec = Executor::new(&program, config).expect("compiles");
-                exec.run(&mut s).expect("runs");
-                s
-            };
+            let run = |config: Config| run_on(&program, state, config);
             let naive = run(Config {
                 naive: true,
                 fancy_backtrack_limit: usize::MAX,
