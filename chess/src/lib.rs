@@ -45,6 +45,7 @@ mod rules;
 pub mod screen;
 pub mod search;
 mod specials;
+mod standpat;
 mod threats;
 pub mod turn;
 

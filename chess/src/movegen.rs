@@ -17,8 +17,8 @@ use crate::codec::{FULLMOVE_VAR, HALFMOVE_VAR, POSITION_VARS, TURN_VAR};
 use crate::func::increment;
 use crate::quiesce::Recapture;
 use crate::specials::{
-    piece_moves, select_pieces, select_pieces_of, Mover, Stage, CAPTURED, FROM, PIECE, PROMOTION,
-    TO,
+    piece_moves, select_pieces, select_pieces_of, Mover, Stage, Targets, CAPTURED, FROM, PIECE,
+    PROMOTION, TO,
 };
 use crate::threats::{ThreatGain, Threatened};
 
@@ -66,7 +66,8 @@ impl Options {
     };
 }
 
-fn side_letter(c: Color) -> &'static str {
+/// The FEN letter of a side (`w`, `b`).
+pub(crate) fn side_letter(c: Color) -> &'static str {
     match c {
         Color::White => "w",
         Color::Black => "b",
@@ -76,7 +77,13 @@ fn side_letter(c: Color) -> &'static str {
 /// Records the move pass for colour `c` (the side to move of every active
 /// thread).
 pub fn legal_moves_for(m: &mut Machine, c: Color, options: Options) {
-    move_pass(m, c, options, false);
+    move_pass(m, c, options, Targets::All, false);
+}
+
+/// As [`legal_moves_for`], the legal captures only (en passant and
+/// capturing promotions included): a search's capture plies.
+pub fn legal_captures_for(m: &mut Machine, c: Color, options: Options) {
+    move_pass(m, c, options, Targets::Captures, false);
 }
 
 /// The move pass for colour `c` in [`Options::LEAF`] mode, each move also
@@ -85,7 +92,12 @@ pub fn legal_moves_for(m: &mut Machine, c: Color, options: Options) {
 /// `threats::THREAT_VAR`), whichever is more, consumed by
 /// `quiesce::LeafDelta`.
 pub fn leaf_moves_with_recaptures(m: &mut Machine, c: Color) {
-    move_pass(m, c, Options::LEAF, true);
+    move_pass(m, c, Options::LEAF, Targets::All, true);
+}
+
+/// As [`leaf_moves_with_recaptures`], the legal captures only.
+pub fn leaf_captures_with_recaptures(m: &mut Machine, c: Color) {
+    move_pass(m, c, Options::LEAF, Targets::Captures, true);
 }
 
 /// As [`legal_moves_for`], the moves of the pieces moving as `movers` only
@@ -93,17 +105,17 @@ pub fn leaf_moves_with_recaptures(m: &mut Machine, c: Color) {
 /// first, and the others only where the king has none).
 pub fn legal_moves_of(m: &mut Machine, c: Color, options: Options, movers: &[Mover]) {
     m.special(Arc::new(select_pieces_of(c, movers)), &[], &[]);
-    by_mover(m, c, movers);
+    by_mover(m, c, movers, Targets::All);
     legal_stages(m, c, options, false);
 }
 
-fn move_pass(m: &mut Machine, c: Color, options: Options, recaptures: bool) {
+fn move_pass(m: &mut Machine, c: Color, options: Options, to: Targets, recaptures: bool) {
     m.special(Arc::new(select_pieces(c)), &[], &[]);
     if recaptures && options.leaf {
         // The threat each piece's moves leave standing (`threats`).
         m.special(Arc::new(Threatened(c)), &[], &[]);
     }
-    by_mover(m, c, &Mover::ALL);
+    by_mover(m, c, &Mover::ALL, to);
     legal_stages(m, c, options, recaptures);
 }
 
@@ -154,12 +166,12 @@ fn legal_stages(m: &mut Machine, c: Color, options: Options, recaptures: bool) {
 
 /// `if pc is one of movers[0] { its moves } else { the rest }`, so that
 /// every thread takes exactly one branch and the tracer sees `x`, `u` set.
-fn by_mover(m: &mut Machine, c: Color, movers: &[Mover]) {
+fn by_mover(m: &mut Machine, c: Color, movers: &[Mover], to: Targets) {
     let Some((first, rest)) = movers.split_first() else {
         return;
     };
     if rest.is_empty() {
-        m.special(Arc::new(piece_moves(c, *first)), &[], &[]);
+        m.special(Arc::new(piece_moves(c, *first, to)), &[], &[]);
         return;
     }
     let letters: Vec<String> = first
@@ -169,8 +181,8 @@ fn by_mover(m: &mut Machine, c: Color, movers: &[Mover]) {
         .collect();
     m.if_else(
         m.get(PIECE).is_any(&letters),
-        |m| m.special(Arc::new(piece_moves(c, *first)), &[], &[]),
-        |m| by_mover(m, c, rest),
+        |m| m.special(Arc::new(piece_moves(c, *first, to)), &[], &[]),
+        |m| by_mover(m, c, rest, to),
     );
 }
 

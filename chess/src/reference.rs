@@ -15,7 +15,7 @@ use shakmaty::{Chess, Move, Position, Role, Square};
 use crate::codec::encode;
 use crate::eval::{leaf_value, EVEN};
 use crate::quiesce::{gain, least};
-use crate::search::{mate_at, mated_at, FAST_DEPTH, MAX_DEPTH, MIN_DEPTH};
+use crate::search::{mate_at, mated_at, plan, Plan, FAST_DEPTH};
 
 /// What the leaves add to the evaluation. The regex program's leaves are
 /// [`SEARCHED`]; tests also run the search with the others, to find where
@@ -117,12 +117,23 @@ impl Threats {
 }
 
 /// The value, for the side that moves at ply `ply`, of having played into
-/// `after`, searched `depth` plies from the position before that move.
-fn candidate_value(after: &Chess, depth: u32, ply: u32, leaves: Leaves) -> u32 {
-    let replies = after.legal_moves();
-    if replies.is_empty() {
+/// `after`, searched `depth` plies from the position before that move
+/// (`plan`: which plies are captures only, see `search::plan`).
+fn candidate_value(after: &Chess, plan: Plan, depth: u32, ply: u32, leaves: Leaves) -> u32 {
+    // In a capture ply the replier may stand pat unless it is in check;
+    // its moves are then its captures.
+    let stands = ply + 1 > plan.full && !after.is_check();
+    let replies = if stands {
+        after.capture_moves()
+    } else {
+        after.legal_moves()
+    };
+    if replies.is_empty() && !stands {
         return if after.is_check() { mate_at(ply) } else { EVEN };
     }
+    // Standing pat leaves the position as it is (`standpat`).
+    let us = !after.turn();
+    let stand = || leaf_value(&encode(after).board, us);
     if depth > 2 {
         // The opponent's best, seen from the other side.
         let best = replies
@@ -130,12 +141,19 @@ fn candidate_value(after: &Chess, depth: u32, ply: u32, leaves: Leaves) -> u32 {
             .map(|r| {
                 let mut next = after.clone();
                 next.play_unchecked(r);
-                candidate_value(&next, depth - 1, ply + 1, leaves)
+                candidate_value(&next, plan, depth - 1, ply + 1, leaves)
             })
+            .chain(stands.then(|| 2 * EVEN - stand()))
             .max()
             .unwrap_or(EVEN);
         return 2 * EVEN - best;
     }
+    // A capture ply's leaves have no threat term.
+    let leaves = if ply + 1 > plan.full {
+        Leaves::Quiescent
+    } else {
+        leaves
+    };
     let threats = match leaves {
         Leaves::Threats | Leaves::ThreatsOnQuiet => Threats::of(after),
         Leaves::ThreatsSee => {
@@ -147,6 +165,7 @@ fn candidate_value(after: &Chess, depth: u32, ply: u32, leaves: Leaves) -> u32 {
     replies
         .into_iter()
         .map(|r| leaf_score(after, r, ply, leaves, &threats))
+        .chain(stands.then(stand))
         .min()
         .unwrap_or(EVEN)
 }
@@ -292,16 +311,18 @@ fn best_exchange_against(pos: &Chess, replier: shakmaty::Color) -> (u32, Option<
 
 /// The line the search expects at `depth`: its best move, the opponent's
 /// best reply to it, and so on to the leaf's move (the first of equal
-/// moves in shakmaty's order each time).
+/// moves in shakmaty's order each time). For the full-width depths only
+/// (2 and 3): the line does not stop where a side stands pat.
 pub fn principal_line(pos: &Chess, depth: u32, leaves: Leaves) -> Vec<Move> {
     let mut line = Vec::new();
     let mut here = pos.clone();
-    let (mut depth, mut ply) = (depth.clamp(MIN_DEPTH, MAX_DEPTH), 1);
+    let plan = plan(depth);
+    let (mut depth, mut ply) = (plan.plies, 1);
     loop {
         let scored = here.legal_moves().into_iter().map(|m| {
             let mut after = here.clone();
             after.play_unchecked(m);
-            (m, candidate_value(&after, depth, ply, leaves))
+            (m, candidate_value(&after, plan, depth, ply, leaves))
         });
         // The first of the best: `max_by_key` would keep the last.
         let Some((m, _)) = scored.fold(None, |best: Option<(Move, u32)>, (m, v)| match best {
@@ -392,7 +413,8 @@ pub fn move_score_at(pos: &Chess, m: Move, depth: u32) -> u32 {
 pub fn move_score_with(pos: &Chess, m: Move, depth: u32, leaves: Leaves) -> u32 {
     let mut after = pos.clone();
     after.play_unchecked(m);
-    candidate_value(&after, depth.clamp(MIN_DEPTH, MAX_DEPTH), 1, leaves)
+    let plan = plan(depth);
+    candidate_value(&after, plan, plan.plies, 1, leaves)
 }
 
 /// [`move_score_at`] the fast depth ([`FAST_DEPTH`]).

@@ -26,12 +26,14 @@ use crate::board::BOARD_VAR;
 use crate::codec::{POSITION_VARS, TURN_VAR};
 use crate::eval::{Eval, DELTA_OFFSET, DELTA_VAR, EVAL_VAR, EVEN, MATE};
 use crate::movegen::{
-    leaf_moves_with_recaptures, legal_moves_for, legal_moves_of, Options, MOVE_VAR,
+    leaf_captures_with_recaptures, leaf_moves_with_recaptures, legal_captures_for, legal_moves_for,
+    legal_moves_of, side_letter, Options, MOVE_VAR,
 };
 use crate::quiesce::LeafDelta;
 use crate::reduce::{Better, KeepBest};
 use crate::repetition;
 use crate::specials::{Mover, Stage, CHECK_VAR};
+use crate::standpat::{NullReply, NULL_MOVE};
 use crate::threats::{Threats, THREAT_VAR};
 
 use regex_asm::Expr;
@@ -55,7 +57,36 @@ pub const FAST_DEPTH: u32 = 2;
 /// The shallowest search.
 pub const MIN_DEPTH: u32 = 2;
 /// The deepest search the program can be built for.
-pub const MAX_DEPTH: u32 = 3;
+pub const MAX_DEPTH: u32 = 4;
+
+/// How a search spends its plies: every move for the first `full` plies,
+/// then captures only (and every move where the side to move is in check,
+/// each side free to stand pat otherwise) up to `plies`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plan {
+    /// The full-width plies.
+    pub full: u32,
+    /// All plies, capture plies included (at most two more than `full`).
+    pub plies: u32,
+}
+
+/// The plan of a search of `depth` (clamped to
+/// [`MIN_DEPTH`]..=[`MAX_DEPTH`]): depths 2 and 3 are full width;
+/// depth 4 is 2 full-width plies and 2 capture plies.
+pub fn plan(depth: u32) -> Plan {
+    match depth.clamp(MIN_DEPTH, MAX_DEPTH) {
+        2 => Plan { full: 2, plies: 2 },
+        3 => Plan { full: 3, plies: 3 },
+        _ => Plan { full: 2, plies: 4 },
+    }
+}
+
+impl Plan {
+    /// Whether the moves made at `ply` are captures only.
+    fn captures_at(self, ply: u32) -> bool {
+        ply > self.full
+    }
+}
 
 /// The score of delivering mate with the move at ply `ply` (1 = the
 /// searching side's own move), for the side that mates: [`MATE`] at ply 1,
@@ -96,36 +127,45 @@ pub fn search_onto_stack(m: &mut Machine, us: Color) {
 /// As [`search_onto_stack`], `depth` plies deep (clamped to
 /// [`MIN_DEPTH`]..=[`MAX_DEPTH`]).
 pub fn search_onto_stack_at(m: &mut Machine, us: Color, depth: u32) {
-    node(m, us, depth.clamp(MIN_DEPTH, MAX_DEPTH), 1);
+    let plan = plan(depth);
+    node(m, us, plan, plan.plies, 1);
 }
 
 /// One node of the negamax search: every active thread is a position with
 /// `us` to move whose candidates are at ply `ply`; each gets `[em, v]` on
-/// its stack (`v` for `us`) or nothing when it has no legal move.
-fn node(m: &mut Machine, us: Color, depth: u32, ply: u32) {
+/// its stack (`v` for `us`) or nothing when it has no legal move. In a
+/// capture ply (`plan`) the threads must have `ck` (is `us` in check?).
+fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
+    let captures = plan.captures_at(ply);
     let copy = m.fork_inactive();
     let root = m.pause();
     m.reactivate(copy);
     // The search needs only the board: every other variable would be
     // copied into every one of the hundreds of threads below.
     for v in m.defined_vars() {
-        if v != BOARD_VAR && !repetition::root_keeps(m, &v, ply) {
+        let keep = v == BOARD_VAR || (captures && v == CHECK_VAR);
+        if !keep && !repetition::root_keeps(m, &v, ply) {
             m.delete(&v);
         }
     }
     // The candidates.
-    legal_moves_for(m, us, Options::QUIET);
+    if captures {
+        capture_candidates(m, us);
+    } else {
+        legal_moves_for(m, us, Options::QUIET);
+    }
     m.set(BEST, m.get(MOVE_VAR));
     m.delete(MOVE_VAR);
     m.delete(TURN_VAR);
     repetition::mark_candidates(m, !us, ply);
     if depth <= 2 {
-        leaf_pairs(m, us, ply);
+        leaf_pairs(m, us, plan.captures_at(ply + 1), ply);
     } else {
+        debug_assert!(!captures, "a capture ply is one of the last two");
         m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
         // The opponent's search below each candidate; its best score for
         // them is the candidate's worst for us.
-        node(m, !us, depth - 1, ply + 1);
+        node(m, !us, plan, depth - 1, ply + 1);
         m.if_stack_empty(
             |m| no_reply_score(m, ply),
             |m| {
@@ -154,24 +194,84 @@ fn node(m: &mut Machine, us: Color, depth: u32, ply: u32) {
     m.reactivate_alone(root);
 }
 
+/// The candidates of a capture ply, from threads holding the board and
+/// `ck` (is `us` in check?): in check, every evasion; otherwise the
+/// captures and a null candidate (standing pat), which `leaf_pairs` scores
+/// as the position itself (so a capture ply is one of the last two). Each
+/// gets its move in `m` and the side to move flipped, as the move pass
+/// does.
+fn capture_candidates(m: &mut Machine, us: Color) {
+    m.if_else(
+        m.get(CHECK_VAR).eq("T"),
+        |m| {
+            m.delete(CHECK_VAR);
+            legal_moves_for(m, us, Options::QUIET);
+        },
+        |m| {
+            m.delete(CHECK_VAR);
+            let stand = m.fork_inactive();
+            legal_captures_for(m, us, Options::QUIET);
+            let moved = m.pause();
+            m.reactivate(stand);
+            m.set(MOVE_VAR, NULL_MOVE);
+            m.set(TURN_VAR, side_letter(!us));
+            m.reactivate(moved);
+        },
+    );
+}
+
 /// The last two plies: each active thread is a candidate (`us` just moved,
 /// at ply `ply`); it is evaluated in full, its replies by how they change
 /// that plus our best capture on the reply's square, and its score `v` is the worst reply's value ([`mate_at`] /
 /// [`EVEN`] when it has none; [`mated_at`] `ply + 1` when a reply mates).
-fn leaf_pairs(m: &mut Machine, us: Color, ply: u32) {
+/// With `captures`, the replies are a capture ply: the opponent's
+/// captures and its null reply (every reply where the candidate gives
+/// check; the null reply alone after a null candidate), scored without the
+/// threat term.
+fn leaf_pairs(m: &mut Machine, us: Color, captures: bool, ply: u32) {
     // Each candidate is evaluated in full once; its replies only by how
     // they change that.
     m.special(Arc::new(Eval(us)), &[], &[]);
     m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
-    // What we threaten in the candidate, once for all its replies.
-    m.special(Arc::new(Threats(!us)), &[], &[]);
+    if !captures {
+        // What we threaten in the candidate, once for all its replies.
+        m.special(Arc::new(Threats(!us)), &[], &[]);
+    }
     let replies = m.fork_inactive();
     let candidate = m.pause();
     m.reactivate(replies);
-    m.delete(CHECK_VAR);
     // The opponent's legal replies, evaluated for us (with our best
     // capture on the reply's square, `quiesce`); the worst one.
-    leaf_moves_with_recaptures(m, !us);
+    if captures {
+        m.if_else(
+            m.get(BEST).eq(NULL_MOVE),
+            |m| {
+                m.delete(CHECK_VAR);
+                m.special(Arc::new(NullReply(!us)), &[], &[]);
+            },
+            |m| {
+                m.if_else(
+                    m.get(CHECK_VAR).eq("T"),
+                    |m| {
+                        m.delete(CHECK_VAR);
+                        leaf_moves_with_recaptures(m, !us);
+                    },
+                    |m| {
+                        m.delete(CHECK_VAR);
+                        let stand = m.fork_inactive();
+                        leaf_captures_with_recaptures(m, !us);
+                        let moved = m.pause();
+                        m.reactivate(stand);
+                        m.special(Arc::new(NullReply(!us)), &[], &[]);
+                        m.reactivate(moved);
+                    },
+                );
+            },
+        );
+    } else {
+        m.delete(CHECK_VAR);
+        leaf_moves_with_recaptures(m, !us);
+    }
     m.special(Arc::new(LeafDelta(us)), &[], &[]);
     mate_marks_zero(m, us);
     // The tournament below copies whole threads around: only the score is
@@ -188,7 +288,9 @@ fn leaf_pairs(m: &mut Machine, us: Color, ply: u32) {
     m.emit_raw(Instr::Lookup(var(DELTA_VAR)));
     m.absorb(&candidate);
     m.reactivate(candidate);
-    m.delete(THREAT_VAR);
+    if !captures {
+        m.delete(THREAT_VAR);
+    }
     m.if_stack_empty(
         |m| no_reply_score(m, ply),
         |m| {

@@ -155,13 +155,33 @@ impl Mover {
     }
 }
 
+/// Which destinations a move pass generates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Targets {
+    /// Every pseudo-legal move.
+    All,
+    /// Captures only: an enemy piece on the destination, or en passant
+    /// (a search's capture plies).
+    Captures,
+}
+
+impl Targets {
+    /// The squares a piece of colour `c` may land on.
+    fn class(self, c: Color) -> String {
+        match self {
+            Targets::All => target(c),
+            Targets::Captures => pieces(!c).to_string(),
+        }
+    }
+}
+
 /// A simple move: the lifted piece goes, the target gets `*`.
-fn step_rule(c: Color, d: i32) -> ForkRule {
+fn step_rule(c: Color, d: i32, to: Targets) -> ForkRule {
     ForkRule {
         at: None,
         cells: vec![
             cell(0, "@", Put::Set('.')),
-            cell(d, &target(c), Put::Set('*')),
+            cell(d, &to.class(c), Put::Set('*')),
         ],
         vars: vec![
             (CAPTURED.into(), Value::Cell(1)),
@@ -171,12 +191,12 @@ fn step_rule(c: Color, d: i32) -> ForkRule {
 }
 
 /// A slide of `n` steps of `d` over empty squares.
-fn slide_rule(c: Color, d: i32, n: i32) -> ForkRule {
+fn slide_rule(c: Color, d: i32, n: i32, to: Targets) -> ForkRule {
     let mut cells = vec![cell(0, "@", Put::Set('.'))];
     for k in 1..n {
         cells.push(cell(k * d, EMPTY, Put::Keep));
     }
-    cells.push(cell(n * d, &target(c), Put::Set('*')));
+    cells.push(cell(n * d, &to.class(c), Put::Set('*')));
     let last = cells.len() - 1;
     ForkRule {
         at: None,
@@ -192,13 +212,13 @@ fn lit(s: &str) -> Value {
     Value::Lit(s.to_string())
 }
 
-fn slides(c: Color, dirs: &[i32]) -> Vec<ForkRule> {
+fn slides(c: Color, dirs: &[i32], to: Targets) -> Vec<ForkRule> {
     dirs.iter()
-        .flat_map(|&d| (1..=7).map(move |n| slide_rule(c, d, n)))
+        .flat_map(|&d| (1..=7).map(move |n| slide_rule(c, d, n, to)))
         .collect()
 }
 
-fn pawn_rules(c: Color) -> Vec<ForkRule> {
+fn pawn_rules(c: Color, to: Targets) -> Vec<ForkRule> {
     let f = forward(c);
     let quiet = vec![(CAPTURED.into(), lit(".")), (PROMOTION.into(), lit(""))];
     let start_rank = match c {
@@ -206,13 +226,14 @@ fn pawn_rules(c: Color) -> Vec<ForkRule> {
         Color::Black => 7,
     };
     let enemy_pawn = letter(!c, 'P').to_string();
-    let mut rules = vec![
-        ForkRule {
+    let mut rules = Vec::new();
+    if to == Targets::All {
+        rules.push(ForkRule {
             at: None,
             cells: vec![cell(0, "@", Put::Set('.')), cell(f, EMPTY, Put::Set('*'))],
             vars: quiet.clone(),
-        },
-        ForkRule {
+        });
+        rules.push(ForkRule {
             at: Some(rank_range(start_rank)),
             cells: vec![
                 cell(0, "@", Put::Set('.')),
@@ -220,8 +241,8 @@ fn pawn_rules(c: Color) -> Vec<ForkRule> {
                 cell(2 * f, EMPTY, Put::Set('*')),
             ],
             vars: quiet,
-        },
-    ];
+        });
+    }
     for side in [-1, 1] {
         let d = f + side;
         rules.push(ForkRule {
@@ -252,11 +273,14 @@ fn pawn_rules(c: Color) -> Vec<ForkRule> {
     rules
 }
 
-fn king_rules(c: Color) -> Vec<ForkRule> {
+fn king_rules(c: Color, to: Targets) -> Vec<ForkRule> {
     let mut rules: Vec<ForkRule> = [-11, -10, -9, -1, 1, 9, 10, 11]
         .iter()
-        .map(|&d| step_rule(c, d))
+        .map(|&d| step_rule(c, d, to))
         .collect();
+    if to == Targets::Captures {
+        return rules;
+    }
     let home = match c {
         Color::White => index(4, 1),
         Color::Black => index(4, 8),
@@ -289,21 +313,26 @@ fn king_rules(c: Color) -> Vec<ForkRule> {
     rules
 }
 
-/// Stage 2: one thread per pseudo-legal destination of the lifted piece.
-pub(crate) fn piece_moves(c: Color, mover: Mover) -> Forks {
+/// Stage 2: one thread per pseudo-legal destination of the lifted piece
+/// among `to`.
+pub(crate) fn piece_moves(c: Color, mover: Mover, to: Targets) -> Forks {
     let rules = match mover {
-        Mover::Pawn => pawn_rules(c),
+        Mover::Pawn => pawn_rules(c, to),
         Mover::Knight => [-21, -19, -12, -8, 8, 12, 19, 21]
             .iter()
-            .map(|&d| step_rule(c, d))
+            .map(|&d| step_rule(c, d, to))
             .collect(),
-        Mover::Bishop => slides(c, &[-11, -9, 9, 11]),
-        Mover::Rook => slides(c, &[-10, -1, 1, 10]),
-        Mover::Queen => slides(c, &[-11, -10, -9, -1, 1, 9, 10, 11]),
-        Mover::King => king_rules(c),
+        Mover::Bishop => slides(c, &[-11, -9, 9, 11], to),
+        Mover::Rook => slides(c, &[-10, -1, 1, 10], to),
+        Mover::Queen => slides(c, &[-11, -10, -9, -1, 1, 9, 10, 11], to),
+        Mover::King => king_rules(c, to),
+    };
+    let kind = match to {
+        Targets::All => "moves",
+        Targets::Captures => "captures",
     };
     Forks {
-        name: format!("{}_moves_{}", mover.name(), color_name(c)),
+        name: format!("{}_{kind}_{}", mover.name(), color_name(c)),
         rules,
         defines: vec![CAPTURED.into(), PROMOTION.into()],
     }

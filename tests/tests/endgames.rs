@@ -78,8 +78,11 @@ fn king_and_queen_mate_the_lone_king() {
     ] {
         assert!(mate_from(fen, 2).unwrap() <= 50, "{fen}");
     }
-    // And at depth 3.
+    // And at depths 3 and 4 (capture plies: the lone king may take an
+    // undefended queen).
     let moves = mate_from("8/Q7/3K4/1k6/8/8/8/8 w - - 0 1", 3).unwrap();
+    assert!(moves <= 50);
+    let moves = mate_from("8/8/2k5/8/8/8/1Q6/6K1 w - - 0 1", 4).unwrap();
     assert!(moves <= 50);
 }
 
@@ -91,7 +94,9 @@ fn king_and_rook_mate_the_lone_king() {
     ] {
         assert!(mate_from(fen, 2).unwrap() <= 50, "{fen}");
     }
-    // And at depth 3.
+    // And at depths 3 and 4.
     let moves = mate_from("8/1K4k1/1R6/8/8/8/8/8 w - - 0 1", 3).unwrap();
+    assert!(moves <= 50);
+    let moves = mate_from("8/8/8/3k4/8/8/6R1/K7 w - - 0 1", 4).unwrap();
     assert!(moves <= 50);
 }

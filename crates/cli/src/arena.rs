@@ -32,8 +32,8 @@ use adjudicate::{adjudicate, allowed_mate, AllowedMate, Ending, Repetitions};
 use elo::elo;
 use opponent::Opponent;
 
-/// The search depths our engine offers today.
-const DEPTHS: &[u32] = &[2, 3];
+/// The search depths our engine offers.
+const DEPTHS: std::ops::RangeInclusive<u32> = chess::search::MIN_DEPTH..=chess::search::MAX_DEPTH;
 
 /// Arguments of `match`.
 #[derive(clap::Args, Debug)]
@@ -52,7 +52,7 @@ pub(crate) struct MatchArgs {
     /// The opponent's time per move, in milliseconds (`go movetime`).
     #[arg(long, value_name = "MS", default_value = "100")]
     pub movetime: String,
-    /// Our engine's search depth in plies (2 or 3).
+    /// Our engine's search depth in plies (2 to 4; 4 is two full-width plies and two capture plies).
     #[arg(long, value_name = "N", default_value = "3")]
     pub depth: String,
     /// Openings, one a line: UCI moves from the start position, or a FEN
@@ -194,7 +194,7 @@ fn native_move(pos: &Chess, history: &[String], depth: u32, leaves: Leaves) -> O
 }
 
 fn unknown_depth(depth: u32) -> anyhow::Error {
-    let offered: Vec<String> = DEPTHS.iter().map(u32::to_string).collect();
+    let offered: Vec<String> = DEPTHS.map(|d| d.to_string()).collect();
     anyhow!(
         "--depth {depth}: our engine offers only depth {}",
         offered.join(", ")

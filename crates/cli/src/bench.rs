@@ -59,7 +59,7 @@ pub(crate) struct BenchArgs {
     /// this runs on one core.
     #[arg(long, value_name = "N")]
     pub profile: Option<usize>,
-    /// Plies the engine's search looks ahead.
+    /// Search depth (plies; 4 is two full-width plies and two capture plies).
     #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
     pub depth: u32,
     /// Instead of the turn suite, time this program (JSON in the original

@@ -38,7 +38,8 @@ pub(crate) struct ListingArgs {
     /// Show under each instruction the rewrites it was lowered to.
     #[arg(long)]
     pub rewrites: bool,
-    /// Plies the engine's search looks ahead (turn and reply programs).
+    /// Search depth of the turn and reply programs (plies; 4 is two
+    /// full-width plies and two capture plies).
     #[arg(long, default_value_t = chess::search::FAST_DEPTH)]
     pub depth: u32,
 }

@@ -65,9 +65,10 @@ enum Command {
         /// The format, when the file's extension does not say it.
         #[arg(long, value_enum)]
         format: Option<DumpFormat>,
-        /// Plies the engine's search looks ahead in the dumped program
-        /// (the fast mode by default: the dump runs under CPython and in
-        /// browsers, about 20 times slower at depth 3).
+        /// Search depth of the dumped program (plies; 4 is two full-width
+        /// plies and two capture plies). The fast mode by default: the dump
+        /// runs under CPython and in browsers, about 20 times slower at
+        /// depth 3.
         #[arg(long, default_value_t = chess::search::FAST_DEPTH)]
         depth: u32,
         /// How the instructions become rewrites: `ours` (the program `play`
@@ -110,7 +111,7 @@ enum Command {
         /// The position (FEN); the side to move is the engine.
         #[arg(long, default_value = START_FEN)]
         fen: String,
-        /// Plies the search looks ahead.
+        /// Search depth (plies; 4 is two full-width plies and two capture plies).
         #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
         depth: u32,
     },
@@ -346,7 +347,7 @@ fn reply(fen: &str, depth: u32) -> Result<()> {
     let searched = chess::search_at(fen, depth).context("the --fen position")?;
     if searched.depth != depth {
         eprintln!(
-            "note: the {depth}-ply search outgrew its memory cap; this is the {}-ply answer",
+            "note: the depth {depth} search outgrew its memory cap; this is the depth {} answer",
             searched.depth
         );
     }

@@ -47,7 +47,7 @@ pub(crate) struct TraceArgs {
     /// continue on Enter.
     #[arg(long)]
     pub step: bool,
-    /// Plies the engine's search looks ahead.
+    /// Search depth (plies; 4 is two full-width plies and two capture plies).
     #[arg(long, default_value_t = chess::search::FAST_DEPTH)]
     pub depth: u32,
 }

@@ -6,7 +6,7 @@
 //! input). All chess is the regex programs': `position ... moves` plays each
 //! move by finding it among `chess::legal_moves` of the current position
 //! and taking the FEN the program computed after it, and `go` runs
-//! `chess::reply_with_history`, the search at a depth of 2 or 3 plies,
+//! `chess::reply_with_history`, the search at a depth of 2 to 4 plies,
 //! given the keys of the game's positions since the last capture or pawn
 //! move (draw sense). shakmaty only
 //! validates FEN text.

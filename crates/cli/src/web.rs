@@ -27,7 +27,8 @@ pub(crate) struct WebArgs {
     /// The folder to write the site into (created if missing; files of the
     /// same names are replaced).
     pub dir: PathBuf,
-    /// Plies the engine's search looks ahead in the page's turn program.
+    /// Search depth of the page's turn program (plies; 4 is two
+    /// full-width plies and two capture plies).
     #[arg(long, default_value_t = chess::search::FAST_DEPTH)]
     pub depth: u32,
 }

@@ -362,10 +362,10 @@ fn a_bad_openings_file_names_its_line() {
 
 #[test]
 fn a_depth_the_engine_lacks_is_refused() {
-    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine", "--depth", "4"]);
+    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine", "--depth", "5"]);
     assert!(!ok);
     assert!(
-        err.contains("--depth 4: our engine offers only depth 2, 3"),
+        err.contains("--depth 5: our engine offers only depth 2, 3, 4"),
         "{err}"
     );
 }
