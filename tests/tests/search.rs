@@ -280,10 +280,17 @@ fn vm_search_mates_with_king_and_queen() {
     let mut pos = parse_fen("8/8/8/3k4/8/8/8/Q3K3 w - - 0 1").unwrap();
     for _ in 0..30 {
         let fen = fen_of(&pos);
-        regex_reply_matches_reference(&fen, 3).unwrap();
+        // One search a move, checked as `regex_reply_matches_reference`
+        // checks it.
         let (got, _) = chess::reply_at(&fen, 3).unwrap();
-        let (uci, _) = got.unwrap();
+        let (uci, score) = got.unwrap();
         let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        let best = chess::reference::best_score_at(&pos, 3).unwrap();
+        let reached = chess::reference::move_score_at(&pos, m, 3);
+        assert!(
+            score == best && reached == best,
+            "{fen}: regex plays {uci} claiming {score}, it reaches {reached}; best is {best}"
+        );
         pos.play_unchecked(m);
         if pos.is_checkmate() {
             return;

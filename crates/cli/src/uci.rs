@@ -13,8 +13,8 @@
 //!
 //! Searches are synchronous, so `go` answers when the search is done. The
 //! depth is `go depth N` (clamped to the depths the engine has), else the
-//! deepest program whose expected time fits `movetime` or the clock
-//! ([`choose_depth`]), else the `Depth` option. Under `go infinite` and `go ponder`
+//! deepest program up to the `Depth` option whose expected time fits
+//! `movetime` or the clock ([`choose_depth`]), else the `Depth` option. Under `go infinite` and `go ponder`
 //! the protocol forbids `bestmove` before `stop` (or `ponderhit`), so the
 //! finished answer is held back until then, or until `quit` or the end of
 //! the input: every `go` gets exactly one `bestmove`. A command that cannot
@@ -64,9 +64,11 @@ fn first_guess_ms(depth: u32) -> u64 {
 
 /// The depth of a `go`: `go depth N` clamped to the engine's depths; else,
 /// with a time limit (`movetime`, or the mover's clock: a thirtieth of it
-/// plus half the increment), the deepest depth whose expected time
-/// (`expected_ms`, the last measured or a first guess) fits it; else the
-/// `Depth` option.
+/// plus half the increment), the deepest depth up to the `Depth` option
+/// whose expected time (`expected_ms`, the last measured or a first
+/// guess) fits it; else the `Depth` option. The option is the ceiling:
+/// depth 4 is not stronger than 3 in our matches (see the README), so a
+/// time limit alone never picks it.
 pub(crate) fn choose_depth(
     go: &GoCmd,
     white_to_move: bool,
@@ -86,7 +88,7 @@ pub(crate) fn choose_depth(
         (None, Some((time, inc))) => time / 30 + inc / 2,
         (None, None) => return option,
     };
-    (MIN_DEPTH..=MAX_DEPTH)
+    (MIN_DEPTH..=option.clamp(MIN_DEPTH, MAX_DEPTH))
         .rev()
         .find(|&d| expected_ms(d) <= budget)
         .unwrap_or(MIN_DEPTH)
@@ -588,14 +590,26 @@ mod tests {
         // An explicit depth, clamped to what the engine has.
         assert_eq!(choose_depth(&go("depth 1"), true, 2, guess), 2);
         assert_eq!(choose_depth(&go("depth 3"), true, 2, guess), 3);
-        assert_eq!(choose_depth(&go("depth 9"), true, 2, guess), 3);
-        // A time limit picks the deepest depth expected to fit.
+        assert_eq!(choose_depth(&go("depth 9"), true, 2, guess), 4);
+        assert_eq!(choose_depth(&go("depth 4"), true, 3, guess), 4);
+        // A time limit picks the deepest depth expected to fit, up to the
+        // Depth option.
         assert_eq!(choose_depth(&go("movetime 100"), true, 3, guess), 2);
-        assert_eq!(choose_depth(&go("movetime 5000"), true, 2, guess), 3);
-        assert_eq!(choose_depth(&go("movetime 5000"), true, 2, |_| 9_000), 2);
+        assert_eq!(choose_depth(&go("movetime 5000"), true, 3, guess), 3);
+        assert_eq!(choose_depth(&go("movetime 5000"), true, 2, guess), 2);
+        assert_eq!(choose_depth(&go("movetime 5000"), true, 4, guess), 4);
+        assert_eq!(choose_depth(&go("movetime 5000"), true, 3, |_| 9_000), 2);
+        assert_eq!(
+            choose_depth(&go("movetime 5000"), true, 4, |d| if d == 4 {
+                9_000
+            } else {
+                50
+            }),
+            3
+        );
         // The mover's clock: a thirtieth of it plus half the increment.
         let clocks = go("wtime 600000 btime 3000 winc 0 binc 0");
-        assert_eq!(choose_depth(&clocks, true, 2, guess), 3);
+        assert_eq!(choose_depth(&clocks, true, 3, guess), 3);
         assert_eq!(choose_depth(&clocks, false, 3, guess), 2);
         // No limit: the Depth option.
         assert_eq!(choose_depth(&go("infinite"), true, 3, guess), 3);
@@ -605,7 +619,7 @@ mod tests {
     fn options_are_advertised_and_checked() {
         let out = lines(&mut Session::new(), "uci");
         assert!(
-            out.contains(&"option name Depth type spin default 3 min 2 max 3".to_string()),
+            out.contains(&"option name Depth type spin default 3 min 2 max 4".to_string()),
             "{out:?}"
         );
         let mut s = Session::new();
