@@ -209,15 +209,32 @@ fn capture_candidates(m: &mut Machine, us: Color) {
         },
         |m| {
             m.delete(CHECK_VAR);
-            let stand = m.fork_inactive();
-            legal_captures_for(m, us, Options::QUIET);
-            let moved = m.pause();
-            m.reactivate(stand);
-            m.set(MOVE_VAR, NULL_MOVE);
-            m.set(TURN_VAR, side_letter(!us));
-            m.reactivate(moved);
+            with_null_move(
+                m,
+                |m| legal_captures_for(m, us, Options::QUIET),
+                |m| {
+                    m.set(MOVE_VAR, NULL_MOVE);
+                    m.set(TURN_VAR, side_letter(!us));
+                },
+            );
         },
     );
+}
+
+/// Runs `moves` on the active threads and `null` on a copy of each made
+/// before (paused meanwhile), which stays right after the threads the
+/// moves made: a capture ply's moves and its null move, in one run.
+fn with_null_move(
+    m: &mut Machine,
+    moves: impl FnOnce(&mut Machine),
+    null: impl FnOnce(&mut Machine),
+) {
+    let stand = m.fork_inactive();
+    moves(m);
+    let moved = m.pause();
+    m.reactivate(stand);
+    null(m);
+    m.reactivate(moved);
 }
 
 /// The last two plies: each active thread is a candidate (`us` just moved,
@@ -258,12 +275,11 @@ fn leaf_pairs(m: &mut Machine, us: Color, captures: bool, ply: u32) {
                     },
                     |m| {
                         m.delete(CHECK_VAR);
-                        let stand = m.fork_inactive();
-                        leaf_captures_with_recaptures(m, !us);
-                        let moved = m.pause();
-                        m.reactivate(stand);
-                        m.special(Arc::new(NullReply(!us)), &[], &[]);
-                        m.reactivate(moved);
+                        with_null_move(
+                            m,
+                            |m| leaf_captures_with_recaptures(m, !us),
+                            |m| m.special(Arc::new(NullReply(!us)), &[], &[]),
+                        );
                     },
                 );
             },
