@@ -1,6 +1,6 @@
-//! The engine's reply: 2-ply minimax over legal moves, in the DSL.
+//! The engine's reply: a negamax of 2 to 4 plies ([`plan`]), in the DSL.
 //!
-//! For a position with `us` to move: one thread per legal move (the
+//! The last two plies, at 2 plies: for a position with `us` to move: one thread per legal move (the
 //! engine's candidates, move kept in `em`), each evaluated (`eval::Eval`);
 //! for each, one thread per *legal* reply, each scored by how it changes
 //! its candidate's evaluation (`eval::ReplyDelta`, three table lookups
@@ -11,6 +11,9 @@
 //! then the maximum over candidates. Threads never leave their run: each
 //! candidate's paused copy separates its replies from the next candidate's,
 //! and `absorb` hands a run's result back to the paused thread before it.
+//! Deeper searches run a node per candidate above those two plies
+//! (`node`); depth 4's last two plies are capture plies, where a side not
+//! in check captures or stands pat (a null move, `standpat`).
 //! The score convention is `eval`'s. This module does not apply the move or
 //! talk to the user.
 
