@@ -236,7 +236,7 @@ fn capture_search(pos: &Chess, alpha: u32, beta: u32, plies: u32) -> u32 {
 
 /// A role's worth in the static exchange, in pawns (the king's is too
 /// large to give for anything).
-fn exchange_worth(role: Role) -> i32 {
+pub fn exchange_worth(role: Role) -> i32 {
     match role {
         Role::Pawn => 1,
         Role::Knight | Role::Bishop => 3,

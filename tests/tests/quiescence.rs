@@ -7,20 +7,9 @@
 // A failing unwrap in a test helper is a failing test.
 #![allow(clippy::unwrap_used)]
 
-use chess::reference::{principal_line, Leaves};
+use chess::reference::{exchange_worth, principal_line, Leaves};
 use regex_chess_tests::positions::{positions_where, regex_reply_matches_reference};
-use shakmaty::{Chess, Move, Position, Role};
-
-/// A piece's worth in pawns, a king's past any trade.
-fn worth(r: Role) -> u32 {
-    match r {
-        Role::Pawn => 1,
-        Role::Knight | Role::Bishop => 3,
-        Role::Rook => 5,
-        Role::Queen => 9,
-        Role::King => 100,
-    }
-}
+use shakmaty::{Chess, Move, Position};
 
 /// Whether the last move of `line` (from `pos`) takes a piece that its
 /// side defends with a piece worth more than it.
@@ -40,7 +29,7 @@ fn ends_in_losing_capture(pos: &Chess, line: &[Move]) -> bool {
     let defended = board
         .attacks_to(last.to(), here.turn(), board.occupied())
         .any();
-    defended && worth(last.role()) > worth(victim)
+    defended && exchange_worth(last.role()) > exchange_worth(victim)
 }
 
 /// `want` positions from random games where the line without quiescence
