@@ -62,6 +62,11 @@ pub(crate) struct BenchArgs {
     /// Search depth (plies; 4 is two full-width plies and two capture plies).
     #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
     pub depth: u32,
+    /// Split states of at least this many bytes into two halves run on two
+    /// cores (the executor's default when not given), to measure where the
+    /// second core pays.
+    #[arg(long, value_name = "BYTES")]
+    pub split_bytes: Option<usize>,
     /// Instead of the turn suite, time this program (JSON in the original
     /// project's shape, as `run` reads it) on our executor, CPython's `re`
     /// and Node (when installed), side by side, checking that they end in
@@ -312,20 +317,23 @@ pub(crate) fn run(args: BenchArgs) -> Result<()> {
             },
         );
     }
-    let executor = if args.naive || args.sequential || args.no_own_matcher {
-        other = regex_vm::Executor::new(
-            &pass.program,
-            regex_vm::Config {
-                naive: args.naive,
-                parallel: !args.sequential,
-                own_matcher: !args.no_own_matcher,
-                ..chess::config_for(args.depth)
-            },
-        )?;
-        &other
-    } else {
-        &pass.executor
-    };
+    let executor =
+        if args.naive || args.sequential || args.no_own_matcher || args.split_bytes.is_some() {
+            let config = chess::config_for(args.depth);
+            other = regex_vm::Executor::new(
+                &pass.program,
+                regex_vm::Config {
+                    naive: args.naive,
+                    parallel: !args.sequential,
+                    own_matcher: !args.no_own_matcher,
+                    split_bytes: args.split_bytes.unwrap_or(config.split_bytes),
+                    ..config
+                },
+            )?;
+            &other
+        } else {
+            &pass.executor
+        };
     let states: Vec<String> = turns.iter().map(turn_state).collect::<Result<_>>()?;
     let mut results = Vec::new();
     // Drawn on a terminal only; a pipe gets the table alone.
