@@ -413,8 +413,12 @@ pub fn move_score_at(pos: &Chess, m: Move, depth: u32) -> u32 {
 pub fn move_score_with(pos: &Chess, m: Move, depth: u32, leaves: Leaves) -> u32 {
     let mut after = pos.clone();
     after.play_unchecked(m);
-    let plan = plan(depth);
-    candidate_value(&after, plan, plan.plies, 1, leaves)
+    root_value(&after, plan(depth), leaves)
+}
+
+/// The value of the root move that led to `after`, searched by `plan`.
+fn root_value(after: &Chess, plan: Plan, leaves: Leaves) -> u32 {
+    candidate_value(after, plan, plan.plies, 1, leaves)
 }
 
 /// [`move_score_at`] the fast depth ([`FAST_DEPTH`]).
@@ -462,9 +466,16 @@ pub fn move_score_in_game_with(
     history: &str,
     leaves: Leaves,
 ) -> u32 {
+    move_score_planned(pos, m, plan(depth), history, leaves)
+}
+
+/// [`move_score_in_game_with`] searching `plan` (any number of full-width
+/// and capture plies, at least two in all; the regex program offers the
+/// plans of [`plan`]).
+fn move_score_planned(pos: &Chess, m: Move, plan: Plan, history: &str, leaves: Leaves) -> u32 {
     let mut after = pos.clone();
     after.play_unchecked(m);
-    let score = move_score_with(pos, m, depth, leaves);
+    let score = root_value(&after, plan, leaves);
     if crate::repetition::repeats(&encode(&after).board, after.turn(), history) {
         return crate::repetition::repeated_score(score);
     }
@@ -485,10 +496,22 @@ pub fn best_moves_in_game_with(
     history: &str,
     leaves: Leaves,
 ) -> Option<(Vec<Move>, u32)> {
+    best_moves_planned(pos, plan(depth), history, leaves)
+}
+
+/// [`best_moves_in_game_with`] searching `plan` (see
+/// [`move_score_planned`]): `match --native --plan` measures deeper plans
+/// than the regex program can afford.
+pub fn best_moves_planned(
+    pos: &Chess,
+    plan: Plan,
+    history: &str,
+    leaves: Leaves,
+) -> Option<(Vec<Move>, u32)> {
     let scored: Vec<(Move, u32)> = pos
         .legal_moves()
         .into_iter()
-        .map(|m| (m, move_score_in_game_with(pos, m, depth, history, leaves)))
+        .map(|m| (m, move_score_planned(pos, m, plan, history, leaves)))
         .collect();
     let best = scored.iter().map(|(_, s)| *s).max()?;
     Some((

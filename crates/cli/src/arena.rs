@@ -27,6 +27,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 
 use chess::reference::Leaves;
+use chess::search::Plan;
 
 use adjudicate::{adjudicate, allowed_mate, AllowedMate, Ending, Repetitions};
 use elo::elo;
@@ -77,6 +78,12 @@ pub(crate) struct MatchArgs {
     /// before its regexes exist.
     #[arg(long, value_name = "LEAVES")]
     pub native: Option<String>,
+    /// With `--native`: search FULL full-width plies, then capture plies
+    /// (each side free to stand pat, every move when in check) up to PLIES
+    /// in all, instead of `--depth`'s plan; e.g. `3,5`, deeper than the
+    /// regex program can afford.
+    #[arg(long, value_name = "FULL,PLIES")]
+    pub plan: Option<String>,
 }
 
 /// The numbers of `MatchArgs`, parsed here rather than by clap so that an
@@ -90,6 +97,8 @@ struct Settings {
     ours: Option<Color>,
     /// The native reference's leaves, `None` for the regex program.
     native: Option<Leaves>,
+    /// The native reference's plan (`--plan`, else `--depth`'s).
+    plan: Plan,
 }
 
 impl Settings {
@@ -99,10 +108,12 @@ impl Settings {
                 .parse()
                 .map_err(|_| anyhow!("{flag} {}: not a whole number in range", quote(text)))
         }
-        let settings = Settings {
+        let depth = number("--depth", &args.depth)?;
+        let mut settings = Settings {
             games: number("--games", &args.games)?,
             movetime: number("--movetime", &args.movetime)?,
-            depth: number("--depth", &args.depth)?,
+            depth,
+            plan: chess::search::plan(depth),
             max_plies: number("--max-plies", &args.max_plies)?,
             ours: match args.ours.trim() {
                 "both" => None,
@@ -130,12 +141,42 @@ impl Settings {
         if !DEPTHS.contains(&settings.depth) {
             return Err(unknown_depth(settings.depth));
         }
+        if let Some(text) = &args.plan {
+            if settings.native.is_none() {
+                bail!("--plan: only the native reference (--native) searches other plans");
+            }
+            settings.plan = native_plan(text)?;
+        }
         if settings.games == 0 {
             bail!("--games 0: nothing to play");
         }
         Ok(settings)
     }
 }
+
+/// The plan `FULL,PLIES` of `--plan`: at least one full-width ply, at
+/// least two plies in all, at most [`MAX_NATIVE_PLIES`].
+fn native_plan(text: &str) -> Result<Plan> {
+    let bad = || {
+        anyhow!(
+            "--plan {}: use FULL,PLIES with 1 <= FULL <= PLIES, 2 <= PLIES <= {MAX_NATIVE_PLIES} (e.g. 3,5)",
+            quote(text)
+        )
+    };
+    let (full, plies) = text.split_once(',').ok_or_else(bad)?;
+    let (full, plies): (u32, u32) = (
+        full.trim().parse().map_err(|_| bad())?,
+        plies.trim().parse().map_err(|_| bad())?,
+    );
+    if full == 0 || full > plies || !(2..=MAX_NATIVE_PLIES).contains(&plies) {
+        return Err(bad());
+    }
+    Ok(Plan { full, plies })
+}
+
+/// The deepest plan `--plan` takes: the native search has no alpha-beta
+/// above its leaves, so each ply multiplies its time.
+const MAX_NATIVE_PLIES: u32 = 8;
 
 /// Text of an argument or input in an error: at most 100 characters,
 /// control characters escaped, in backquotes.
@@ -182,9 +223,9 @@ fn engine_move(fen: &str, history: &[String], depth: u32) -> Result<Option<Strin
 /// one whose piece stands first in the board line (rank 8 first, file a
 /// first), as the regex program's tournament keeps the earliest thread
 /// and makes them in that order.
-fn native_move(pos: &Chess, history: &[String], depth: u32, leaves: Leaves) -> Option<String> {
+fn native_move(pos: &Chess, history: &[String], plan: Plan, leaves: Leaves) -> Option<String> {
     let keys: String = history.iter().map(|k| format!(" {k}")).collect();
-    let (best, _) = chess::reference::best_moves_in_game_with(pos, depth, &keys, leaves)?;
+    let (best, _) = chess::reference::best_moves_planned(pos, plan, &keys, leaves)?;
     best.iter()
         .min_by_key(|m| {
             m.from()
@@ -440,6 +481,11 @@ pub(crate) fn run(args: MatchArgs) -> Result<()> {
             chess::reply_pass_at(settings.depth).context("building the reply program")?;
             format!("regex-chess (depth {})", settings.depth)
         }
+        Some(leaves) if args.plan.is_some() => format!(
+            "native reference ({} full-width plies, {} capture plies, {leaves:?})",
+            settings.plan.full,
+            settings.plan.plies - settings.plan.full
+        ),
         Some(leaves) => format!("native reference (depth {}, {leaves:?})", settings.depth),
     };
     let mut opponent = Opponent::start(&args.opponent, &args.options)?;
@@ -536,7 +582,7 @@ fn play(
         } else if pos.turn() == game.ours {
             let m = match settings.native {
                 None => engine_move(&fen, &history, settings.depth)?,
-                Some(leaves) => native_move(&pos, &history, settings.depth, leaves),
+                Some(leaves) => native_move(&pos, &history, settings.plan, leaves),
             };
             (
                 m.ok_or_else(|| anyhow!("our engine found no move in {}", quote(&fen)))?,
@@ -677,6 +723,69 @@ mod tests {
         for opening in built_in_openings() {
             assert!(opening_position(&opening).is_ok(), "{}", opening.name);
         }
+    }
+
+    #[test]
+    fn native_plans_parse_and_bad_ones_are_refused() {
+        assert_eq!(native_plan("3,5").unwrap(), Plan { full: 3, plies: 5 });
+        assert_eq!(native_plan(" 2 , 2 ").unwrap(), chess::search::plan(2));
+        for bad in [
+            "", "3", "3,", ",5", "0,2", "4,3", "1,1", "3,9", "a,b", "3,5,7",
+        ] {
+            let e = native_plan(bad).unwrap_err().to_string();
+            assert!(e.starts_with("--plan `"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_native_move_of_a_depth_is_that_of_its_plan() {
+        // `--plan` and `--depth` reach the same search when they name the
+        // same plan.
+        let fens = [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+            "1r1qkb1r/2p3pp/p4p2/4p3/P2nN1bP/3P1N2/1PP2PP1/R1BQ1RK1 w k - 4 13",
+        ];
+        for fen in fens {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            for depth in [2, 3] {
+                let by_depth =
+                    chess::reference::best_moves_in_game_with(&pos, depth, "", Leaves::Threats);
+                let by_plan = chess::reference::best_moves_planned(
+                    &pos,
+                    chess::search::plan(depth),
+                    "",
+                    Leaves::Threats,
+                );
+                assert_eq!(by_depth, by_plan, "{fen} at depth {depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_capture_ply_after_three_full_plies_sees_a_discovered_attack() {
+        // From a lost match game: at depth 3 the search plays Nxf6+, whose
+        // line gxf6 Nxd4 uncovers the bishop's attack on the queen (Bxd1),
+        // a capture past its leaves; one capture ply more sees it.
+        let fen = "1r1qkb1r/2p3pp/p4p2/4p3/P2nN1bP/3P1N2/1PP2PP1/R1BQ1RK1 w k - 4 13";
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let moves = |plan| {
+            let (best, _) =
+                chess::reference::best_moves_planned(&pos, plan, "", Leaves::Threats).unwrap();
+            best.iter()
+                .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(moves(chess::search::plan(3)), ["e4f6"]);
+        let deeper = moves(Plan { full: 3, plies: 4 });
+        assert!(!deeper.contains(&"e4f6".to_string()), "{deeper:?}");
     }
 
     #[test]

@@ -392,3 +392,23 @@ fn an_unknown_side_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn a_plan_is_for_the_native_reference_only_and_must_be_whole() {
+    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine", "--plan", "3,5"]);
+    assert!(!ok);
+    assert!(
+        err.contains("--plan: only the native reference (--native) searches other plans"),
+        "{err}"
+    );
+    let (ok, _, err) = run(&[
+        "--opponent",
+        "/nonexistent/engine",
+        "--native",
+        "threats",
+        "--plan",
+        "5,3",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("--plan `5,3`: use FULL,PLIES"), "{err}");
+}
