@@ -738,34 +738,6 @@ mod tests {
     }
 
     #[test]
-    fn the_native_move_of_a_depth_is_that_of_its_plan() {
-        // `--plan` and `--depth` reach the same search when they name the
-        // same plan.
-        let fens = [
-            "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
-            "1r1qkb1r/2p3pp/p4p2/4p3/P2nN1bP/3P1N2/1PP2PP1/R1BQ1RK1 w k - 4 13",
-        ];
-        for fen in fens {
-            let pos: Chess = fen
-                .parse::<Fen>()
-                .unwrap()
-                .into_position(CastlingMode::Standard)
-                .unwrap();
-            for depth in [2, 3] {
-                let by_depth =
-                    chess::reference::best_moves_in_game_with(&pos, depth, "", Leaves::Threats);
-                let by_plan = chess::reference::best_moves_planned(
-                    &pos,
-                    chess::search::plan(depth),
-                    "",
-                    Leaves::Threats,
-                );
-                assert_eq!(by_depth, by_plan, "{fen} at depth {depth}");
-            }
-        }
-    }
-
-    #[test]
     fn a_capture_ply_after_three_full_plies_sees_a_discovered_attack() {
         // From a lost match game: at depth 3 the search plays Nxf6+, whose
         // line gxf6 Nxd4 uncovers the bishop's attack on the queen (Bxd1),
