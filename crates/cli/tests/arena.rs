@@ -30,6 +30,13 @@ fn run(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// Runs `match` with `args`, checks that it fails, and gives its stderr.
+fn refused(args: &[&str]) -> String {
+    let (ok, _, err) = run(args);
+    assert!(!ok, "accepted: {args:?}");
+    err
+}
+
 /// A `stockfish` binary: on the PATH, or where Debian's package puts it.
 fn stockfish() -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
@@ -316,15 +323,13 @@ fn an_opponent_that_crashes_names_the_game_and_keeps_the_pgn() {
 
 #[test]
 fn a_bad_opponent_command_is_a_clear_error() {
-    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine --flag", "--games", "1"]);
-    assert!(!ok);
+    let err = refused(&["--opponent", "/nonexistent/engine --flag", "--games", "1"]);
     assert!(
         err.contains("cannot start the opponent `/nonexistent/engine --flag`"),
         "{err}"
     );
     let long = format!("/nonexistent/{}", "y".repeat(400));
-    let (ok, _, err) = run(&["--opponent", &long, "--games", "1"]);
-    assert!(!ok);
+    let err = refused(&["--opponent", &long, "--games", "1"]);
     assert!(err.contains("cannot start the opponent"), "{err}");
     assert!(!err.contains(&"y".repeat(101)), "{err}");
 }
@@ -333,14 +338,12 @@ fn a_bad_opponent_command_is_a_clear_error() {
 fn an_option_the_opponent_lacks_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let engine = fake_engine(dir.path(), "echo 'bestmove 0000'");
-    let (ok, _, err) = run(&["--opponent", &engine, "--option", "Skill Levl=0"]);
-    assert!(!ok);
+    let err = refused(&["--opponent", &engine, "--option", "Skill Levl=0"]);
     assert!(
         err.contains("the opponent `fake` offers no option `Skill Levl`"),
         "{err}"
     );
-    let (ok, _, err) = run(&["--opponent", &engine, "--option", "no-equals"]);
-    assert!(!ok);
+    let err = refused(&["--opponent", &engine, "--option", "no-equals"]);
     assert!(err.contains("`no-equals` is not NAME=VALUE"), "{err}");
 }
 
@@ -349,21 +352,19 @@ fn a_bad_openings_file_names_its_line() {
     let dir = tempfile::tempdir().unwrap();
     let openings = dir.path().join("openings.txt");
     std::fs::write(&openings, "e2e4 e7e5\n\ne2e4 e2e4\n").unwrap();
-    let (ok, _, err) = run(&[
+    let err = refused(&[
         "--opponent",
         "/nonexistent/engine",
         "--openings",
         openings.to_str().unwrap(),
     ]);
-    assert!(!ok);
     assert!(err.contains("openings.txt` line 3: `e2e4 e2e4`"), "{err}");
     assert!(err.contains("illegal move `e2e4`"), "{err}");
 }
 
 #[test]
 fn a_depth_the_engine_lacks_is_refused() {
-    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine", "--depth", "5"]);
-    assert!(!ok);
+    let err = refused(&["--opponent", "/nonexistent/engine", "--depth", "5"]);
     assert!(
         err.contains("--depth 5: our engine offers only depth 2, 3, 4"),
         "{err}"
@@ -373,20 +374,17 @@ fn a_depth_the_engine_lacks_is_refused() {
 #[test]
 fn a_bad_number_is_quoted_short() {
     let junk = "9".repeat(400);
-    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine", "--games", &junk]);
-    assert!(!ok);
+    let err = refused(&["--opponent", "/nonexistent/engine", "--games", &junk]);
     assert!(err.contains("--games `999"), "{err}");
     assert!(err.contains("not a whole number in range"), "{err}");
     assert!(!err.contains(&"9".repeat(101)), "{err}");
-    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine", "--games", "0"]);
-    assert!(!ok);
+    let err = refused(&["--opponent", "/nonexistent/engine", "--games", "0"]);
     assert!(err.contains("--games 0: nothing to play"), "{err}");
 }
 
 #[test]
 fn an_unknown_side_is_refused() {
-    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine", "--ours", "green"]);
-    assert!(!ok);
+    let err = refused(&["--opponent", "/nonexistent/engine", "--ours", "green"]);
     assert!(
         err.contains("--ours `green`: use both, white or black"),
         "{err}"
@@ -395,13 +393,12 @@ fn an_unknown_side_is_refused() {
 
 #[test]
 fn a_plan_is_for_the_native_reference_only_and_must_be_whole() {
-    let (ok, _, err) = run(&["--opponent", "/nonexistent/engine", "--plan", "3,5"]);
-    assert!(!ok);
+    let err = refused(&["--opponent", "/nonexistent/engine", "--plan", "3,5"]);
     assert!(
         err.contains("--plan: only the native reference (--native) searches other plans"),
         "{err}"
     );
-    let (ok, _, err) = run(&[
+    let err = refused(&[
         "--opponent",
         "/nonexistent/engine",
         "--native",
@@ -409,6 +406,5 @@ fn a_plan_is_for_the_native_reference_only_and_must_be_whole() {
         "--plan",
         "5,3",
     ]);
-    assert!(!ok);
     assert!(err.contains("--plan `5,3`: use FULL,PLIES"), "{err}");
 }
