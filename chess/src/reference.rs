@@ -52,6 +52,12 @@ pub enum Leaves {
     /// The taker's best one-square exchange on any of the replier's
     /// non-king pieces, judged on the leaf's board (after the reply).
     LeafThreats,
+    /// One line of captures at the leaf: each side in turn stands pat or
+    /// makes its most valuable capture (most valuable victim, then least
+    /// valuable taker), so one capture per ply where [`Leaves::Full`]
+    /// tries every one: a search with no branching, the shape a regex
+    /// program could run inside each leaf's thread.
+    CaptureLine,
 }
 
 /// The leaves of the search the regex program mirrors.
@@ -186,8 +192,11 @@ fn leaf_score(after: &Chess, r: Move, ply: u32, leaves: Leaves, threats: &Threat
     if leaves == Leaves::TwoCaptures {
         return capture_search(&leaf, 0, 2 * EVEN, 2);
     }
+    if leaves == Leaves::CaptureLine {
+        return capture_line(&leaf);
+    }
     let gain = match leaves {
-        Leaves::Full | Leaves::TwoCaptures => 0,
+        Leaves::Full | Leaves::TwoCaptures | Leaves::CaptureLine => 0,
         Leaves::LeafThreats => Threats::against(&leaf, !leaf.turn()).g1,
         Leaves::LeafSee => best_exchange(&leaf),
         Leaves::ThreatsSee => recapture_exchange(&leaf, &r).max(threats.after(r.from())),
@@ -217,11 +226,7 @@ fn capture_search(pos: &Chess, alpha: u32, beta: u32, plies: u32) -> u32 {
         return alpha;
     }
     let mut captures: Vec<Move> = moves.into_iter().filter(|m| m.is_capture()).collect();
-    // Most valuable victim first, then least valuable attacker.
-    captures.sort_by_key(|m| {
-        let victim = m.capture().map_or(0, |r| r as u32);
-        (std::cmp::Reverse(victim), m.role() as u32)
-    });
+    captures.sort_by_key(capture_order);
     for m in captures {
         let mut next = pos.clone();
         next.play_unchecked(m);
@@ -232,6 +237,33 @@ fn capture_search(pos: &Chess, alpha: u32, beta: u32, plies: u32) -> u32 {
         alpha = alpha.max(v);
     }
     alpha
+}
+
+/// The order captures are tried in: most valuable victim first, then
+/// least valuable taker.
+fn capture_order(m: &Move) -> (std::cmp::Reverse<u32>, u32) {
+    let victim = m.capture().map_or(0, |r| r as u32);
+    (std::cmp::Reverse(victim), m.role() as u32)
+}
+
+/// The value of `pos` for its side to move when each side in turn may
+/// stand pat or make its first capture in [`capture_order`] (one line, no
+/// alpha-beta needed); a side in check with no legal move is mated.
+fn capture_line(pos: &Chess) -> u32 {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return if pos.is_check() { mated_at(1) } else { EVEN };
+    }
+    let stand = leaf_value(&encode(pos).board, pos.turn());
+    let first = moves
+        .into_iter()
+        .filter(|m| m.is_capture())
+        .min_by_key(capture_order);
+    first.map_or(stand, |m| {
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        stand.max(2 * EVEN - capture_line(&next))
+    })
 }
 
 /// A role's worth in the static exchange, in pawns (the king's is too
@@ -526,7 +558,51 @@ pub fn best_moves_planned(
 
 #[cfg(test)]
 mod tests {
-    use super::exchange;
+    use super::{capture_line, capture_search, exchange, leaf_value};
+    use crate::codec::encode;
+    use crate::eval::EVEN;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, Position};
+
+    fn position(fen: &str) -> Chess {
+        let fen: Fen = fen.parse().expect("a FEN");
+        fen.into_position(CastlingMode::Standard)
+            .expect("a legal position")
+    }
+
+    /// The stand-pat value, the capture line's and the full capture
+    /// search's, for the side to move.
+    fn values(fen: &str) -> (u32, u32, u32) {
+        let pos = position(fen);
+        let stand = leaf_value(&encode(&pos).board, pos.turn());
+        (
+            stand,
+            capture_line(&pos),
+            capture_search(&pos, 0, 2 * EVEN, u32::MAX),
+        )
+    }
+
+    #[test]
+    fn the_capture_line_takes_what_hangs_and_sees_the_recapture() {
+        // A rook hangs: both take it.
+        let (stand, line, full) = values("6k1/8/8/3r4/8/8/8/3Q2K1 w - - 0 1");
+        assert!(line >= stand + 45, "{stand} {line}");
+        assert_eq!(line, full);
+        // The queen takes a pawn defended by a pawn: the line sees the
+        // recapture and stands pat, as the full search does.
+        let (stand, line, full) = values("6k1/8/4p3/3p4/8/8/8/3Q2K1 w - - 0 1");
+        assert_eq!((line, full), (stand, stand));
+    }
+
+    #[test]
+    fn the_capture_line_misses_a_second_choice() {
+        // The queen can take the defended queen (first in the order, an
+        // even trade) or the undefended rook: the line tries only the
+        // queen, the full search wins the rook.
+        let (stand, line, full) = values("6k1/8/4p3/3q4/r7/8/8/3Q2K1 w - - 0 1");
+        assert!(full >= stand + 45, "{stand} {full}");
+        assert!(line + 40 <= full, "{line} {full}");
+    }
 
     #[test]
     fn the_static_exchange_plays_out_the_whole_sequence() {

@@ -132,8 +132,9 @@ impl Settings {
                 Some("leaf-see") => Some(Leaves::LeafSee),
                 Some("threats-see") => Some(Leaves::ThreatsSee),
                 Some("two-captures") => Some(Leaves::TwoCaptures),
+                Some("capture-line") => Some(Leaves::CaptureLine),
                 Some(other) => bail!(
-                    "--native {}: use quiescent, threats, threats-on-quiet, full, two-captures, leaf-threats, leaf-see, threats-see or static",
+                    "--native {}: use quiescent, threats, threats-on-quiet, full, two-captures, capture-line, leaf-threats, leaf-see, threats-see or static",
                     quote(other)
                 ),
             },
