@@ -100,13 +100,18 @@ pub fn leaf_captures_with_recaptures(m: &mut Machine, c: Color) {
     move_pass(m, c, Options::LEAF, Targets::Captures, true);
 }
 
-/// As [`legal_moves_for`], the moves of the pieces moving as `movers` only
-/// (a search that asks whether any legal move exists tries the king's
-/// first, and the others only where the king has none).
-pub fn legal_moves_of(m: &mut Machine, c: Color, options: Options, movers: &[Mover]) {
+/// For a search that asks only whether a legal move exists: one thread
+/// per legal move of the pieces moving as `movers` (it tries the king's
+/// first, and the others only where the king has none), each fit for
+/// nothing but counting. The stages a legality test does not need are
+/// left out: no promotion choice (one thread per promoting move, the pawn
+/// left on the last rank), no destination name, no castling rook moved
+/// after the test, no en passant mark cleared.
+pub fn moves_to_count_of(m: &mut Machine, c: Color, movers: &[Mover]) {
     m.special(Arc::new(select_pieces_of(c, movers)), &[], &[]);
     by_mover(m, c, movers, Targets::All);
-    legal_stages(m, c, options, false);
+    m.special(Arc::new(Stage::Place(c)), &[], &[]);
+    m.special(Arc::new(Stage::DropIllegal(c)), &[], &[]);
 }
 
 fn move_pass(m: &mut Machine, c: Color, options: Options, to: Targets, recaptures: bool) {
@@ -203,4 +208,72 @@ pub fn legal_moves_dsl(m: &mut Machine, options: Options) {
 /// Only if the program breaks an assembler rule (a bug).
 pub fn legal_moves_program(options: Options) -> Result<Program, AsmError> {
     regex_asm::assemble(|m| legal_moves_dsl(m, options))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::moves_to_count_of;
+    use crate::codec::{encode, parse_fen, thread_of, POSITION_VARS};
+    use crate::games::{random_game, Rng};
+    use crate::specials::Mover;
+    use regex_vm::state::State;
+    use regex_vm::{Config, Executor};
+    use shakmaty::{Chess, Position};
+    use std::collections::BTreeSet;
+
+    /// The threads [`moves_to_count_of`] makes from `pos` (all movers), run
+    /// on the VM.
+    fn counted(pos: &Chess) -> usize {
+        let mover = pos.turn();
+        let program = regex_asm::assemble(|m| {
+            m.assume_set(&POSITION_VARS);
+            moves_to_count_of(m, mover, &Mover::ALL);
+        })
+        .expect("the counting pass assembles");
+        let executor = Executor::new(&program, Config::default()).expect("compiles");
+        let mut text = State {
+            prefix: String::new(),
+            threads: vec![thread_of(&encode(pos))],
+        }
+        .render();
+        executor.run(&mut text).expect("runs");
+        State::parse(&text).expect("a state").threads.len()
+    }
+
+    /// One thread per legal move, a promotion counted once (its piece is
+    /// not chosen), on positions with every special move and on random
+    /// games.
+    #[test]
+    fn the_counting_pass_makes_a_thread_per_legal_move() {
+        let mut positions: Vec<Chess> = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            "4k3/8/8/1pP5/8/8/8/4K3 w - b6 0 1",
+            "1r2k3/P7/8/8/8/8/6p1/4K2R b K - 0 1",
+            // In check, the only answer a promotion that blocks.
+            "r6K/6P1/8/2k5/8/3b4/8/8 w - - 0 1",
+            // Mate: nothing.
+            "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1",
+        ]
+        .iter()
+        .map(|f| parse_fen(f).expect("valid"))
+        .collect();
+        for seed in 1..30 {
+            positions.push(random_game(
+                &Chess::default(),
+                &mut Rng::new(seed),
+                (seed as usize * 7) % 90,
+            ));
+        }
+        for pos in positions {
+            let moves: BTreeSet<_> = pos
+                .legal_moves()
+                .into_iter()
+                .map(|m| (m.from(), m.to()))
+                .collect();
+            assert_eq!(counted(&pos), moves.len(), "{}", crate::codec::fen_of(&pos));
+        }
+    }
 }

@@ -30,7 +30,7 @@ use crate::codec::{POSITION_VARS, TURN_VAR};
 use crate::eval::{Eval, DELTA_OFFSET, DELTA_VAR, EVAL_VAR, EVEN, MATE};
 use crate::movegen::{
     leaf_captures_with_recaptures, leaf_moves_with_recaptures, legal_captures_for, legal_moves_for,
-    legal_moves_of, side_letter, Options, MOVE_VAR,
+    moves_to_count_of, side_letter, Options, MOVE_VAR,
 };
 use crate::quiesce::LeafDelta;
 use crate::reduce::{Better, KeepBest};
@@ -367,7 +367,7 @@ fn push_if_legal_move(m: &mut Machine, us: Color, movers: &[Mover]) {
             m.delete(&v);
         }
     }
-    legal_moves_of(m, us, Options::LEAF, movers);
+    moves_to_count_of(m, us, movers);
     // Whatever moves there are, one thread per leaf says so.
     m.join();
     m.emit_raw(Instr::Push("T".into()));
