@@ -608,34 +608,26 @@ mod tests {
     /// evaluation changes for the side that did not move.
     #[test]
     fn reply_delta_is_the_change_of_the_evaluation() {
-        use crate::codec::{encode, parse_fen, thread_of};
-        use crate::games::{random_game, Rng};
+        use crate::codec::{encode, thread_of};
         use crate::movegen::{legal_moves_for, Options};
         use regex_vm::state::State;
-        use shakmaty::{Chess, Position};
-        let mut positions: Vec<Chess> = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/Pp2P3/2N2Q1p/1PPBBPPP/R3K2R b KQkq a3 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
-            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
-            "4k3/8/8/8/Pp6/8/8/4K3 b - a3 0 1",
-            "4k3/8/8/1pP5/8/8/8/4K3 w - b6 0 1",
-            "1r2k3/P7/8/8/8/8/6p1/4K2R b K - 0 1",
-            "r2k3r/pb1n3p/5pp1/1q1p4/1pPPPbPB/3N4/PP2RPBP/RN3K2 b - c3 0 29",
-        ]
-        .iter()
-        .map(|f| parse_fen(f).expect("valid"))
-        .collect();
-        for seed in 1..40 {
-            positions.push(random_game(
-                &Chess::default(),
-                &mut Rng::new(seed),
-                (seed as usize * 7) % 90,
-            ));
-        }
+        use shakmaty::Position;
+        let positions = crate::games::sample_positions(
+            &[
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/Pp2P3/2N2Q1p/1PPBBPPP/R3K2R b KQkq a3 0 1",
+                "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1",
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+                "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+                "4k3/8/8/8/Pp6/8/8/4K3 b - a3 0 1",
+                "4k3/8/8/1pP5/8/8/8/4K3 w - b6 0 1",
+                "1r2k3/P7/8/8/8/8/6p1/4K2R b K - 0 1",
+                "r2k3r/pb1n3p/5pp1/1q1p4/1pPPPbPB/3N4/PP2RPBP/RN3K2 b - c3 0 29",
+            ],
+            39,
+        );
         let mut checked = 0;
         let mut en_passant = 0;
         for pos in positions {

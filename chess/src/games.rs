@@ -53,6 +53,26 @@ pub fn random_game(start: &Chess, rng: &mut Rng, plies: usize) -> Chess {
     pos
 }
 
+/// The positions of `fens`, then those of `games` random games from the
+/// start (game `g` seeded `g`, `7 g mod 90` plies long): the sample the
+/// unit tests of the move pass run on.
+///
+/// # Panics
+///
+/// On an invalid FEN (a test's own data).
+#[cfg(test)]
+pub(crate) fn sample_positions(fens: &[&str], games: u64) -> Vec<Chess> {
+    let mut positions: Vec<Chess> = fens.iter().map(|f| parse_fen(f).expect("valid")).collect();
+    for seed in 1..=games {
+        positions.push(random_game(
+            &Chess::default(),
+            &mut Rng::new(seed),
+            (seed as usize * 7) % 90,
+        ));
+    }
+    positions
+}
+
 /// The same position with colours swapped and the board mirrored top to
 /// bottom (shakmaty's `Setup::into_mirrored`): its move tree is the mirror
 /// of the original's. The clocks stay as they were.

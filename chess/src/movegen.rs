@@ -213,8 +213,8 @@ pub fn legal_moves_program(options: Options) -> Result<Program, AsmError> {
 #[cfg(test)]
 mod tests {
     use super::moves_to_count_of;
-    use crate::codec::{encode, parse_fen, thread_of, POSITION_VARS};
-    use crate::games::{random_game, Rng};
+    use crate::codec::{encode, thread_of, POSITION_VARS};
+    use crate::games::sample_positions;
     use crate::specials::Mover;
     use regex_vm::state::State;
     use regex_vm::{Config, Executor};
@@ -245,28 +245,21 @@ mod tests {
     /// games.
     #[test]
     fn the_counting_pass_makes_a_thread_per_legal_move() {
-        let mut positions: Vec<Chess> = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
-            "4k3/8/8/1pP5/8/8/8/4K3 w - b6 0 1",
-            "1r2k3/P7/8/8/8/8/6p1/4K2R b K - 0 1",
-            // In check, the only answer a promotion that blocks.
-            "r6K/6P1/8/2k5/8/3b4/8/8 w - - 0 1",
-            // Mate: nothing.
-            "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1",
-        ]
-        .iter()
-        .map(|f| parse_fen(f).expect("valid"))
-        .collect();
-        for seed in 1..30 {
-            positions.push(random_game(
-                &Chess::default(),
-                &mut Rng::new(seed),
-                (seed as usize * 7) % 90,
-            ));
-        }
+        let positions = sample_positions(
+            &[
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1",
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+                "4k3/8/8/1pP5/8/8/8/4K3 w - b6 0 1",
+                "1r2k3/P7/8/8/8/8/6p1/4K2R b K - 0 1",
+                // In check, the only answer a promotion that blocks.
+                "r6K/6P1/8/2k5/8/3b4/8/8 w - - 0 1",
+                // Mate: nothing.
+                "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1",
+            ],
+            29,
+        );
         for pos in positions {
             let moves: BTreeSet<_> = pos
                 .legal_moves()
