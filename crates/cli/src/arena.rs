@@ -74,8 +74,10 @@ pub(crate) struct MatchArgs {
     pub ours: String,
     /// Play the native reference search (`chess::reference`, no regexes)
     /// instead of the regex program, with these leaves: `quiescent`,
-    /// `threats`, `threats-on-quiet` or `static`; to measure a search idea
-    /// before its regexes exist.
+    /// `threats` (the regex program's), `threats-on-quiet`, `full`,
+    /// `two-captures`, `capture-line`, `leaf-threats`, `leaf-see`,
+    /// `threats-see` or `static` (the README says what each adds); to
+    /// measure a search idea before its regexes exist.
     #[arg(long, value_name = "LEAVES")]
     pub native: Option<String>,
     /// With `--native`: search FULL full-width plies, then capture plies
