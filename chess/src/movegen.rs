@@ -218,19 +218,22 @@ mod tests {
     use crate::specials::Mover;
     use regex_vm::state::State;
     use regex_vm::{Config, Executor};
-    use shakmaty::{Chess, Position};
+    use shakmaty::{Chess, Color, Position};
     use std::collections::BTreeSet;
 
-    /// The threads [`moves_to_count_of`] makes from `pos` (all movers), run
-    /// on the VM.
-    fn counted(pos: &Chess) -> usize {
-        let mover = pos.turn();
+    /// The counting pass for `mover` (all movers), compiled.
+    fn counting_pass(mover: Color) -> Executor {
         let program = regex_asm::assemble(|m| {
             m.assume_set(&POSITION_VARS);
             moves_to_count_of(m, mover, &Mover::ALL);
         })
         .expect("the counting pass assembles");
-        let executor = Executor::new(&program, Config::default()).expect("compiles");
+        Executor::new(&program, Config::default()).expect("compiles")
+    }
+
+    /// The threads `executor` (the counting pass for the side to move)
+    /// makes from `pos`, run on the VM.
+    fn counted(executor: &Executor, pos: &Chess) -> usize {
         let mut text = State {
             prefix: String::new(),
             threads: vec![thread_of(&encode(pos))],
@@ -260,13 +263,20 @@ mod tests {
             ],
             29,
         );
+        let passes = [counting_pass(Color::White), counting_pass(Color::Black)];
         for pos in positions {
+            let executor = &passes[usize::from(pos.turn() == Color::Black)];
             let moves: BTreeSet<_> = pos
                 .legal_moves()
                 .into_iter()
                 .map(|m| (m.from(), m.to()))
                 .collect();
-            assert_eq!(counted(&pos), moves.len(), "{}", crate::codec::fen_of(&pos));
+            assert_eq!(
+                counted(executor, &pos),
+                moves.len(),
+                "{}",
+                crate::codec::fen_of(&pos)
+            );
         }
     }
 }
