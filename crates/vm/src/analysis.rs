@@ -242,9 +242,12 @@ pub fn analyse(pattern: &str) -> Analysis {
     runs.flush();
     // A chunk of the run a match starts with (`leads`) is found anyway
     // where the match starts; a chunk further on can tell a thread
-    // without a match from one with, so the longest of those (two bytes
-    // or more) is preferred. Otherwise the longest chunk. Chunks holding
-    // `%` (what is left of a head, or a head's copy) are split there.
+    // without a match from one with, so the longest of those is
+    // preferred: two bytes or more, or one byte other than the grammar's
+    // line bytes (`\n`, `#`, `:`, which every thread has), such as a
+    // mark on a board (`(#z:[^%\n]*?)A...`). Otherwise the longest chunk.
+    // Chunks holding `%` (what is left of a head, or a head's copy) are
+    // split there.
     let first_leads = runs.first_leads;
     let chunks: Vec<(bool, String)> = runs
         .done
@@ -264,7 +267,7 @@ pub fn analyse(pattern: &str) -> Analysis {
         .collect();
     let further = chunks
         .iter()
-        .filter(|(leads, c)| !leads && c.len() >= 2)
+        .filter(|(leads, c)| !leads && (c.len() >= 2 || !matches!(c.as_str(), "\n" | "#" | ":")))
         .max_by_key(|(_, c)| c.len());
     let (needle, needle_leads) =
         match further.or_else(|| chunks.iter().max_by_key(|(_, c)| c.len())) {

@@ -216,9 +216,10 @@ pub(crate) fn piece_head_between(bytes: &[u8], start: usize, end: usize) -> Opti
     (head > start).then_some(head)
 }
 
-/// A plain pattern whose matches all start with a thread head, run as
-/// `^(?:pattern)` only where the head is: one forward search per place
-/// instead of a forward, a reverse and a capture search over the text.
+/// A plain pattern whose matches all start with a literal (a thread head
+/// or another), run as `^(?:pattern)` only where the literal is: one
+/// forward search per place instead of a forward, a reverse and a capture
+/// search over the text.
 pub(crate) fn anchored_replace_all<'t>(
     places: Places<'_>,
     regex: &regex::Regex,

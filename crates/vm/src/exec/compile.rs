@@ -65,8 +65,10 @@ pub(super) struct Own {
 pub(super) enum PlainFast {
     /// The pattern is this literal text: `memmem` finds every match.
     Literal(memchr::memmem::Finder<'static>),
-    /// Every match starts with `prefix` (a thread head): `^(?:pattern)`,
-    /// tried only where the prefix occurs.
+    /// Every match starts with `prefix` (two bytes or more: a thread
+    /// head, or a line's name such as `#z:`): `^(?:pattern)`, tried only
+    /// where the prefix occurs (and, with a skip needle, only in pieces
+    /// that hold it).
     Anchored {
         prefix: memchr::memmem::Finder<'static>,
         regex: regex::Regex,
@@ -310,7 +312,7 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, E
                     prefix: config.byte_ranks.finder(&start),
                     matcher,
                 }))
-            } else if prefix.starts_with('%') && prefix.len() >= 2 {
+            } else if prefix.len() >= 2 {
                 Some(Box::new(PlainFast::Anchored {
                     prefix: config.byte_ranks.finder(prefix.as_bytes()),
                     regex: build(&format!("^(?:{pattern})"))?,

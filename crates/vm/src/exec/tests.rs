@@ -291,3 +291,42 @@ fn debug_lists_the_program_with_the_path_of_each_rewrite() {
     assert_eq!(lines[3], "001: eq");
     assert!(lines[4].contains("fancy-regex"), "{listing}");
 }
+
+#[test]
+fn a_branchy_pattern_runs_anchored_at_its_prefix_past_pieces_without_its_mark() {
+    // The shape of the chess program's attack tests: a board line, a mark
+    // on it, branches at fixed distances. Our matcher declines it (many
+    // branch points), so the `regex` crate runs it at each `#z:` whose
+    // piece has an `A` (the one-byte needle), not over the whole state.
+    let pattern = r"(#z:[^%\n]*?)A((?:[^%\n]{2}[P]|[^%\n]{3}[N]|[K]|(?:[.,])*[RQ]|(?:[^%\n]{4}[.,])*[^%\n]{4}[B]))";
+    assert_eq!(analysis::analyse(pattern).needle.as_deref(), Some("A"));
+    let p = Program::new(vec![Rewrite::new(
+        pattern,
+        Template::new().group(1).text("D").group(2),
+    )]);
+    let exec = Executor::new(&p, Config::default()).unwrap();
+    assert!(
+        format!("{exec:?}").contains("(regex anchored at the prefix; reach AnyPiece"),
+        "{exec:?}"
+    );
+    let boards = [
+        "#z:..A.P.\n",
+        "#z:.A..N\n",
+        "#z:AK\n",
+        "#z:A..,R\n",
+        "#z:A....B\n",
+        "#z:A...x\nA.P\n",
+        "#z:..P.A\n",
+        "#z:A.,.A.P\n",
+        "#z:.....\n#a:A.P\n",
+    ];
+    let mut state = String::from("#z:A.P\n");
+    for (i, b) in boards.iter().cycle().take(80).enumerate() {
+        state.push_str(if i % 3 == 0 { "%%\n" } else { "%t\n" });
+        state.push_str("#stack:\n");
+        state.push_str(b);
+    }
+    let fast = run(&p, &state, false);
+    assert_eq!(fast, run(&p, &state, true));
+    assert_ne!(fast, state);
+}
