@@ -267,7 +267,9 @@ pub fn analyse(pattern: &str) -> Analysis {
         .collect();
     let further = chunks
         .iter()
-        .filter(|(leads, c)| !leads && (c.len() >= 2 || !matches!(c.as_str(), "\n" | "#" | ":")))
+        .filter(|(leads, c)| {
+            !leads && (c.len() >= 2 || !c.bytes().all(|b| crate::state::LINE_BYTES.contains(&b)))
+        })
         .max_by_key(|(_, c)| c.len());
     let (needle, needle_leads) =
         match further.or_else(|| chunks.iter().max_by_key(|(_, c)| c.len())) {

@@ -49,7 +49,7 @@ impl ByteRanks {
         let mut ranks = [20u8; 256];
         for b in 0..=255u8 {
             ranks[usize::from(b)] = match b {
-                b'\n' | b'#' | b':' => 255,
+                _ if crate::state::LINE_BYTES.contains(&b) => 255,
                 b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' => 200,
                 b'%' => 60,
                 _ => 20,

@@ -30,6 +30,11 @@
 
 use std::fmt;
 
+/// The bytes every variable line has (`#`, `:`, `\n`): every thread holds
+/// them, so they tell no thread from another (as needles) and are the
+/// most common bytes of a state (as ranks).
+pub const LINE_BYTES: [u8; 3] = [b'\n', b'#', b':'];
+
 /// A thread's tag: the name a paused thread waits under.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Tag(String);
