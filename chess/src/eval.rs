@@ -389,6 +389,36 @@ impl ReplyDelta {
         Some(DELTA_OFFSET + moved - placed - lost)
     }
 
+    /// The reference meaning on a thread whose last variables are the
+    /// move's parts, without the mop-up term (`instr` names the special
+    /// in errors).
+    fn parts_delta(&self, instr: &str, t: &Thread) -> Result<u32, RefError> {
+        let n = t.vars.len();
+        let parts = [PIECE, FROM, CAPTURED, PROMOTION, TO];
+        let tail: Vec<&str> = if n >= 5 {
+            t.vars[n - 5..]
+                .iter()
+                .zip(parts)
+                .filter(|((name, _), want)| name.as_str() == *want)
+                .map(|((_, v), _)| v.as_str())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let err = |message: &str| RefError::Special {
+            instr: instr.to_string(),
+            message: message.to_string(),
+        };
+        if tail.len() != 5 {
+            return Err(err("the last variables must be pc, f, x, u, t"));
+        }
+        if t.var(DELTA_VAR).is_some() {
+            return Err(err("dv is already set"));
+        }
+        self.delta(tail[1], tail[0], tail[2], tail[3], tail[4])
+            .ok_or_else(|| err("a part is not a square or a piece"))
+    }
+
     fn tallies(value: u32) -> (String, String, String) {
         (
             "H".repeat((value / 100) as usize),
@@ -418,6 +448,14 @@ impl ReplyDelta {
     /// tallies (before its carries): another special may add to them
     /// before [`ReplyDelta::digit_rewrites`].
     pub(crate) fn tally_rewrites(&self) -> Vec<Rewrite> {
+        let mut out = self.lookup_rewrites();
+        // The mop-up term, for leaves with a lone king.
+        out.extend(crate::mopup::mop_up_rewrites(self.0));
+        out
+    }
+
+    /// The lookups of the three parts alone, as tallies.
+    fn lookup_rewrites(&self) -> Vec<Rewrite> {
         let us = self.0;
         let them = !us;
         let dv = DELTA_VAR;
@@ -482,8 +520,6 @@ impl ReplyDelta {
             &format!(r"#{CAPTURED}:\.\n#{PROMOTION}:{any}\n#{TO}:{any}\n"),
             100,
         ));
-        // The mop-up term, for leaves with a lone king.
-        out.extend(crate::mopup::mop_up_rewrites(us));
         out
     }
 
@@ -541,31 +577,7 @@ impl Special for ReplyDelta {
     }
 
     fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
-        let n = t.vars.len();
-        let parts = [PIECE, FROM, CAPTURED, PROMOTION, TO];
-        let tail: Vec<&str> = if n >= 5 {
-            t.vars[n - 5..]
-                .iter()
-                .zip(parts)
-                .filter(|((name, _), want)| name.as_str() == *want)
-                .map(|((_, v), _)| v.as_str())
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let err = |message: &str| RefError::Special {
-            instr: self.name(),
-            message: message.to_string(),
-        };
-        if tail.len() != 5 {
-            return Err(err("the last variables must be pc, f, x, u, t"));
-        }
-        if t.var(DELTA_VAR).is_some() {
-            return Err(err("dv is already set"));
-        }
-        let d = self
-            .delta(tail[1], tail[0], tail[2], tail[3], tail[4])
-            .ok_or_else(|| err("a part is not a square or a piece"))?;
+        let d = self.parts_delta(&self.name(), &t)?;
         let board = board_of(&self.name(), &t)?;
         let d = d.saturating_add_signed(crate::mopup::mop_up(board, self.0));
         t.vars.push((VarName::must(DELTA_VAR), d.to_string()));
@@ -587,6 +599,43 @@ impl Special for ReplyDelta {
             .iter()
             .map(|s| s.to_string())
             .collect()
+    }
+}
+
+/// [`ReplyDelta`] without the mop-up term: how a move inside the search
+/// changes `us`'s evaluation, so that a position's [`EVAL_VAR`] can be
+/// carried down from an evaluated ancestor (`search`'s capture plies)
+/// instead of computed afresh: `evaluate(after) = evaluate(before) + dv -
+/// DELTA_OFFSET`, exactly, for a move of the other side (a move of `us`
+/// changes the other side's evaluation by the same rule, and
+/// `evaluate(b, us) = 2 * EVEN - evaluate(b, !us)`). The mop-up term is
+/// added once, at the leaves.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MoveDelta(pub Color);
+
+impl Special for MoveDelta {
+    fn name(&self) -> String {
+        format!("move_delta_{}", color_name(self.0))
+    }
+
+    fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
+        let d = ReplyDelta(self.0).parts_delta(&self.name(), &t)?;
+        t.vars.push((VarName::must(DELTA_VAR), d.to_string()));
+        Ok(vec![t])
+    }
+
+    fn rewrites(&self) -> Vec<Rewrite> {
+        let mut out = ReplyDelta(self.0).lookup_rewrites();
+        out.extend(ReplyDelta::digit_rewrites());
+        out
+    }
+
+    fn defines(&self) -> Vec<String> {
+        ReplyDelta(self.0).defines()
+    }
+
+    fn requires(&self) -> Vec<String> {
+        ReplyDelta(self.0).requires()
     }
 }
 

@@ -35,6 +35,7 @@ pub mod ending;
 mod eval;
 mod func;
 pub mod games;
+mod good_captures;
 mod mopup;
 pub mod movegen;
 mod quiesce;

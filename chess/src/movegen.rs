@@ -14,7 +14,9 @@ use shakmaty::Color;
 
 use crate::board::{letter, pieces};
 use crate::codec::{FULLMOVE_VAR, HALFMOVE_VAR, POSITION_VARS, TURN_VAR};
+use crate::eval::MoveDelta;
 use crate::func::increment;
+use crate::good_captures::GoodCaptures;
 use crate::quiesce::Recapture;
 use crate::specials::{
     piece_moves, select_pieces, select_pieces_of, Mover, Stage, Targets, CAPTURED, FROM, PIECE,
@@ -39,6 +41,10 @@ pub struct Options {
     /// parts `pc`, `f`, `x`, `u`, `t` stay, the last variables of each
     /// thread, in that order.
     pub leaf: bool,
+    /// Compute `eval::MoveDelta` for this side's evaluation once the move
+    /// is made, leaving `dv` (the search's capture plies carry an
+    /// evaluation down this way).
+    pub delta: Option<Color>,
 }
 
 impl Default for Options {
@@ -47,6 +53,7 @@ impl Default for Options {
             clocks: true,
             keep_parts: false,
             leaf: false,
+            delta: None,
         }
     }
 }
@@ -57,13 +64,23 @@ impl Options {
         clocks: false,
         keep_parts: false,
         leaf: false,
+        delta: None,
     };
     /// Options for a search's second ply: positions to evaluate only.
     pub const LEAF: Options = Options {
         clocks: false,
         keep_parts: true,
         leaf: true,
+        delta: None,
     };
+    /// [`Options::QUIET`] with the move's change of `c`'s evaluation in
+    /// `dv`.
+    pub const fn quiet_with_delta(c: Color) -> Options {
+        Options {
+            delta: Some(c),
+            ..Options::QUIET
+        }
+    }
 }
 
 /// The FEN letter of a side (`w`, `b`).
@@ -80,8 +97,9 @@ pub fn legal_moves_for(m: &mut Machine, c: Color, options: Options) {
     move_pass(m, c, options, Targets::All, false);
 }
 
-/// As [`legal_moves_for`], the legal captures only (en passant and
-/// capturing promotions included): a search's capture plies.
+/// As [`legal_moves_for`], the legal good captures only (en passant and
+/// capturing promotions included; `good_captures`): a search's capture
+/// plies.
 pub fn legal_captures_for(m: &mut Machine, c: Color, options: Options) {
     move_pass(m, c, options, Targets::Captures, false);
 }
@@ -95,7 +113,7 @@ pub fn leaf_moves_with_recaptures(m: &mut Machine, c: Color) {
     move_pass(m, c, Options::LEAF, Targets::All, true);
 }
 
-/// As [`leaf_moves_with_recaptures`], the legal captures only.
+/// As [`leaf_moves_with_recaptures`], the legal good captures only.
 pub fn leaf_captures_with_recaptures(m: &mut Machine, c: Color) {
     move_pass(m, c, Options::LEAF, Targets::Captures, true);
 }
@@ -115,13 +133,56 @@ pub fn moves_to_count_of(m: &mut Machine, c: Color, movers: &[Mover]) {
 }
 
 fn move_pass(m: &mut Machine, c: Color, options: Options, to: Targets, recaptures: bool) {
-    m.special(Arc::new(select_pieces(c)), &[], &[]);
-    if recaptures && options.leaf {
-        // The threat each piece's moves leave standing (`threats`).
+    let threatened = recaptures && options.leaf;
+    match to {
+        Targets::All => pseudo_legal(m, c, &Mover::ALL, to, threatened),
+        Targets::Captures => captures_by_group(m, c, threatened),
+    }
+    legal_stages(m, c, options, recaptures);
+}
+
+/// Stages 1 and 2 for the pieces moving as `movers`: one thread per
+/// pseudo-legal move among `to` (with `threatened`, each also given the
+/// threat its piece's moves leave standing, `threats`).
+fn pseudo_legal(m: &mut Machine, c: Color, movers: &[Mover], to: Targets, threatened: bool) {
+    if movers == Mover::ALL {
+        m.special(Arc::new(select_pieces(c)), &[], &[]);
+    } else {
+        m.special(Arc::new(select_pieces_of(c, movers)), &[], &[]);
+    }
+    if threatened {
         m.special(Arc::new(Threatened(c)), &[], &[]);
     }
-    by_mover(m, c, &Mover::ALL, to);
-    legal_stages(m, c, options, recaptures);
+    by_mover(m, c, movers, to);
+}
+
+/// Kinds of piece whose captures are generated together: the capture
+/// plies run on every position of the ply before, tens of thousands, and
+/// a thread per piece of all of them at once would be most of the state.
+const CAPTURE_GROUPS: [&[Mover]; 3] = [
+    &[Mover::Pawn],
+    &[Mover::Knight, Mover::Bishop],
+    &[Mover::Rook, Mover::Queen, Mover::King],
+];
+
+/// Stages 1 and 2 of a capture pass, one group of kinds of piece at a
+/// time (the threads of the others' pieces are never made at the same
+/// time), each group's captures cut to the good ones (`good_captures`)
+/// before the next group's pieces are selected.
+fn captures_by_group(m: &mut Machine, c: Color, threatened: bool) {
+    let mut done = Vec::new();
+    for (k, group) in CAPTURE_GROUPS.iter().enumerate() {
+        let rest = (k + 1 < CAPTURE_GROUPS.len()).then(|| m.fork_inactive());
+        pseudo_legal(m, c, group, Targets::Captures, threatened);
+        m.special(Arc::new(GoodCaptures(c)), &[], &[]);
+        if let Some(rest) = rest {
+            done.push(m.pause());
+            m.reactivate(rest);
+        }
+    }
+    for group in done {
+        m.reactivate(group);
+    }
 }
 
 /// Stages 3 and on of a move pass: promotion, naming, (the recapture gain
@@ -141,6 +202,10 @@ fn legal_stages(m: &mut Machine, c: Color, options: Options, recaptures: bool) {
         Stage::ClearEp(c),
     ] {
         m.special(Arc::new(stage), &[], &[]);
+    }
+    if let Some(c) = options.delta {
+        // The parts are still the last variables.
+        m.special(Arc::new(MoveDelta(c)), &[], &[]);
     }
     if options.leaf {
         return;

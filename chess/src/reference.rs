@@ -130,7 +130,9 @@ fn candidate_value(after: &Chess, plan: Plan, depth: u32, ply: u32, leaves: Leav
     // its moves are then its captures.
     let stands = ply + 1 > plan.full && !after.is_check();
     let replies = if stands {
-        after.capture_moves()
+        let mut captures = after.capture_moves();
+        captures.retain(|c| good_capture(after, c));
+        captures
     } else {
         after.legal_moves()
     };
@@ -264,6 +266,22 @@ fn capture_line(pos: &Chess) -> u32 {
         next.play_unchecked(m);
         stand.max(2 * EVEN - capture_line(&next))
     })
+}
+
+/// Whether the capture `m` in `pos` is one the capture plies try
+/// (`good_captures`): its victim worth at least its taker, or not
+/// defended (direct attacks, the taker lifted from its square).
+pub fn good_capture(pos: &Chess, m: &Move) -> bool {
+    let Some(victim) = m.capture() else {
+        return true;
+    };
+    let board = pos.board();
+    let Some(from) = m.from() else {
+        return true;
+    };
+    let lifted = board.occupied().without(from);
+    let defended = board.attacks_to(m.to(), !pos.turn(), lifted).any();
+    crate::good_captures::is_good(m.role().upper_char(), victim.upper_char(), defended)
 }
 
 /// A role's worth in the static exchange, in pawns (the king's is too

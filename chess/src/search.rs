@@ -140,13 +140,17 @@ pub fn search_onto_stack_at(m: &mut Machine, us: Color, depth: u32) {
 /// capture ply (`plan`) the threads must have `ck` (is `us` in check?).
 fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     let captures = plan.captures_at(ply);
+    // A node whose candidates lead to a capture node (then the leaves):
+    // the positions of the two plies below are evaluated by carrying this
+    // one's evaluation down, move by move, not each in full.
+    let carries = depth == 3 && plan.captures_at(ply + 1);
     let copy = m.fork_inactive();
     let root = m.pause();
     m.reactivate(copy);
     // The search needs only the board: every other variable would be
     // copied into every one of the hundreds of threads below.
     for v in m.defined_vars() {
-        let keep = v == BOARD_VAR || (captures && v == CHECK_VAR);
+        let keep = v == BOARD_VAR || (captures && (v == CHECK_VAR || v == EVAL_VAR));
         if !keep && !repetition::root_keeps(m, &v, ply) {
             m.delete(&v);
         }
@@ -154,6 +158,12 @@ fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     // The candidates.
     if captures {
         capture_candidates(m, us);
+    } else if carries {
+        // For the side that moves next, as the capture node needs it.
+        m.special(Arc::new(Eval(!us)), &[], &[]);
+        legal_moves_for(m, us, Options::quiet_with_delta(!us));
+        m.set(EVAL_VAR, m.get(EVAL_VAR) + m.get(DELTA_VAR) - DELTA_OFFSET);
+        m.delete(DELTA_VAR);
     } else {
         legal_moves_for(m, us, Options::QUIET);
     }
@@ -162,7 +172,8 @@ fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     m.delete(TURN_VAR);
     repetition::mark_candidates(m, !us, ply);
     if depth <= 2 {
-        leaf_pairs(m, us, plan.captures_at(ply + 1), ply);
+        // A capture node's candidates arrive evaluated.
+        leaf_pairs(m, us, plan.captures_at(ply + 1), ply, captures);
     } else {
         debug_assert!(!captures, "a capture ply is one of the last two");
         m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
@@ -197,24 +208,35 @@ fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     m.reactivate_alone(root);
 }
 
-/// The candidates of a capture ply, from threads holding the board and
-/// `ck` (is `us` in check?): in check, every evasion; otherwise the
-/// captures and a null candidate (standing pat), which `leaf_pairs` scores
-/// as the position itself (so a capture ply is one of the last two). Each
-/// gets its move in `m` and the side to move flipped, as the move pass
-/// does.
+/// The candidates of a capture ply, from threads holding the board, `ck`
+/// (is `us` in check?) and their evaluation for `us` (`EVAL_VAR`): in
+/// check, every evasion; otherwise the good captures (`good_captures`)
+/// and a null candidate (standing pat), which `leaf_pairs` scores as the
+/// position itself (so a capture ply is one of the last two). Each gets
+/// its move in `m`, the side to move flipped, as the move pass does, and
+/// its evaluation carried over the move.
 fn capture_candidates(m: &mut Machine, us: Color) {
+    // `us`'s evaluation after a move of `us`: the other side's change,
+    // taken away.
+    let carry = |m: &mut Machine| {
+        m.set(EVAL_VAR, m.get(EVAL_VAR) + DELTA_OFFSET - m.get(DELTA_VAR));
+        m.delete(DELTA_VAR);
+    };
     m.if_else(
         m.get(CHECK_VAR).eq("T"),
         |m| {
             m.delete(CHECK_VAR);
-            legal_moves_for(m, us, Options::QUIET);
+            legal_moves_for(m, us, Options::quiet_with_delta(!us));
+            carry(m);
         },
         |m| {
             m.delete(CHECK_VAR);
             with_null_move(
                 m,
-                |m| legal_captures_for(m, us, Options::QUIET),
+                |m| {
+                    legal_captures_for(m, us, Options::quiet_with_delta(!us));
+                    carry(m);
+                },
                 |m| {
                     m.set(MOVE_VAR, NULL_MOVE);
                     m.set(TURN_VAR, side_letter(!us));
@@ -241,17 +263,20 @@ fn with_null_move(
 }
 
 /// The last two plies: each active thread is a candidate (`us` just moved,
-/// at ply `ply`); it is evaluated in full, its replies by how they change
+/// at ply `ply`); it is evaluated in full (unless it arrives `evaluated`,
+/// with `EVAL_VAR` for `us`), its replies by how they change
 /// that plus our best capture on the reply's square, and its score `v` is the worst reply's value ([`mate_at`] /
 /// [`EVEN`] when it has none; [`mated_at`] `ply + 1` when a reply mates).
 /// With `captures`, the replies are a capture ply: the opponent's
 /// captures and its null reply (every reply where the candidate gives
 /// check; the null reply alone after a null candidate), scored without the
 /// threat term.
-fn leaf_pairs(m: &mut Machine, us: Color, captures: bool, ply: u32) {
+fn leaf_pairs(m: &mut Machine, us: Color, captures: bool, ply: u32, evaluated: bool) {
     // Each candidate is evaluated in full once; its replies only by how
     // they change that.
-    m.special(Arc::new(Eval(us)), &[], &[]);
+    if !evaluated {
+        m.special(Arc::new(Eval(us)), &[], &[]);
+    }
     m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
     if !captures {
         // What we threaten in the candidate, once for all its replies.

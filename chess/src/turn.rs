@@ -384,6 +384,7 @@ fn any_move_into(
             clocks: false,
             keep_parts: true,
             leaf: false,
+            delta: None,
         },
     );
     prepare(m);

@@ -114,6 +114,85 @@ fn hand_made_special_cases_agree() {
     }
 }
 
+/// A capture ply's move pass (`search`'s capture plies): the good
+/// captures only (`good_captures`), each with its change of the other
+/// side's evaluation (`eval::MoveDelta`).
+fn capture_pass() -> &'static Stepwise {
+    static CELL: OnceLock<Stepwise> = OnceLock::new();
+    CELL.get_or_init(|| {
+        Stepwise::new(optimize(
+            &trace(|m| {
+                use chess::codec::{POSITION_VARS, TURN_VAR};
+                use chess::movegen::legal_captures_for;
+                use shakmaty::Color;
+                m.assume_set(&POSITION_VARS);
+                m.if_else(
+                    m.get(TURN_VAR).eq("w"),
+                    |m| {
+                        legal_captures_for(m, Color::White, Options::quiet_with_delta(Color::Black))
+                    },
+                    |m| {
+                        legal_captures_for(m, Color::Black, Options::quiet_with_delta(Color::White))
+                    },
+                );
+            })
+            .unwrap(),
+        ))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(100)))]
+
+    /// The capture pass on random positions, two at a time.
+    #[test]
+    fn capture_pass_interp_and_vm_agree(a in any::<u64>(), b in any::<u64>(), plies in 10usize..100) {
+        let start = Chess::default();
+        let p = random_game(&start, &mut Rng::new(a), plies);
+        let q = random_game(&start, &mut Rng::new(b), plies / 2 + 1);
+        let r = compare_stepwise(capture_pass(), &state_of(&[p.clone(), q.clone()]));
+        prop_assert!(r.is_ok(), "{} / {}: {}", fen_of(&p), fen_of(&q), r.unwrap_err());
+    }
+}
+
+/// The capture pass where it keeps and drops: a queen taking a defended
+/// pawn (dropped) and a hanging one (kept), a rook taking a defended
+/// knight (dropped) and a queen (kept), a pawn taking a defended piece, en
+/// passant, a capturing promotion, a king taking an undefended piece.
+#[test]
+fn capture_pass_keeps_the_good_captures_and_agrees() {
+    use std::collections::BTreeSet;
+    for (fen_in, kept) in [
+        ("4k3/7p/2p5/1p6/8/8/8/1Q2K3 w - - 0 1", &["b1h7"][..]),
+        ("4k3/3p4/4n3/8/8/4R3/8/4K3 w - - 0 1", &[][..]),
+        ("4k3/3p4/4q3/8/8/4R3/8/4K3 w - - 0 1", &["e3e6"][..]),
+        ("4k3/8/8/3pPp2/8/8/8/4K3 w - d6 0 1", &["e5d6"][..]),
+        (
+            "r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
+            &["b7a8q", "b7a8r", "b7a8b", "b7a8n"][..],
+        ),
+        ("4k3/8/8/8/8/8/3n4/4K3 w - - 0 1", &["e1d2"][..]),
+        ("4k3/2p5/3n4/4P3/8/8/8/4K3 w - - 0 1", &["e5d6"][..]),
+    ] {
+        let pos = chess::codec::parse_fen(fen_in).unwrap();
+        let state = state_of(std::slice::from_ref(&pos));
+        compare_stepwise(capture_pass(), &state).unwrap_or_else(|e| panic!("{fen_in}: {e}"));
+        let mut text = state.render();
+        regex_vm::Executor::new(&lower(&capture_pass().ir).unwrap(), Config::default())
+            .unwrap()
+            .run(&mut text)
+            .unwrap();
+        let got: BTreeSet<String> = State::parse(&text)
+            .unwrap()
+            .threads
+            .iter()
+            .map(|t| t.var("m").unwrap().to_string())
+            .collect();
+        let want: BTreeSet<String> = kept.iter().map(|s| s.to_string()).collect();
+        assert_eq!(got, want, "{fen_in}");
+    }
+}
+
 /// The search's instructions (eval, keep-best, absorb, stack tests) agree
 /// with the reference on real searches.
 #[test]
