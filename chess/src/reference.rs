@@ -127,7 +127,7 @@ impl Threats {
 /// (`plan`: which plies are captures only, see `search::plan`).
 fn candidate_value(after: &Chess, plan: Plan, depth: u32, ply: u32, leaves: Leaves) -> u32 {
     // In a capture ply the replier may stand pat unless it is in check;
-    // its moves are then its captures.
+    // its moves are then its good captures.
     let stands = ply + 1 > plan.full && !after.is_check();
     let replies = if stands {
         let mut captures = after.capture_moves();

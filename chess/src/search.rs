@@ -13,7 +13,9 @@
 //! and `absorb` hands a run's result back to the paused thread before it.
 //! Deeper searches run a node per candidate above those two plies
 //! (`node`); depth 4's last two plies are capture plies, where a side not
-//! in check captures or stands pat (a null move, `standpat`).
+//! in check makes a good capture (`good_captures`) or stands pat (a null
+//! move, `standpat`); their positions are evaluated by carrying the
+//! evaluation of the node above down the moves (`eval::MoveDelta`).
 //! The score convention is `eval`'s. This module does not apply the move or
 //! talk to the user.
 
