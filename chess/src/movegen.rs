@@ -136,7 +136,8 @@ fn move_pass(m: &mut Machine, c: Color, options: Options, to: Targets, recapture
     let threatened = recaptures && options.leaf;
     match to {
         Targets::All => pseudo_legal(m, c, &Mover::ALL, to, threatened),
-        Targets::Captures => captures_by_group(m, c, threatened),
+        // A capture ply's leaves have no threat term (`search`).
+        Targets::Captures => captures_by_group(m, c),
     }
     legal_stages(m, c, options, recaptures);
 }
@@ -169,11 +170,11 @@ const CAPTURE_GROUPS: [&[Mover]; 3] = [
 /// time (the threads of the others' pieces are never made at the same
 /// time), each group's captures cut to the good ones (`good_captures`)
 /// before the next group's pieces are selected.
-fn captures_by_group(m: &mut Machine, c: Color, threatened: bool) {
+fn captures_by_group(m: &mut Machine, c: Color) {
     let mut done = Vec::new();
     for (k, group) in CAPTURE_GROUPS.iter().enumerate() {
         let rest = (k + 1 < CAPTURE_GROUPS.len()).then(|| m.fork_inactive());
-        pseudo_legal(m, c, group, Targets::Captures, threatened);
+        pseudo_legal(m, c, group, Targets::Captures, false);
         m.special(Arc::new(GoodCaptures(c)), &[], &[]);
         if let Some(rest) = rest {
             done.push(m.pause());
