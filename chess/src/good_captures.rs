@@ -21,20 +21,16 @@ use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
 
 use crate::board::{pieces, ANY, BOARD_VAR};
-use crate::quiesce::{attackers, mark_attacked};
+use crate::quiesce::{self, attackers, mark_attacked};
 use crate::rules::board_of;
 use crate::specials::{color_name, CAPTURED, FROM, PIECE};
 
-/// A piece's worth (letter of either side, `T` a rook); the king's is
-/// more than any other's, an empty square's (en passant) nothing.
+/// A piece's worth (letter of either side): `quiesce`'s, and the king's
+/// more than any other's; an empty square's (en passant) nothing.
 fn worth(letter: char) -> u32 {
     match letter.to_ascii_uppercase() {
-        'P' => 1,
-        'N' | 'B' => 3,
-        'R' | 'T' => 5,
-        'Q' => 9,
         'K' => 100,
-        _ => 0,
+        role => quiesce::worth(role),
     }
 }
 

@@ -35,7 +35,7 @@ pub(crate) const GAIN_VAR: &str = "qg";
 
 /// A piece's worth as a victim, in tens of units (role letter in
 /// uppercase, `T` a rook).
-fn worth(role: char) -> u32 {
+pub(crate) fn worth(role: char) -> u32 {
     match role {
         'P' => 1,
         'N' | 'B' => 3,
