@@ -5,9 +5,11 @@
 //! `reference`); [`Eval`] is the special instruction that computes the
 //! same score with regexes, and [`ReplyDelta`] the one that computes how a
 //! move just generated changes it (three table lookups on the move's parts,
-//! for the search's replies). Scores are `5000 + ours - theirs` so they are
-//! never negative (the machine's integers are non-negative decimals). This
-//! module does not generate moves or compare scores.
+//! for the search's replies), and [`MoveDelta`] the same change without the
+//! mop-up term (the capture plies carry an evaluation down with it).
+//! Scores are `5000 + ours - theirs` so they are never negative (the
+//! machine's integers are non-negative decimals). This module does not
+//! generate moves or compare scores.
 //!
 //! How the regexes add up 32 pieces without arithmetic instructions: the
 //! board becomes one cell per square (`` `e4N ``); empty cells vanish; each
