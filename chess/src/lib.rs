@@ -38,6 +38,7 @@ pub mod games;
 mod good_captures;
 mod mopup;
 pub mod movegen;
+mod probe;
 mod quiesce;
 mod reduce;
 pub mod reference;

@@ -1,4 +1,4 @@
-//! The engine's reply: a negamax of 2 to 4 plies ([`plan`]), in the DSL.
+//! The engine's reply: a negamax of 2 to 5 plies ([`plan`]), in the DSL.
 //!
 //! The last two plies, at 2 plies: for a position with `us` to move: one thread per legal move (the
 //! engine's candidates, move kept in `em`), each evaluated (`eval::Eval`);
@@ -54,7 +54,7 @@ fn var(name: &str) -> VarName {
 
 /// The depth the commands search when none is given (`play`, `reply`,
 /// `uci`, `match`, `bench`): the playing strength.
-pub const DEFAULT_DEPTH: u32 = 3;
+pub const DEFAULT_DEPTH: u32 = 5;
 /// The fast mode's depth: the library's functions without a depth
 /// (`reply`, `play_turn`, ...), and the commands whose programs run
 /// elsewhere or many times (`dump`, `web`, `fuzz`, `trace`).
@@ -62,7 +62,7 @@ pub const FAST_DEPTH: u32 = 2;
 /// The shallowest search.
 pub const MIN_DEPTH: u32 = 2;
 /// The deepest search the program can be built for.
-pub const MAX_DEPTH: u32 = 4;
+pub const MAX_DEPTH: u32 = 5;
 
 /// How a search spends its plies: every move for the first `full` plies,
 /// then captures only (and every move where the side to move is in check,
@@ -77,18 +77,20 @@ pub struct Plan {
 
 /// The plan of a search of `depth` (clamped to
 /// [`MIN_DEPTH`]..=[`MAX_DEPTH`]): depths 2 and 3 are full width;
-/// depth 4 is 2 full-width plies and 2 capture plies.
+/// depth 4 is 2 full-width plies and 2 capture plies, depth 5 three and
+/// two (searched with probes, `probe`).
 pub fn plan(depth: u32) -> Plan {
     match depth.clamp(MIN_DEPTH, MAX_DEPTH) {
         2 => Plan { full: 2, plies: 2 },
         3 => Plan { full: 3, plies: 3 },
-        _ => Plan { full: 2, plies: 4 },
+        4 => Plan { full: 2, plies: 4 },
+        _ => Plan { full: 3, plies: 5 },
     }
 }
 
 impl Plan {
     /// Whether the moves made at `ply` are captures only.
-    fn captures_at(self, ply: u32) -> bool {
+    pub(crate) fn captures_at(self, ply: u32) -> bool {
         ply > self.full
     }
 }
@@ -140,7 +142,11 @@ pub fn search_onto_stack_at(m: &mut Machine, us: Color, depth: u32) {
 /// `us` to move whose candidates are at ply `ply`; each gets `[em, v]` on
 /// its stack (`v` for `us`) or nothing when it has no legal move. In a
 /// capture ply (`plan`) the threads must have `ck` (is `us` in check?).
-fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
+pub(crate) fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
+    if crate::probe::probes(plan, depth, ply) {
+        crate::probe::probed_node(m, us, plan, depth, ply);
+        return;
+    }
     let captures = plan.captures_at(ply);
     // A node whose candidates lead to a capture node (then the leaves):
     // the positions of the two plies below are evaluated by carrying this
@@ -322,7 +328,7 @@ fn leaf_pairs(m: &mut Machine, us: Color, captures: bool, ply: u32, evaluated: b
     mate_marks_zero(m, us);
     // The tournament below copies whole threads around: only the score is
     // still needed.
-    m.special(Arc::new(KeepOnly(DELTA_VAR)), &[], &[]);
+    m.special(Arc::new(KeepOnly(&[DELTA_VAR])), &[], &[]);
     m.special(
         Arc::new(KeepBest {
             var: DELTA_VAR.into(),
@@ -353,7 +359,7 @@ fn leaf_pairs(m: &mut Machine, us: Color, captures: bool, ply: u32, evaluated: b
 
 /// The score of a candidate (played at `ply`) that leaves the opponent no
 /// legal move: mate if it gives check, stalemate otherwise.
-fn no_reply_score(m: &mut Machine, ply: u32) {
+pub(crate) fn no_reply_score(m: &mut Machine, ply: u32) {
     m.if_else(
         m.get(CHECK_VAR).eq("T"),
         |m| m.set(SCORE, mate_at(ply)),
@@ -402,33 +408,47 @@ fn push_if_legal_move(m: &mut Machine, us: Color, movers: &[Mover]) {
     m.reactivate_alone(leaf);
 }
 
-/// Drops every variable of each active thread but one (threads without
-/// it are left alone). The stack stays.
+/// Drops every variable of each active thread but the listed ones, which
+/// must stand in that order (threads without them so are left alone).
+/// The stack stays.
 #[derive(Debug, Clone, Copy)]
-struct KeepOnly(&'static str);
+pub(crate) struct KeepOnly(pub &'static [&'static str]);
 
 impl Special for KeepOnly {
     fn name(&self) -> String {
-        format!("keep_only_{}", self.0)
+        format!("keep_only_{}", self.0.join("_"))
     }
 
     fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
-        if t.var(self.0).is_some() {
-            t.vars.retain(|(n, _)| n.as_str() == self.0);
+        let found: Vec<usize> = self
+            .0
+            .iter()
+            .filter_map(|v| t.vars.iter().position(|(n, _)| n.as_str() == *v))
+            .collect();
+        if found.len() == self.0.len() && found.is_sorted() {
+            t.vars.retain(|(n, _)| self.0.contains(&n.as_str()));
         }
         Ok(vec![t])
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {
-        vec![Rewrite::new(
-            format!(r"(%%\n#stack:\n[^#%]*)[^%]*?(#{}:[^%\n]*\n)[^%]*", self.0),
-            Template::new().group(1).group(2),
-        )
-        .with_scope(Scope::ActiveThread)]
+        let kept: String = self
+            .0
+            .iter()
+            .map(|v| format!(r"[^%]*?(#{v}:[^%\n]*\n)"))
+            .collect();
+        let mut template = Template::new().group(1);
+        for k in 0..self.0.len() {
+            template = template.group(k + 2);
+        }
+        vec![
+            Rewrite::new(format!(r"(%%\n#stack:\n[^#%]*){kept}[^%]*"), template)
+                .with_scope(Scope::ActiveThread),
+        ]
     }
 
     fn requires(&self) -> Vec<String> {
-        vec![self.0.to_string()]
+        self.0.iter().map(|v| v.to_string()).collect()
     }
 }
 

@@ -53,7 +53,8 @@ pub(crate) struct MatchArgs {
     /// The opponent's time per move, in milliseconds (`go movetime`).
     #[arg(long, value_name = "MS", default_value = "100")]
     pub movetime: String,
-    /// Our engine's search depth in plies (2 to 4; 4 is two full-width plies and two capture plies).
+    /// Our engine's search depth in plies (2 to 5; 4 is two full-width plies and two capture plies,
+    /// 5 three and two).
     #[arg(long, value_name = "N", default_value = "3")]
     pub depth: String,
     /// Openings, one a line: UCI moves from the start position, or a FEN

@@ -59,7 +59,8 @@ pub(crate) struct BenchArgs {
     /// this runs on one core.
     #[arg(long, value_name = "N")]
     pub profile: Option<usize>,
-    /// Search depth (plies; 4 is two full-width plies and two capture plies).
+    /// Search depth (plies; 4 is two full-width plies and two capture plies,
+    /// 5 three and two).
     #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
     pub depth: u32,
     /// Split states of at least this many bytes into two halves run on two

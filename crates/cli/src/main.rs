@@ -111,7 +111,8 @@ enum Command {
         /// The position (FEN); the side to move is the engine.
         #[arg(long, default_value = START_FEN)]
         fen: String,
-        /// Search depth (plies; 4 is two full-width plies and two capture plies).
+        /// Search depth (plies; 4 is two full-width plies and two capture plies,
+        /// 5 three and two).
         #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
         depth: u32,
     },

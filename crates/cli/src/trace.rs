@@ -47,7 +47,8 @@ pub(crate) struct TraceArgs {
     /// continue on Enter.
     #[arg(long)]
     pub step: bool,
-    /// Search depth (plies; 4 is two full-width plies and two capture plies).
+    /// Search depth (plies; 4 is two full-width plies and two capture plies,
+    /// 5 three and two).
     #[arg(long, default_value_t = chess::search::FAST_DEPTH)]
     pub depth: u32,
 }

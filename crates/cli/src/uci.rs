@@ -6,7 +6,7 @@
 //! input). All chess is the regex programs': `position ... moves` plays each
 //! move by finding it among `chess::legal_moves` of the current position
 //! and taking the FEN the program computed after it, and `go` runs
-//! `chess::reply_with_history`, the search at a depth of 2 to 4 plies,
+//! `chess::reply_with_history`, the search at a depth of 2 to 5 plies,
 //! given the keys of the game's positions since the last capture or pawn
 //! move (draw sense). shakmaty only
 //! validates FEN text.
@@ -58,6 +58,7 @@ pub(crate) fn options() -> Vec<String> {
 fn first_guess_ms(depth: u32) -> u64 {
     match depth {
         0..=2 => 50,
+        4 => 500,
         _ => 2_000,
     }
 }
@@ -66,9 +67,9 @@ fn first_guess_ms(depth: u32) -> u64 {
 /// with a time limit (`movetime`, or the mover's clock: a thirtieth of it
 /// plus half the increment), the deepest depth up to the `Depth` option
 /// whose expected time (`expected_ms`, the last measured or a first
-/// guess) fits it; else the `Depth` option. The option is the ceiling:
-/// depth 4 is not stronger than 3 in our matches (see the README), so a
-/// time limit alone never picks it.
+/// guess) fits it; else the `Depth` option. The option is the ceiling
+/// (by default 5, the strongest; below it, depth 4 costs less than 3 and
+/// plays about as well, see the README).
 pub(crate) fn choose_depth(
     go: &GoCmd,
     white_to_move: bool,
@@ -590,7 +591,7 @@ mod tests {
         // An explicit depth, clamped to what the engine has.
         assert_eq!(choose_depth(&go("depth 1"), true, 2, guess), 2);
         assert_eq!(choose_depth(&go("depth 3"), true, 2, guess), 3);
-        assert_eq!(choose_depth(&go("depth 9"), true, 2, guess), 4);
+        assert_eq!(choose_depth(&go("depth 9"), true, 2, guess), MAX_DEPTH);
         assert_eq!(choose_depth(&go("depth 4"), true, 3, guess), 4);
         // A time limit picks the deepest depth expected to fit, up to the
         // Depth option.
@@ -598,6 +599,9 @@ mod tests {
         assert_eq!(choose_depth(&go("movetime 5000"), true, 3, guess), 3);
         assert_eq!(choose_depth(&go("movetime 5000"), true, 2, guess), 2);
         assert_eq!(choose_depth(&go("movetime 5000"), true, 4, guess), 4);
+        assert_eq!(choose_depth(&go("movetime 5000"), true, 5, guess), 5);
+        // Depth 4 is expected to cost less than 3.
+        assert_eq!(choose_depth(&go("movetime 1000"), true, 5, guess), 4);
         assert_eq!(choose_depth(&go("movetime 5000"), true, 3, |_| 9_000), 2);
         assert_eq!(
             choose_depth(&go("movetime 5000"), true, 4, |d| if d == 4 {
@@ -619,7 +623,7 @@ mod tests {
     fn options_are_advertised_and_checked() {
         let out = lines(&mut Session::new(), "uci");
         assert!(
-            out.contains(&"option name Depth type spin default 3 min 2 max 4".to_string()),
+            out.contains(&"option name Depth type spin default 5 min 2 max 5".to_string()),
             "{out:?}"
         );
         let mut s = Session::new();

@@ -1,0 +1,293 @@
+//! The probe cut: the last full-width ply above the capture plies, searched
+//! without searching every candidate.
+//!
+//! Below a candidate of that ply the opponent may stand pat (unless the
+//! candidate gives check), so the candidate can score no more than its own
+//! position as it stands. So each node first searches one candidate, the
+//! *probe* (the one a 2-ply look scores best, as depth 3 scores its
+//! leaves); then every candidate is made, and those that neither give check
+//! nor stand above the probe's score are dropped before the capture plies
+//! run below the rest. The node's score is the best of the probe's and the
+//! others': exactly the score of searching them all, whichever the probe.
+//! This module owns that node and [`Cuttable`]; it must not change what a
+//! node scores (the probe changes only how much is searched), and it does
+//! not generate moves or evaluate positions itself.
+
+use std::sync::Arc;
+
+use regex_asm::ir::{Instr, RefError, Special};
+use regex_asm::{Expr, Machine};
+use regex_vm::state::{Thread, VarName};
+use regex_vm::{Rewrite, Scope, Template};
+use shakmaty::Color;
+
+use crate::board::{pieces, BOARD_VAR};
+use crate::codec::TURN_VAR;
+use crate::eval::{Eval, DELTA_OFFSET, DELTA_VAR, EVAL_VAR, EVEN};
+use crate::movegen::{leaf_moves_with_recaptures, legal_moves_for, Options, MOVE_VAR};
+use crate::quiesce::LeafDelta;
+use crate::reduce::{Better, KeepBest};
+use crate::search::{no_reply_score, node, KeepOnly, Plan, SCORE};
+use crate::specials::{Stage, CHECK_VAR};
+use crate::threats::Threats;
+
+/// The probe's score, for the side to move at the node.
+const PROBE_VAR: &str = "pv";
+/// A candidate's own probe's score (for the side that replies to it).
+const OWN_PROBE_VAR: &str = "po";
+/// Whether the node may drop candidates ([`Cuttable`]).
+const CUT_VAR: &str = "cu";
+
+fn var(name: &str) -> VarName {
+    VarName::must(name)
+}
+
+/// Whether `search::node` searches the node at `ply` with `depth` plies
+/// left as [`probed_node`]: below the root, the last full-width ply above
+/// the capture plies (whose candidates are cut by what they stand at) and
+/// the ply above it (whose candidates are cut by their own probes).
+pub(crate) fn probes(plan: Plan, depth: u32, ply: u32) -> bool {
+    ply > 1
+        && ((depth == 3 && plan.captures_at(ply + 1))
+            || (depth == 4 && plan.captures_at(ply + 2) && !plan.captures_at(ply + 1)))
+}
+
+/// A node that [`probes`], searched as `search::node` searches it: every
+/// active thread is a position with `us` to move; each gets `[em, v]` on
+/// its stack, `em` a placeholder (no caller reads a move below the root),
+/// or nothing when it has no legal move.
+pub(crate) fn probed_node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
+    let copy = m.fork_inactive();
+    let root = m.pause();
+    m.reactivate(copy);
+    strip(m, &[]);
+    probe(m, us, plan, depth, ply);
+    m.if_stack_empty(
+        |_| {},
+        |m| {
+            m.emit_raw(Instr::AssignPop(var(PROBE_VAR)));
+            m.assume_set(&[PROBE_VAR]);
+            cut_candidates(m, us, plan, depth, ply);
+        },
+    );
+    m.absorb(&root);
+    m.reactivate_alone(root);
+}
+
+/// Deletes every variable of the active threads but the board and `keep`.
+fn strip(m: &mut Machine, keep: &[&str]) {
+    for v in m.defined_vars() {
+        if v != BOARD_VAR && !keep.contains(&v.as_str()) {
+            m.delete(&v);
+        }
+    }
+}
+
+/// Pushes the probe's score onto each active thread's stack (nothing when
+/// it has no legal move): its candidates scored as depth 3's leaves are
+/// (`quiesce::LeafDelta` with the threat term, for the side that moved
+/// into the position), the best for `us` searched as `search::node`
+/// searches a candidate.
+fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
+    let copy = m.fork_inactive();
+    let node_thread = m.pause();
+    m.reactivate(copy);
+    strip(m, &[]);
+    m.special(Arc::new(Threats(us)), &[], &[]);
+    leaf_moves_with_recaptures(m, us);
+    m.special(Arc::new(LeafDelta(!us)), &[], &[]);
+    m.special(Arc::new(KeepOnly(&[BOARD_VAR, DELTA_VAR])), &[], &[]);
+    m.special(
+        Arc::new(KeepBest {
+            var: DELTA_VAR.into(),
+            better: Better::Min,
+        }),
+        &[],
+        &[],
+    );
+    m.delete(DELTA_VAR);
+    if stands_below(plan, ply) {
+        m.special(Arc::new(Eval(!us)), &[], &[]);
+    }
+    m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
+    below(m, us, plan, depth, ply);
+    m.emit_raw(Instr::Lookup(var(SCORE)));
+    m.absorb(&node_thread);
+    m.reactivate_alone(node_thread);
+}
+
+/// Whether the candidates of a node at `ply` lead to a capture ply (where
+/// the opponent may stand pat).
+fn stands_below(plan: Plan, ply: u32) -> bool {
+    plan.captures_at(ply + 1)
+}
+
+/// Every candidate of each active thread (a position holding
+/// `PROBE_VAR`) made and cut, the rest searched; leaves `[em, v]` on each
+/// thread's stack, `v` the best of theirs and the probe's.
+fn cut_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
+    let copy = m.fork_inactive();
+    let node_thread = m.pause();
+    m.reactivate(copy);
+    if stands_below(plan, ply) {
+        m.special(Arc::new(Cuttable), &[], &[]);
+        // As `search::node` makes them: evaluated for the side that moves
+        // next, as the capture node needs it.
+        m.special(Arc::new(Eval(!us)), &[], &[]);
+        legal_moves_for(m, us, Options::quiet_with_delta(!us));
+        m.set(EVAL_VAR, m.get(EVAL_VAR) + m.get(DELTA_VAR) - DELTA_OFFSET);
+        m.delete(DELTA_VAR);
+        m.delete(MOVE_VAR);
+        m.delete(TURN_VAR);
+        m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
+        // Standing pat, the opponent would leave us `2 * EVEN - EVAL_VAR`.
+        m.if_(
+            m.get(CUT_VAR).eq(CUTTABLE)
+                & m.get(CHECK_VAR).eq("F")
+                & (m.get(PROBE_VAR) + m.get(EVAL_VAR)).ge(2 * EVEN),
+            |m| m.destroy_active(),
+        );
+        m.delete(CUT_VAR);
+        m.delete(PROBE_VAR);
+        below(m, us, plan, depth, ply);
+    } else {
+        legal_moves_for(m, us, Options::QUIET);
+        m.delete(MOVE_VAR);
+        m.delete(TURN_VAR);
+        m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
+        // Each candidate's own probe is the least its node scores for the
+        // opponent.
+        probe(m, !us, plan, depth - 1, ply + 1);
+        m.if_stack_empty(
+            |m| no_reply_score(m, ply),
+            |m| {
+                m.emit_raw(Instr::AssignPop(var(OWN_PROBE_VAR)));
+                m.assume_set(&[OWN_PROBE_VAR]);
+                m.if_(
+                    (m.get(PROBE_VAR) + m.get(OWN_PROBE_VAR)).ge(2 * EVEN),
+                    |m| m.destroy_active(),
+                );
+                m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
+                m.delete(OWN_PROBE_VAR);
+                m.delete(CHECK_VAR);
+                cut_candidates(m, !us, plan, depth - 1, ply + 1);
+                m.emit_raw(Instr::Pop);
+                m.emit_raw(Instr::AssignPop(var(SCORE)));
+                m.assume_set(&[SCORE]);
+                m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
+            },
+        );
+    }
+    m.special(
+        Arc::new(KeepBest {
+            var: SCORE.into(),
+            better: Better::Max,
+        }),
+        &[],
+        &[],
+    );
+    m.emit_raw(Instr::Lookup(var(SCORE)));
+    m.absorb(&node_thread);
+    m.reactivate_alone(node_thread);
+    // The best of the others, or the probe's when it is better or all
+    // were cut.
+    m.if_stack_empty(
+        |m| m.set(SCORE, m.get(PROBE_VAR)),
+        |m| {
+            m.emit_raw(Instr::AssignPop(var(SCORE)));
+            m.assume_set(&[SCORE]);
+            m.if_(m.get(SCORE).lt(m.get(PROBE_VAR)), |m| {
+                m.set(SCORE, m.get(PROBE_VAR));
+            });
+        },
+    );
+    m.emit_raw(Instr::Lookup(var(SCORE)));
+    m.emit_raw(Instr::Push(PLACEHOLDER.into()));
+}
+
+/// The search below each active candidate (a position with the other
+/// side to move holding `ck`, and its evaluation for that side where a
+/// capture ply comes next): its score for `us` in `SCORE`.
+fn below(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
+    node(m, !us, plan, depth - 1, ply + 1);
+    m.if_stack_empty(
+        |m| no_reply_score(m, ply),
+        |m| {
+            m.emit_raw(Instr::Pop);
+            m.emit_raw(Instr::AssignPop(var(SCORE)));
+            m.assume_set(&[SCORE]);
+            m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
+        },
+    );
+}
+
+/// The move a probed node hands up (its caller reads only the score).
+const PLACEHOLDER: &str = "-";
+
+/// [`CUT_VAR`]'s value where a node may cut.
+const CUTTABLE: &str = "WB";
+
+/// Appends [`CUT_VAR`] to each active thread (a position): `W` when White has two pieces besides its king, then
+/// `B` when Black has. Where both have, no candidate leaves a lone king,
+/// so no position the capture plies stand pat in has a mop-up term, and a
+/// candidate's standing position is its evaluation alone.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Cuttable;
+
+/// The letters of `c`'s pieces besides its king.
+fn men(c: Color) -> String {
+    pieces(c).chars().filter(|p| !"Kk".contains(*p)).collect()
+}
+
+impl Special for Cuttable {
+    fn name(&self) -> String {
+        "cuttable".into()
+    }
+
+    fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
+        let board = crate::rules::board_of(&self.name(), &t)?;
+        let mut value = String::new();
+        for (c, mark) in [(Color::White, 'W'), (Color::Black, 'B')] {
+            let men = men(c);
+            if board.chars().filter(|p| men.contains(*p)).count() >= 2 {
+                value.push(mark);
+            }
+        }
+        crate::rules::append_var(&self.name(), &mut t, CUT_VAR, value)?;
+        Ok(vec![t])
+    }
+
+    fn rewrites(&self) -> Vec<Rewrite> {
+        let z = BOARD_VAR;
+        let cu = CUT_VAR;
+        let mut out = Vec::new();
+        out.push(
+            Rewrite::new(
+                format!(r"(%%\n#stack:\n[^%]*?#{z}:[^%]*)"),
+                Template::new().group(1).text(&format!("#{cu}:\n")),
+            )
+            .with_scope(Scope::ActiveThread),
+        );
+        for (c, mark) in [(Color::White, "W"), (Color::Black, "B")] {
+            let men = men(c);
+            out.push(
+                Rewrite::new(
+                    format!(
+                        r"(%%\n#stack:\n[^%]*?#{z}:(?:[^\n{men}]*[{men}]){{2}}[^%]*#{cu}:[WB]*)\n"
+                    ),
+                    Template::new().group(1).text(&format!("{mark}\n")),
+                )
+                .with_scope(Scope::ActiveThread),
+            );
+        }
+        out
+    }
+
+    fn defines(&self) -> Vec<String> {
+        vec![CUT_VAR.into()]
+    }
+
+    fn requires(&self) -> Vec<String> {
+        vec![BOARD_VAR.into()]
+    }
+}
