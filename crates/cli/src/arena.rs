@@ -55,7 +55,7 @@ pub(crate) struct MatchArgs {
     pub movetime: String,
     /// Our engine's search depth in plies (2 to 5; 4 is two full-width plies and two capture plies,
     /// 5 three and two).
-    #[arg(long, value_name = "N", default_value = "3")]
+    #[arg(long, value_name = "N", default_value_t = chess::search::DEFAULT_DEPTH.to_string())]
     pub depth: String,
     /// Openings, one a line: UCI moves from the start position, or a FEN
     /// (blank lines and lines starting with `#` are skipped).
@@ -727,6 +727,23 @@ mod tests {
         for opening in built_in_openings() {
             assert!(opening_position(&opening).is_ok(), "{}", opening.name);
         }
+    }
+
+    /// Without `--depth`, our engine searches the playing commands'
+    /// default depth.
+    #[test]
+    fn the_default_depth_is_the_engines() {
+        #[derive(clap::Parser)]
+        struct Command {
+            #[command(flatten)]
+            args: MatchArgs,
+        }
+        let parsed =
+            <Command as clap::Parser>::try_parse_from(["match", "--opponent", "sf"]).unwrap();
+        let settings = Settings::of(&parsed.args).unwrap();
+        assert_eq!(settings.depth, 5);
+        assert_eq!(settings.depth, chess::search::DEFAULT_DEPTH);
+        assert_eq!(settings.plan, chess::search::plan(5));
     }
 
     #[test]
