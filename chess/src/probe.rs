@@ -1,17 +1,21 @@
-//! The probe cut: the last full-width ply above the capture plies, searched
-//! without searching every candidate.
+//! The probe cut: the two full-width plies above the capture plies,
+//! searched without searching every candidate.
 //!
-//! Below a candidate of that ply the opponent may stand pat (unless the
-//! candidate gives check), so the candidate can score no more than its own
-//! position as it stands. So each node first searches one candidate, the
-//! *probe* (the one a 2-ply look scores best, as depth 3 scores its
-//! leaves); then every candidate is made, and those that neither give check
-//! nor stand above the probe's score are dropped before the capture plies
-//! run below the rest. The node's score is the best of the probe's and the
-//! others': exactly the score of searching them all, whichever the probe.
-//! This module owns that node and [`Cuttable`]; it must not change what a
-//! node scores (the probe changes only how much is searched), and it does
-//! not generate moves or evaluate positions itself.
+//! Below a candidate of the last full-width ply the opponent may stand pat
+//! (unless the candidate gives check), so the candidate can score no more
+//! than its own position as it stands. So each node of that ply first
+//! searches one candidate, the *probe* (the one a 2-ply look scores best,
+//! as depth 3 scores its leaves); then every candidate is made, and those
+//! that neither give check nor stand above the probe's score are dropped
+//! before the capture plies run below the rest. One ply higher, a
+//! candidate's own probe is the least its node can score for the
+//! opponent, so a candidate whose probe already leaves it no better than
+//! the node's probe is dropped before its next ply is made. A node's score
+//! is the best of its probe's and the others': exactly the score of
+//! searching them all, whichever the probe. This module owns those nodes
+//! and [`Cuttable`]; it must not change what a node scores (the probe
+//! changes only how much is searched), and it does not generate moves or
+//! evaluate positions itself.
 
 use std::sync::Arc;
 
@@ -26,8 +30,8 @@ use crate::codec::TURN_VAR;
 use crate::eval::{Eval, DELTA_OFFSET, DELTA_VAR, EVAL_VAR, EVEN};
 use crate::movegen::{leaf_moves_with_recaptures, legal_moves_for, Options, MOVE_VAR};
 use crate::quiesce::LeafDelta;
-use crate::reduce::{Better, KeepBest};
-use crate::search::{no_reply_score, node, KeepOnly, Plan, SCORE};
+use crate::reduce::Better;
+use crate::search::{keep_best, no_reply_score, score_below, KeepOnly, Plan, SCORE};
 use crate::specials::{Stage, CHECK_VAR};
 use crate::threats::Threats;
 
@@ -60,7 +64,7 @@ pub(crate) fn probed_node(m: &mut Machine, us: Color, plan: Plan, depth: u32, pl
     let copy = m.fork_inactive();
     let root = m.pause();
     m.reactivate(copy);
-    strip(m, &[]);
+    strip(m);
     probe(m, us, plan, depth, ply);
     m.if_stack_empty(
         |_| {},
@@ -74,10 +78,10 @@ pub(crate) fn probed_node(m: &mut Machine, us: Color, plan: Plan, depth: u32, pl
     m.reactivate_alone(root);
 }
 
-/// Deletes every variable of the active threads but the board and `keep`.
-fn strip(m: &mut Machine, keep: &[&str]) {
+/// Deletes every variable of the active threads but the board.
+fn strip(m: &mut Machine) {
     for v in m.defined_vars() {
-        if v != BOARD_VAR && !keep.contains(&v.as_str()) {
+        if v != BOARD_VAR {
             m.delete(&v);
         }
     }
@@ -87,30 +91,23 @@ fn strip(m: &mut Machine, keep: &[&str]) {
 /// it has no legal move): its candidates scored as depth 3's leaves are
 /// (`quiesce::LeafDelta` with the threat term, for the side that moved
 /// into the position), the best for `us` searched as `search::node`
-/// searches a candidate.
+/// searches a candidate (`search::score_below`).
 fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     let copy = m.fork_inactive();
     let node_thread = m.pause();
     m.reactivate(copy);
-    strip(m, &[]);
+    strip(m);
     m.special(Arc::new(Threats(us)), &[], &[]);
     leaf_moves_with_recaptures(m, us);
     m.special(Arc::new(LeafDelta(!us)), &[], &[]);
     m.special(Arc::new(KeepOnly(&[BOARD_VAR, DELTA_VAR])), &[], &[]);
-    m.special(
-        Arc::new(KeepBest {
-            var: DELTA_VAR.into(),
-            better: Better::Min,
-        }),
-        &[],
-        &[],
-    );
+    keep_best(m, DELTA_VAR, Better::Min);
     m.delete(DELTA_VAR);
     if stands_below(plan, ply) {
         m.special(Arc::new(Eval(!us)), &[], &[]);
     }
     m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
-    below(m, us, plan, depth, ply);
+    score_below(m, us, plan, depth, ply);
     m.emit_raw(Instr::Lookup(var(SCORE)));
     m.absorb(&node_thread);
     m.reactivate_alone(node_thread);
@@ -149,7 +146,7 @@ fn cut_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) 
         );
         m.delete(CUT_VAR);
         m.delete(PROBE_VAR);
-        below(m, us, plan, depth, ply);
+        score_below(m, us, plan, depth, ply);
     } else {
         legal_moves_for(m, us, Options::QUIET);
         m.delete(MOVE_VAR);
@@ -178,14 +175,7 @@ fn cut_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) 
             },
         );
     }
-    m.special(
-        Arc::new(KeepBest {
-            var: SCORE.into(),
-            better: Better::Max,
-        }),
-        &[],
-        &[],
-    );
+    keep_best(m, SCORE, Better::Max);
     m.emit_raw(Instr::Lookup(var(SCORE)));
     m.absorb(&node_thread);
     m.reactivate_alone(node_thread);
@@ -203,22 +193,6 @@ fn cut_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) 
     );
     m.emit_raw(Instr::Lookup(var(SCORE)));
     m.emit_raw(Instr::Push(PLACEHOLDER.into()));
-}
-
-/// The search below each active candidate (a position with the other
-/// side to move holding `ck`, and its evaluation for that side where a
-/// capture ply comes next): its score for `us` in `SCORE`.
-fn below(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
-    node(m, !us, plan, depth - 1, ply + 1);
-    m.if_stack_empty(
-        |m| no_reply_score(m, ply),
-        |m| {
-            m.emit_raw(Instr::Pop);
-            m.emit_raw(Instr::AssignPop(var(SCORE)));
-            m.assume_set(&[SCORE]);
-            m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
-        },
-    );
 }
 
 /// The move a probed node hands up (its caller reads only the score).

@@ -142,7 +142,7 @@ pub fn search_onto_stack_at(m: &mut Machine, us: Color, depth: u32) {
 /// `us` to move whose candidates are at ply `ply`; each gets `[em, v]` on
 /// its stack (`v` for `us`) or nothing when it has no legal move. In a
 /// capture ply (`plan`) the threads must have `ck` (is `us` in check?).
-pub(crate) fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
+fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     if crate::probe::probes(plan, depth, ply) {
         crate::probe::probed_node(m, us, plan, depth, ply);
         return;
@@ -185,35 +185,47 @@ pub(crate) fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32)
     } else {
         debug_assert!(!captures, "a capture ply is one of the last two");
         m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
-        // The opponent's search below each candidate; its best score for
-        // them is the candidate's worst for us.
-        node(m, !us, plan, depth - 1, ply + 1);
-        m.if_stack_empty(
-            |m| no_reply_score(m, ply),
-            |m| {
-                m.emit_raw(Instr::Pop);
-                m.emit_raw(Instr::AssignPop(var(SCORE)));
-                m.assume_set(&[SCORE]);
-                m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
-            },
-        );
+        score_below(m, us, plan, depth, ply);
     }
     repetition::repeats_are_even(m, ply);
     // The best candidate goes back to the root.
-    m.special(
-        Arc::new(KeepBest {
-            var: SCORE.into(),
-            better: Better::Max,
-        }),
-        &[],
-        &[],
-    );
+    keep_best(m, SCORE, Better::Max);
     m.emit_raw(Instr::Lookup(var(SCORE)));
     m.emit_raw(Instr::Lookup(var(BEST)));
     m.absorb(&root);
     // The best candidate was absorbed and the others deleted: only the
     // roots are active again, with everything they had.
     m.reactivate_alone(root);
+}
+
+/// The opponent's search below each active candidate (a position with
+/// `!us` to move, holding `ck` and, where a capture ply comes next, its
+/// evaluation for `!us`): its best score for them is the candidate's worst
+/// for `us`, left in [`SCORE`].
+pub(crate) fn score_below(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
+    node(m, !us, plan, depth - 1, ply + 1);
+    m.if_stack_empty(
+        |m| no_reply_score(m, ply),
+        |m| {
+            m.emit_raw(Instr::Pop);
+            m.emit_raw(Instr::AssignPop(var(SCORE)));
+            m.assume_set(&[SCORE]);
+            m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
+        },
+    );
+}
+
+/// Keeps the thread of each run of active threads with the best `var`
+/// (`Better::Max`: the highest).
+pub(crate) fn keep_best(m: &mut Machine, var: &str, better: Better) {
+    m.special(
+        Arc::new(KeepBest {
+            var: var.into(),
+            better,
+        }),
+        &[],
+        &[],
+    );
 }
 
 /// The candidates of a capture ply, from threads holding the board, `ck`
@@ -329,14 +341,7 @@ fn leaf_pairs(m: &mut Machine, us: Color, captures: bool, ply: u32, evaluated: b
     // The tournament below copies whole threads around: only the score is
     // still needed.
     m.special(Arc::new(KeepOnly(&[DELTA_VAR])), &[], &[]);
-    m.special(
-        Arc::new(KeepBest {
-            var: DELTA_VAR.into(),
-            better: Better::Min,
-        }),
-        &[],
-        &[],
-    );
+    keep_best(m, DELTA_VAR, Better::Min);
     m.emit_raw(Instr::Lookup(var(DELTA_VAR)));
     m.absorb(&candidate);
     m.reactivate(candidate);
