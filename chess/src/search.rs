@@ -12,10 +12,12 @@
 //! candidate's paused copy separates its replies from the next candidate's,
 //! and `absorb` hands a run's result back to the paused thread before it.
 //! Deeper searches run a node per candidate above those two plies
-//! (`node`); depth 4's last two plies are capture plies, where a side not
-//! in check makes a good capture (`good_captures`) or stands pat (a null
-//! move, `standpat`); their positions are evaluated by carrying the
-//! evaluation of the node above down the moves (`eval::MoveDelta`).
+//! (`node`); the last two plies of depths 4 and 5 are capture plies, where
+//! a side not in check makes a good capture (`good_captures`) or stands
+//! pat (a null move, `standpat`); their positions are evaluated by
+//! carrying the evaluation of the node above down the moves
+//! (`eval::MoveDelta`). Below the root, the full-width nodes just above the
+//! capture plies are searched with the probe cut (`probe`).
 //! The score convention is `eval`'s. This module does not apply the move or
 //! talk to the user.
 
