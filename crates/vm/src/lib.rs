@@ -24,7 +24,7 @@ pub mod ranks;
 mod replace;
 pub mod state;
 
-pub use exec::{CompileError, Config, EngineError, ExecError, Executor, Stats};
+pub use exec::{CompileError, Config, EngineError, ExecError, Executor, Stats, Stop, StopReason};
 pub use program::{Engine, Origin, Piece, Program, Rewrite, Scope, Template};
 pub use ranks::ByteRanks;
 pub use state::{State, Tag, Thread, VarName};

@@ -8,7 +8,7 @@
 //! cannot vouch for the result.
 
 use super::gate::Found;
-use super::{Did, ExecError, Executor, Stats};
+use super::{Did, ExecError, Executor, Stats, Stop};
 use crate::state;
 
 /// One half of the state after a stretch (see [`Executor::run_halves`]).
@@ -39,12 +39,14 @@ impl Executor {
     /// counts as run when it ran on either half. Returns
     /// `false`, with the state untouched, when the halves could not show
     /// that (a half lost its head, an engine failed, the state outgrew
-    /// its cap): the caller then runs the stretch one rewrite at a time.
+    /// its cap, the stop fell due): the caller then runs the stretch one
+    /// rewrite at a time, which reports the error or the stop.
     pub(super) fn run_halves(
         &self,
         steps: std::ops::Range<usize>,
         state: &mut String,
         ascii: bool,
+        stop: &Stop,
         stats: &mut Stats,
     ) -> Result<bool, ExecError> {
         let Some(cut) = middle_thread_start(state) else {
@@ -52,8 +54,8 @@ impl Executor {
         };
         let (a, b) = (state[..cut].to_string(), state[cut..].to_string());
         let (a, b) = rayon::join(
-            || self.run_half(steps.clone(), a, ascii, false),
-            || self.run_half(steps.clone(), b, ascii, true),
+            || self.run_half(steps.clone(), a, ascii, false, stop),
+            || self.run_half(steps.clone(), b, ascii, true, stop),
         );
         let (Some(a), Some(b)) = (a, b) else {
             return Ok(false);
@@ -96,6 +98,7 @@ impl Executor {
         mut text: String,
         ascii: bool,
         keeps_head: bool,
+        stop: &Stop,
     ) -> Option<Half> {
         let mut found = Found::new(self.probes.len());
         let mut record = Vec::with_capacity(steps.len());
@@ -103,6 +106,9 @@ impl Executor {
         // and the text changed since the last count.
         let mut counted = None;
         for index in steps {
+            if stop.is_due() {
+                return None;
+            }
             let did = self.step(index, &mut text, ascii, &mut found).ok()?;
             if did.changed {
                 counted = None;

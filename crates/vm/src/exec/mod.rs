@@ -21,8 +21,11 @@
 mod compile;
 mod gate;
 mod halves;
+mod stop;
 #[cfg(test)]
 mod tests;
+
+pub use stop::{Stop, StopReason};
 
 use std::borrow::Cow;
 use std::time::{Duration, Instant};
@@ -122,6 +125,16 @@ pub enum ExecError {
         len: usize,
         /// The configured limit.
         limit: usize,
+    },
+    /// The run was told to stop (its deadline passed or its flag was
+    /// raised, see [`Stop`]) before rewrite `rewrite` ran; every rewrite
+    /// before it ran in full.
+    #[error("stopped before rewrite {rewrite}: {reason}")]
+    Stopped {
+        /// Index of the first rewrite that did not run.
+        rewrite: usize,
+        /// Why.
+        reason: StopReason,
     },
     /// `fancy-regex` gave up (e.g. its backtrack limit,
     /// [`Config::fancy_backtrack_limit`], was exceeded).
@@ -233,10 +246,25 @@ impl Executor {
     /// [`ExecError`] when the state outgrows the cap or the back-reference
     /// engine gives up; `state` then holds the state at that point.
     pub fn run(&self, state: &mut String) -> Result<Stats, ExecError> {
+        self.run_until(state, &Stop::never())
+    }
+
+    /// [`Executor::run`], giving up when `stop` says so. The stop is
+    /// asked between rewrites (and between the rewrites of each half of
+    /// a two-halves stretch), so a run gives up within one rewrite's time
+    /// of its deadline; a run that finishes is the same run `run` makes.
+    ///
+    /// # Errors
+    ///
+    /// As [`Executor::run`], and [`ExecError::Stopped`] when the stop is
+    /// due before the last rewrite ran; `state` then holds the state
+    /// after the rewrites that ran, which is of no use to a caller that
+    /// wants the program's answer.
+    pub fn run_until(&self, state: &mut String, stop: &Stop) -> Result<Stats, ExecError> {
         if self.config.naive {
-            self.run_naive(state)
+            self.run_naive(state, stop)
         } else {
-            self.run_fast(state)
+            self.run_fast(state, stop)
         }
     }
 
@@ -258,10 +286,11 @@ impl Executor {
     }
 
     /// The plain loop: every rewrite on the whole string.
-    fn run_naive(&self, state: &mut String) -> Result<Stats, ExecError> {
+    fn run_naive(&self, state: &mut String, stop: &Stop) -> Result<Stats, ExecError> {
         let start = Instant::now();
         let mut stats = self.new_stats(state);
         for (index, step) in self.steps.iter().enumerate() {
+            stop.check(index)?;
             let t0 = Instant::now();
             let changed = match self.apply(index, step, state, false, 0)? {
                 Some(next) => {
@@ -307,7 +336,7 @@ impl Executor {
     /// and dropped: the regex crate's own literal prefilter already jumps
     /// over paused threads, and per-piece calls cost more than they saved;
     /// see the README's performance notes.)
-    fn run_fast(&self, state: &mut String) -> Result<Stats, ExecError> {
+    fn run_fast(&self, state: &mut String, stop: &Stop) -> Result<Stats, ExecError> {
         let start = Instant::now();
         let mut stats = self.new_stats(state);
         // Replacements insert template text and pieces of the state only,
@@ -318,6 +347,7 @@ impl Executor {
         let mut sequential_until = 0;
         let mut index = 0;
         while index < self.steps.len() {
+            stop.check(index)?;
             if self.config.parallel
                 && !self.config.profile
                 && index >= sequential_until
@@ -325,7 +355,7 @@ impl Executor {
                 && self.stretch_end[index] - index >= MIN_STRETCH
             {
                 let end = self.stretch_end[index];
-                if self.run_halves(index..end, state, ascii, &mut stats)? {
+                if self.run_halves(index..end, state, ascii, stop, &mut stats)? {
                     found.version += 1;
                     index = end;
                     continue;

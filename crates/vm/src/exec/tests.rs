@@ -119,7 +119,13 @@ fn halves(exec: &Executor, state: &mut String) -> (bool, Stats) {
     let mut stats = exec.new_stats(state);
     let ascii = state.is_ascii();
     let ran = exec
-        .run_halves(0..exec.steps.len(), state, ascii, &mut stats)
+        .run_halves(
+            0..exec.steps.len(),
+            state,
+            ascii,
+            &Stop::never(),
+            &mut stats,
+        )
         .unwrap();
     (ran, stats)
 }
@@ -329,4 +335,67 @@ fn a_branchy_pattern_runs_anchored_at_its_prefix_past_pieces_without_its_mark() 
     let fast = run(&p, &state, false);
     assert_eq!(fast, run(&p, &state, true));
     assert_ne!(fast, state);
+}
+
+#[test]
+fn a_run_whose_stop_is_due_stops_before_the_first_rewrite_it_would_run() {
+    let p = Program::new(vec![
+        Rewrite::new("a", Template::literal("b")),
+        Rewrite::new("b", Template::literal("c")),
+    ]);
+    for naive in [false, true] {
+        let exec = Executor::new(
+            &p,
+            Config {
+                naive,
+                ..Config::default()
+            },
+        )
+        .unwrap();
+        let mut s = "aaa".to_string();
+        let err = exec
+            .run_until(&mut s, &Stop::at(std::time::Instant::now()))
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                ExecError::Stopped {
+                    rewrite: 0,
+                    reason: StopReason::Deadline
+                }
+            ),
+            "{err:?}"
+        );
+        assert_eq!(s, "aaa", "nothing ran");
+        // A deadline an hour away is the plain run.
+        let later = std::time::Instant::now() + Duration::from_secs(3600);
+        let mut s = "aaa".to_string();
+        exec.run_until(&mut s, &Stop::at(later)).unwrap();
+        assert_eq!(s, "ccc");
+    }
+}
+
+#[test]
+fn a_stretch_on_two_halves_gives_up_when_the_stop_is_due() {
+    let p = Program::new(
+        (0..MIN_STRETCH)
+            .map(|_| Rewrite::new("(%%\n#stack:\n)", Template::new().group(1).text("x\n")))
+            .collect(),
+    );
+    let exec = Executor::new(&p, Config::default()).unwrap();
+    let mut state = threads(600);
+    let before = state.clone();
+    let mut stats = exec.new_stats(&state);
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let ran = exec
+        .run_halves(
+            0..p.len(),
+            &mut state,
+            true,
+            &Stop::on_flag(flag),
+            &mut stats,
+        )
+        .unwrap();
+    assert!(!ran, "the stretch goes back to the one-at-a-time loop");
+    assert_eq!(state, before, "state untouched");
 }
