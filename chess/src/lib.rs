@@ -48,6 +48,7 @@ pub mod screen;
 pub mod search;
 mod specials;
 mod standpat;
+pub mod successors;
 mod threats;
 pub mod turn;
 

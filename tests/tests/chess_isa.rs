@@ -342,3 +342,82 @@ fn sanitize_matches_its_native_twin_on_raw_lines() {
         assert_eq!(text, format!("{head}{marker}"), "line {line:?}");
     }
 }
+
+/// The successors program of each promotion rule.
+fn successors_pass(promotions: chess::successors::Promotions) -> &'static Stepwise {
+    use chess::successors::{successors_dsl, Promotions};
+    static CELLS: [OnceLock<Stepwise>; 2] = [OnceLock::new(), OnceLock::new()];
+    let k = usize::from(promotions == Promotions::Queen);
+    CELLS[k]
+        .get_or_init(|| Stepwise::new(optimize(&trace(|m| successors_dsl(m, promotions)).unwrap())))
+}
+
+/// The successors program's input: a FEN line as python-chess writes it
+/// (the en passant square only where a capture is legal).
+fn fen_line(pos: &Chess, newline: bool) -> State {
+    let fen = shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string();
+    State {
+        prefix: if newline { format!("{fen}\n") } else { fen },
+        threads: vec![],
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(60)))]
+
+    /// The successors program (FEN text in, FEN lines out), instruction by
+    /// instruction, on random positions, both promotion rules.
+    #[test]
+    fn successors_specials_interp_and_vm_agree(seed in any::<u64>(), plies in 0usize..120, newline in any::<bool>()) {
+        use chess::successors::Promotions;
+        let p = random_game(&Chess::default(), &mut Rng::new(seed), plies);
+        for promotions in [Promotions::All, Promotions::Queen] {
+            let r = compare_stepwise(successors_pass(promotions), &fen_line(&p, newline));
+            prop_assert!(r.is_ok(), "{}: {}", fen_of(&p), r.unwrap_err());
+        }
+    }
+}
+
+/// The successors program on the moves and texts that random games seldom
+/// reach: promotions taking castling rooks, en passant pinned and not,
+/// clocks with long runs of nines, and text that is not a FEN line.
+#[test]
+fn successors_program_interp_and_vm_agree_on_special_cases() {
+    use chess::successors::Promotions;
+    let mut texts: Vec<String> = [
+        "r3k2r/1P6/8/8/8/8/1p6/R3K2R b KQkq - 99 12345",
+        "r3k2r/1P6/8/8/8/8/1p6/R3K2R w KQkq - 9999999999999 1999",
+        "8/2p5/8/KP5r/8/8/8/4k3 b - - 0 1",
+        "4k3/3p4/8/4P3/8/8/8/K6b w - - 0 1",
+        "4k3/8/8/8/1p1p4/8/2P5/4K3 w - - 0 1",
+        "4k3/8/8/2Pp4/8/8/8/4K3 w - d6 0 1",
+        "8/8/3k4/8/3pP3/8/8/3RK3 b - e3 0 1",
+        "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1",
+        "",
+        "hello",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n#x",
+    ]
+    .map(String::from)
+    .to_vec();
+    texts.push(format!(
+        "4k3/8/8/8/8/8/8/4K2R b K - {} 8{}",
+        "9".repeat(2100),
+        "9".repeat(1030)
+    ));
+    for text in texts {
+        for promotions in [Promotions::All, Promotions::Queen] {
+            let start = State {
+                prefix: text.clone(),
+                threads: vec![],
+            };
+            compare_stepwise(successors_pass(promotions), &start).unwrap_or_else(|e| {
+                panic!(
+                    "{}: {}",
+                    &text[..text.len().min(90)],
+                    &e[..e.len().min(3000)]
+                )
+            });
+        }
+    }
+}

@@ -27,6 +27,9 @@ pub(crate) enum Which {
     Reply,
     /// The legal-move program (`moves`, `perft`).
     Moves,
+    /// The successors list (`successors`, `dump --program successors`),
+    /// all promotions.
+    Successors,
 }
 
 /// Arguments of `listing`.
@@ -65,6 +68,9 @@ pub(crate) fn assemble(which: Which, depth: u32) -> Result<Assembled> {
         Which::Reply => regex_asm::trace(|m| chess::search::reply_dsl(m, depth)),
         Which::Moves => regex_asm::trace(|m| {
             chess::movegen::legal_moves_dsl(m, chess::movegen::Options::default())
+        }),
+        Which::Successors => regex_asm::trace(|m| {
+            chess::successors::successors_dsl(m, chess::successors::Promotions::All)
         }),
     }
     .context("tracing the program")?;
@@ -213,11 +219,14 @@ mod tests {
             &reply.program,
             &chess::reply_pass().expect("builds").program
         );
+        let successors = assemble(Which::Successors, FAST_DEPTH).expect("assembles");
+        let dumped = chess::successors::pass(chess::successors::Promotions::All).expect("builds");
+        assert_eq!(&successors.program, &dumped.program);
     }
 
     #[test]
     fn summary_counts_add_up_to_the_program() {
-        for which in [Which::Turn, Which::Reply, Which::Moves] {
+        for which in [Which::Turn, Which::Reply, Which::Moves, Which::Successors] {
             let a = assemble(which, FAST_DEPTH).expect("assembles");
             let s = summary(&a).expect("summary");
             let count: usize = s.values().map(|k| k.count).sum();

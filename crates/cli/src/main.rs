@@ -8,7 +8,9 @@
 //! `listing` shows a program instruction by instruction, `trace` runs
 //! one turn phase by phase, `web` writes the game as a static web site and
 //! `match` plays a UCI engine to measure strength; `run` runs any program
-//! file as the README's Python loop does.
+//! file as the README's Python loop does; `successors` prints the FEN of
+//! every position one legal move away (`dump --program successors` writes
+//! that rewrite list).
 //! The binary owns argument parsing, terminal I/O and printing; all chess
 //! is computed by the regex programs of `regex-chess-program`.
 
@@ -25,6 +27,7 @@ mod play;
 mod record;
 mod report;
 mod run;
+mod successors;
 mod textio;
 mod trace;
 mod uci;
@@ -58,19 +61,27 @@ pub(crate) use chess::codec::START_FEN;
 enum Command {
     /// Play a game in the terminal (the default).
     Play(play::PlayArgs),
-    /// Write the turn program: .json (the original project's shape) or .js.
+    /// Write the turn program (or the successors list): .json (the
+    /// original project's shape) or .js.
     Dump {
         /// The file to write.
         file: std::path::PathBuf,
         /// The format, when the file's extension does not say it.
         #[arg(long, value_enum)]
         format: Option<DumpFormat>,
-        /// Search depth of the dumped program (plies; 4 is two full-width
-        /// plies and two capture plies). The fast mode by default: the dump
-        /// runs under CPython and in browsers, about 20 times slower at
-        /// depth 3.
-        #[arg(long, default_value_t = chess::search::FAST_DEPTH)]
-        depth: u32,
+        /// The program: the turn program `play` runs, or the successors
+        /// list (one FEN line in, the FEN after every legal move out).
+        #[arg(long, value_enum, default_value_t = DumpProgram::Turn)]
+        program: DumpProgram,
+        /// The successors list's promotions: all four, or to a queen only.
+        #[arg(long, value_enum)]
+        promotions: Option<successors::PromotionsArg>,
+        /// Search depth of the dumped turn program (plies; 4 is two
+        /// full-width plies and two capture plies). The fast mode, 2, by
+        /// default: the dump runs under CPython and in browsers, about 20
+        /// times slower at depth 3.
+        #[arg(long)]
+        depth: Option<u32>,
         /// How the instructions become rewrites: `ours` (the program `play`
         /// runs) or `stack` (the same screens in a foreign style: variables
         /// named on the stack and found by back-reference, no scope hints;
@@ -78,6 +89,9 @@ enum Command {
         #[arg(long, value_enum, default_value_t = DumpStyle::Ours)]
         style: DumpStyle,
     },
+    /// Print the FEN of every position one legal move away, one per line,
+    /// in the order of the moves' UCI text, computed by the successors list.
+    Successors(successors::SuccessorsArgs),
     /// Print the legal moves of a position, one UCI move per line, sorted.
     Moves {
         /// The position (FEN).
@@ -144,6 +158,15 @@ enum DumpFormat {
     Js,
 }
 
+/// The programs `dump` writes.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum DumpProgram {
+    /// The turn program `play` runs.
+    Turn,
+    /// The successors list (`regex-chess successors`).
+    Successors,
+}
+
 /// The lowerings `dump` can write the turn program with.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum DumpStyle {
@@ -184,6 +207,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Dump {
             file,
             format,
+            program,
+            promotions,
             depth,
             style,
         } => {
@@ -194,14 +219,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 );
             };
             let stack;
-            let program = match style {
-                DumpStyle::Ours => {
-                    &chess::turn_pass_at(depth)
+            let program = match (program, style) {
+                (DumpProgram::Successors, DumpStyle::Ours) if depth.is_none() => {
+                    successors::program(promotions.unwrap_or_default())?
+                }
+                (DumpProgram::Successors, _) => {
+                    anyhow::bail!("--depth and --style are the turn program's; the successors list has neither")
+                }
+                (DumpProgram::Turn, _) if promotions.is_some() => {
+                    anyhow::bail!("--promotions is the successors list's (--program successors)")
+                }
+                (DumpProgram::Turn, DumpStyle::Ours) => {
+                    &chess::turn_pass_at(depth.unwrap_or(chess::search::FAST_DEPTH))
                         .context("building the turn program")?
                         .program
                 }
-                DumpStyle::Stack => {
-                    let depth = chess::check_depth(depth)?;
+                (DumpProgram::Turn, DumpStyle::Stack) => {
+                    let depth = chess::check_depth(depth.unwrap_or(chess::search::FAST_DEPTH))?;
                     stack = chess::turn::turn_stack_program_at(depth)
                         .context("building the stack-style turn program")?;
                     &stack
@@ -221,6 +255,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 bytes
             ))?;
         }
+        Command::Successors(args) => successors::run(args)?,
         Command::Moves { fen, with_fen } => {
             let moves = chess::legal_moves(&fen).context("the --fen position")?;
             for (uci, after) in moves {
