@@ -196,12 +196,7 @@ fn legal_stages(m: &mut Machine, c: Color, options: Options, recaptures: bool) {
         m.special(Arc::new(Recapture(c)), &[], &[]);
         m.special(Arc::new(ThreatGain), &[], &[]);
     }
-    for stage in [
-        Stage::Place(c),
-        Stage::DropIllegal(c),
-        Stage::FixCastle(c),
-        Stage::ClearEp(c),
-    ] {
+    for stage in Stage::after_move(c) {
         m.special(Arc::new(stage), &[], &[]);
     }
     if let Some(c) = options.delta {

@@ -363,6 +363,42 @@ pub(crate) const CHECK_VAR: &str = "ck";
 
 const PROMOTIONS: [&str; 4] = ["q", "r", "b", "n"];
 
+/// The promotion fork: an active thread whose pawn of colour `c` stands
+/// on its last rank (as `*`, promotion not chosen) becomes one copy per
+/// letter of `letters`, in that order, `u` the letter.
+pub(crate) fn promotion_rewrite(c: Color, letters: &[&str]) -> Rewrite {
+    let (lo, hi) = rank_range(last_rank(c));
+    let pawn = letter(c, 'P');
+    let mut t = Template::new();
+    for p in letters {
+        t = t.text("%%\n").group(1).text(p).group(2);
+    }
+    Rewrite::new(
+        format!(
+            r"%%\n([^%]*?#z:{ANY}{{{lo},{hi}}}\*[^%]*?#{PIECE}:{pawn}\n[^%]*?#{PROMOTION}:)(\n[^%]*)"
+        ),
+        t,
+    )
+    .with_scope(Scope::Global)
+}
+
+/// The meaning of [`promotion_rewrite`] on a thread it matches: one copy
+/// per letter, in order, `u` the letter.
+pub(crate) fn promoted_copies(t: &Thread, letters: &[&str]) -> Vec<Thread> {
+    letters
+        .iter()
+        .map(|p| {
+            let mut copy = t.clone();
+            for (n, v) in &mut copy.vars {
+                if n.as_str() == PROMOTION {
+                    *v = (*p).to_string();
+                }
+            }
+            copy
+        })
+        .collect()
+}
+
 /// The head of an active thread up to the board's first character.
 const HEAD: &str = r"%%\n[^%]*?#z:";
 
@@ -385,6 +421,18 @@ fn last_rank(c: Color) -> usize {
 }
 
 impl Stage {
+    /// Stages 5 to 8 for colour `c`, in order: place the piece, drop the
+    /// moves that leave the king attacked, finish castling, clear the
+    /// opponent's en passant mark.
+    pub(crate) fn after_move(c: Color) -> [Stage; 4] {
+        [
+            Stage::Place(c),
+            Stage::DropIllegal(c),
+            Stage::FixCastle(c),
+            Stage::ClearEp(c),
+        ]
+    }
+
     fn star(&self, board: &str) -> Result<usize, RefError> {
         board
             .find('*')
@@ -424,18 +472,7 @@ impl Special for Stage {
                     if !self.var(&t, PROMOTION)?.is_empty() {
                         return Err(special_err(&self.name(), "promotion already chosen"));
                     }
-                    return Ok(PROMOTIONS
-                        .iter()
-                        .map(|p| {
-                            let mut copy = t.clone();
-                            for (n, v) in &mut copy.vars {
-                                if n.as_str() == PROMOTION {
-                                    *v = p.to_string();
-                                }
-                            }
-                            copy
-                        })
-                        .collect());
+                    return Ok(promoted_copies(&t, &PROMOTIONS));
                 }
                 Ok(vec![t])
             }
@@ -512,21 +549,7 @@ impl Special for Stage {
 
     fn rewrites(&self) -> Vec<Rewrite> {
         match *self {
-            Stage::Promote(c) => {
-                let (lo, hi) = rank_range(last_rank(c));
-                let pawn = letter(c, 'P');
-                let mut t = Template::new();
-                for p in PROMOTIONS {
-                    t = t.text("%%\n").group(1).text(p).group(2);
-                }
-                vec![Rewrite::new(
-                    format!(
-                        r"%%\n([^%]*?#z:{ANY}{{{lo},{hi}}}\*[^%]*?#{PIECE}:{pawn}\n[^%]*?#{PROMOTION}:)(\n[^%]*)"
-                    ),
-                    t,
-                )
-                .with_scope(Scope::Global)]
-            }
+            Stage::Promote(c) => vec![promotion_rewrite(c, &PROMOTIONS)],
             Stage::NameTarget => {
                 let mut out = Vec::new();
                 // `t` goes after `u`, the last part the movers appended:

@@ -31,15 +31,17 @@ use std::sync::{Arc, OnceLock};
 
 use regex_asm::{AsmError, Machine};
 use regex_vm::state::Thread;
-use regex_vm::{Config, Executor, Program, Scope, Template};
+use regex_vm::{Config, Executor, Program};
 use shakmaty::fen::Fen;
 use shakmaty::{Color, EnPassantMode};
 
-use crate::board::{letter, ANY, BOARD_VAR};
+use crate::board::{letter, rank_range, BOARD_VAR};
 use crate::codec::{excerpt, parse_fen, FenError, FULLMOVE_VAR, HALFMOVE_VAR, TURN_VAR};
 use crate::func::{get, Func};
 use crate::movegen::side_letter;
-use crate::specials::{color_name, Mover, Stage, CAPTURED, PIECE, PROMOTION};
+use crate::specials::{
+    color_name, promoted_copies, promotion_rewrite, Mover, Stage, CAPTURED, PIECE, PROMOTION,
+};
 
 use count::increment_any;
 use en_passant::LegalEnPassant;
@@ -177,12 +179,7 @@ fn moves_for(m: &mut Machine, c: Color, promotions: Promotions) {
     m.special(Arc::new(select_in_uci_order(c)), &[], &[]);
     by_mover(m, c, &Mover::ALL);
     m.special(Arc::new(promote(c, promotions)), &[], &[]);
-    for stage in [
-        Stage::Place(c),
-        Stage::DropIllegal(c),
-        Stage::FixCastle(c),
-        Stage::ClearEp(c),
-    ] {
+    for stage in Stage::after_move(c) {
         m.special(Arc::new(stage), &[], &[]);
     }
     m.special(Arc::new(LegalEnPassant(!c)), &[], &[]);
@@ -211,28 +208,16 @@ fn by_mover(m: &mut Machine, c: Color, movers: &[Mover]) {
     }
 }
 
-/// The last rank of colour `c`'s pawns, as indices of the board line.
-fn last_rank(c: Color) -> (usize, usize) {
-    crate::board::rank_range(match c {
+/// A pawn of colour `c` moving to its last rank becomes one thread per
+/// promotion letter, in UCI order (`u` holds it): the game's promotion
+/// fork with the list's letters.
+fn promote(c: Color, promotions: Promotions) -> Func {
+    let (lo, hi) = rank_range(match c {
         Color::White => 8,
         Color::Black => 1,
-    })
-}
-
-/// A pawn of colour `c` moving to its last rank becomes one thread per
-/// promotion letter, in UCI order (`u` holds it).
-fn promote(c: Color, promotions: Promotions) -> Func {
-    let (lo, hi) = last_rank(c);
-    let pawn = letter(c, 'P');
+    });
+    let pawn = letter(c, 'P').to_string();
     let letters = promotions.letters();
-    let mut template = Template::new();
-    for p in letters {
-        template = template.text("%%\n").group(1).text(p).group(2);
-    }
-    let pattern = format!(
-        r"%%\n([^%]*?#{BOARD_VAR}:{ANY}{{{lo},{hi}}}\*[^%]*?#{PIECE}:{pawn}\n[^%]*?#{PROMOTION}:)(\n[^%]*)"
-    );
-    let rule = regex_vm::Rewrite::new(pattern, template).with_scope(Scope::Global);
     Func {
         name: format!(
             "promote_{}_{}",
@@ -242,28 +227,17 @@ fn promote(c: Color, promotions: Promotions) -> Func {
                 Promotions::Queen => "queen",
             }
         ),
-        rules: vec![rule],
+        rules: vec![promotion_rewrite(c, letters)],
         meaning: Arc::new(move |t: Thread| {
             let board = get(&t, BOARD_VAR)?;
             let star = board.find('*').ok_or("no destination mark")?;
-            if !(lo..=hi).contains(&star) || get(&t, PIECE)? != pawn.to_string() {
+            if !(lo..=hi).contains(&star) || get(&t, PIECE)? != pawn {
                 return Ok(vec![t]);
             }
             if !get(&t, PROMOTION)?.is_empty() {
                 return Err("promotion already chosen".into());
             }
-            Ok(letters
-                .iter()
-                .map(|p| {
-                    let mut copy = t.clone();
-                    for (n, v) in &mut copy.vars {
-                        if n.as_str() == PROMOTION {
-                            *v = (*p).to_string();
-                        }
-                    }
-                    copy
-                })
-                .collect())
+            Ok(promoted_copies(&t, letters))
         }),
         defines: vec![],
         requires: vec![BOARD_VAR.into(), PIECE.into(), PROMOTION.into()],
