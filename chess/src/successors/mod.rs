@@ -133,6 +133,24 @@ pub fn run(text: &str, promotions: Promotions) -> Result<String, crate::Error> {
     Ok(state)
 }
 
+/// Why [`input_line`] refused a FEN.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    /// A clock field that is not a decimal (of any length).
+    #[error("invalid FEN {fen:?}: the {field} {value:?} is not a decimal number")]
+    Clock {
+        /// The input, quoted (see [`excerpt`]).
+        fen: String,
+        /// `halfmove clock` or `fullmove number`.
+        field: &'static str,
+        /// The field as given (quoted the same way).
+        value: String,
+    },
+    /// The rest of the FEN, as `codec` reads it.
+    #[error(transparent)]
+    Fen(#[from] FenError),
+}
+
 /// The FEN line python-chess's `Board(fen).fen()` writes for `fen`: the
 /// position checked and written by shakmaty (missing fields `w - - 0 1`,
 /// the en passant square only when a legal capture exists), the clocks
@@ -141,16 +159,16 @@ pub fn run(text: &str, promotions: Promotions) -> Result<String, crate::Error> {
 ///
 /// # Errors
 ///
-/// [`FenError`] for text that is not a legal position, or a clock that is
-/// not a decimal.
-pub fn input_line(fen: &str) -> Result<String, FenError> {
+/// [`InputError::Clock`] for a clock that is not a decimal,
+/// [`InputError::Fen`] for text that is not a legal position.
+pub fn input_line(fen: &str) -> Result<String, InputError> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
-    let clock = |i: usize, default: &str, field: &'static str| -> Result<String, FenError> {
+    let clock = |i: usize, default: &str, field: &'static str| -> Result<String, InputError> {
         let Some(v) = fields.get(i) else {
             return Ok(default.to_string());
         };
         if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(FenError::Clock {
+            return Err(InputError::Clock {
                 fen: excerpt(fen.trim()),
                 field,
                 value: excerpt(v),
@@ -165,8 +183,25 @@ pub fn input_line(fen: &str) -> Result<String, FenError> {
     };
     let halfmove = clock(4, "0", "halfmove clock")?;
     let fullmove = clock(5, "1", "fullmove number")?;
-    let board = fields.iter().take(4).copied().collect::<Vec<_>>().join(" ");
-    let pos = parse_fen(&board)?;
+    // The clocks are checked above; the rest as `codec` reads it (fields
+    // after the sixth included, which it refuses).
+    let mut rest: Vec<&str> = fields.iter().take(4).copied().collect();
+    if fields.len() > 6 {
+        rest.extend(["0", "1"]);
+        rest.extend(&fields[6..]);
+    }
+    let pos = parse_fen(&rest.join(" ")).map_err(|e| match e {
+        // The message quotes the input as given.
+        FenError::Syntax { source, .. } => FenError::Syntax {
+            fen: excerpt(fen.trim()),
+            source,
+        },
+        FenError::Illegal { source, .. } => FenError::Illegal {
+            fen: excerpt(fen.trim()),
+            source,
+        },
+        other => other,
+    })?;
     let written = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
     let placement: Vec<&str> = written.split(' ').take(4).collect();
     Ok(format!("{} {halfmove} {fullmove}", placement.join(" ")))

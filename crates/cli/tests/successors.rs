@@ -289,6 +289,8 @@ fn successors_reads_fen_as_python_chess_does_and_refuses_bad_input() {
         "hello",
         "8/8/8/8/8/8/8/8 w - - 0 1",
         "4k3/8/8/8/8/8/8/4K3 w - - x 1",
+        "4k3/8/8/8/8/8/8/4K3 w - - 5 -1",
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1 x",
     ] {
         let (ok, out, err) = lines(&["successors", "--fen", bad]);
         assert!(!ok && out.is_empty(), "{bad}: {out}");
