@@ -148,7 +148,8 @@ fn first_difference(want: &[String], got: &[u8]) -> String {
     for (i, w) in want.iter().enumerate() {
         let end = at + w.len();
         if got.get(at..end) != Some(w.as_bytes()) {
-            return format!("position {i}: expected {w:?}");
+            let shown: String = w.chars().take(300).collect();
+            return format!("position {i}: expected {shown:?}...");
         }
         at = end;
     }
