@@ -8,8 +8,9 @@
 //! `hh`, a copy of the halfmove clock; any other text becomes the empty
 //! state. [`WriteFens`] turns every thread back into a FEN line, lines
 //! joined by `\n` with none after the last, in thread order; no thread
-//! gives the empty state. Both mean the same as `codec`'s Rust, which is
-//! their reference, and neither knows how moves are made.
+//! gives the empty state. Their reference meanings are plain Rust here
+//! (the writer's through `codec::decode`); neither knows how moves are
+//! made.
 
 use regex_asm::ir::{RefError, WholeStateSpecial};
 use regex_vm::state::{State, Thread, VarName};

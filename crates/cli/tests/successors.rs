@@ -1,11 +1,11 @@
 //! `regex-chess dump --program successors` and `regex-chess successors`:
-//! the successors lists, dumped as JSON and JS for both promotion rules,
-//! run on over a thousand positions under CPython's plain loop and
-//! compared with python-chess (`successors_check.py`), then the same
-//! lists under Node and under `regex-chess run` give the same bytes as
-//! CPython, and `successors --fen` prints the same lines. Sizes are
-//! checked against the benchmark's limits; times are printed, never
-//! asserted.
+//! the successors list of each promotion rule (one test each, so the two
+//! run side by side), dumped as JSON and JS, run on over a thousand
+//! positions under CPython's plain loop and compared with python-chess
+//! (`successors_check.py`); the same list under Node and under
+//! `regex-chess run` gives the same bytes as CPython, and `successors
+//! --fen` prints the same lines. Sizes are checked against the
+//! benchmark's limits; times are printed, never asserted.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -156,30 +156,26 @@ fn first_difference(want: &[String], got: &[u8]) -> String {
     format!("{} bytes after the last position", got.len() - at)
 }
 
-#[test]
-fn successors_lists_match_python_chess_under_cpython_node_and_run() {
+/// One promotion rule's list (`all` or `queen`), dumped as JSON and JS:
+/// its size, CPython's plain loop against python-chess on the checker's
+/// positions, Node and `regex-chess run` against CPython; returns the
+/// positions as fed and CPython's outputs.
+fn check_list(variant: &str) -> Option<(Vec<String>, Vec<String>)> {
     if !python_chess() {
         let message = "python3 cannot import python-chess (.ci/run installs it)";
         assert!(!under_ci(), "{message}");
         println!("SKIPPED: {message}");
-        return;
+        return None;
     }
     let node = has_node();
     assert!(node || !under_ci(), "node is required under CI=true");
     let dir = tempfile::tempdir().expect("temp dir");
-    let (all, all_rewrites, all_bytes) = dump(dir.path(), "all.json", "all");
-    let (queen, queen_rewrites, queen_bytes) = dump(dir.path(), "queen.json", "queen");
-    let (all_js, _, all_js_bytes) = dump(dir.path(), "all.js", "all");
-    let (queen_js, _, queen_js_bytes) = dump(dir.path(), "queen.js", "queen");
-    println!(
-        "sizes: all {all_rewrites} pairs, {all_bytes} bytes (JS {all_js_bytes}); \
-         queen {queen_rewrites} pairs, {queen_bytes} bytes (JS {queen_js_bytes})"
-    );
+    let (json, rewrites, bytes) = dump(dir.path(), &format!("{variant}.json"), variant);
+    let (js, _, js_bytes) = dump(dir.path(), &format!("{variant}.js"), variant);
+    println!("{variant}: {rewrites} pairs, {bytes} bytes (JS {js_bytes})");
     // The benchmark's limits are 100,000 pairs and 10 MB: a tenth of them.
-    for (rewrites, bytes) in [(all_rewrites, all_bytes), (queen_rewrites, queen_bytes)] {
-        assert!(rewrites < 10_000, "{rewrites} pairs");
-        assert!(bytes < 1_000_000, "{bytes} bytes");
-    }
+    assert!(rewrites < 10_000, "{rewrites} pairs");
+    assert!(bytes < 1_000_000 && js_bytes < 1_000_000, "{bytes} bytes");
 
     let results = dir.path().join("results.json");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/successors_check.py");
@@ -187,8 +183,8 @@ fn successors_lists_match_python_chess_under_cpython_node_and_run() {
     let out = Command::new("python3")
         .arg("-I")
         .arg(&script)
-        .arg(&all)
-        .arg(&queen)
+        .arg(variant)
+        .arg(&json)
         .arg(&perft)
         .arg(&results)
         .current_dir(dir.path())
@@ -221,28 +217,31 @@ fn successors_lists_match_python_chess_under_cpython_node_and_run() {
         let n = parsed["categories"][category].as_u64().unwrap_or(0);
         assert!(n >= least, "only {n} positions with {category}");
     }
-
-    for (json, js, variant) in [(&all, &all_js, "all"), (&queen, &queen_js, "queen")] {
-        let cpython = strings(&parsed["variants"][variant]["outputs"]);
-        if node {
-            let theirs = node_outputs(js, &results, dir.path());
-            assert_eq!(theirs.len(), cpython.len());
-            for (i, (n, c)) in theirs.iter().zip(&cpython).enumerate() {
-                assert!(n == c, "{variant}: Node differs on {:?}", fed[i]);
-            }
-        } else {
-            println!("SKIPPED the Node comparison: node not found");
+    let cpython = strings(&parsed["outputs"]);
+    if node {
+        let theirs = node_outputs(&js, &results, dir.path());
+        assert_eq!(theirs.len(), cpython.len());
+        for (i, (n, c)) in theirs.iter().zip(&cpython).enumerate() {
+            assert!(n == c, "{variant}: Node differs on {:?}", fed[i]);
         }
-        let ours = run_prints(json, &fed);
-        assert!(
-            ours == cpython.concat().as_bytes(),
-            "{variant}: regex-chess run differs at {}",
-            first_difference(&cpython, &ours)
-        );
+    } else {
+        println!("SKIPPED the Node comparison: node not found");
     }
+    let ours = run_prints(&json, &fed);
+    assert!(
+        ours == cpython.concat().as_bytes(),
+        "{variant}: regex-chess run differs at {}",
+        first_difference(&cpython, &ours)
+    );
+    Some((fed, cpython))
+}
 
+#[test]
+fn all_promotions_list_matches_python_chess_under_cpython_node_and_run() {
+    let Some((fed, cpython)) = check_list("all") else {
+        return;
+    };
     // `successors --fen` prints the same lines, each with a newline.
-    let cpython = strings(&parsed["variants"]["all"]["outputs"]);
     for i in [0, 2, 4, 12, 20, 100] {
         let out = bin()
             .args(["successors", "--fen", fed[i].trim_end()])
@@ -255,6 +254,30 @@ fn successors_lists_match_python_chess_under_cpython_node_and_run() {
             format!("{}\n", cpython[i])
         };
         assert_eq!(String::from_utf8_lossy(&out.stdout), want, "{}", fed[i]);
+    }
+}
+
+#[test]
+fn queen_only_list_matches_python_chess_under_cpython_node_and_run() {
+    if let Some((fed, cpython)) = check_list("queen") {
+        let i = fed
+            .iter()
+            .position(|f| f.starts_with("r3k2r/1P6/8/8/8/8/1p6/R3K2R w"))
+            .expect("a hand-made promotion");
+        let out = bin()
+            .args([
+                "successors",
+                "--promotions",
+                "queen",
+                "--fen",
+                fed[i].trim_end(),
+            ])
+            .output()
+            .expect("binary runs");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("{}\n", cpython[i])
+        );
     }
 }
 

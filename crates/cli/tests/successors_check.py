@@ -1,11 +1,12 @@
 """The successors list under CPython's plain loop against python-chess.
 
-Usage: successors_check.py ALL.json QUEEN.json PERFT.epd OUT.json
+Usage: successors_check.py all|queen LIST.json PERFT.epd OUT.json
 
 Builds a seeded set of positions as python-chess writes them (random games
 from the start and from every perft.epd position, games that favour pawn
 moves and captures so that promotions and en passant come up, hand-made
-positions, long clocks), runs each rewrite list on each position with
+positions, long clocks), runs the rewrite list (all promotions, or to a
+queen only) on each position with
 
     for p, r in pairs: fen = re.sub(p, r, fen)
 
@@ -148,60 +149,51 @@ def categories(board):
 
 
 def main():
-    all_path, queen_path, perft_path, out_path = sys.argv[1:5]
+    variant, path, perft_path, out_path = sys.argv[1:5]
+    queen_only = variant == "queen"
     fens = positions(perft_path, 34)
     fed = [fen + "\n" if i % 2 else fen for i, fen in enumerate(fens)]
     counts = {}
     for fen in fens:
         for c in categories(chess.Board(fen)):
             counts[c] = counts.get(c, 0) + 1
-    result = {"positions": fens, "fed": fed, "categories": counts, "variants": {}}
-    failures = []
-    for name, path, queen_only in [("all", all_path, False), ("queen", queen_path, True)]:
-        pairs = json.load(open(path, encoding="utf-8"))
-        outputs, times = [], []
-        for i, (fen, given) in enumerate(zip(fens, fed)):
-            text = given
-            start = time.perf_counter()
+    pairs = json.load(open(path, encoding="utf-8"))
+    outputs, times, failures = [], [], []
+    for i, (fen, given) in enumerate(zip(fens, fed)):
+        text = given
+        start = time.perf_counter()
+        for p, r in pairs:
+            text = re.sub(p, r, text)
+        times.append(time.perf_counter() - start)
+        outputs.append(text)
+        want = expected(chess.Board(fen), queen_only)
+        lines = text.split("\n") if text else []
+        problems = []
+        if set(lines) != set(want):
+            problems.append("missing %s, extra %s" % (
+                sorted(set(want) - set(lines))[:3], sorted(set(lines) - set(want))[:3]))
+        if len(set(lines)) != len(lines):
+            problems.append("duplicate lines")
+        if "" in lines or text.endswith("\n"):
+            problems.append("an empty line")
+        if lines != want:
+            problems.append("not in the order of the moves' UCI text")
+        if i % 10 < 2:
+            # The same position with the other ending (`fed` alternates).
+            other = fen if given.endswith("\n") else fen + "\n"
             for p, r in pairs:
-                text = re.sub(p, r, text)
-            times.append(time.perf_counter() - start)
-            outputs.append(text)
-            want = expected(chess.Board(fen), queen_only)
-            lines = text.split("\n") if text else []
-            problems = []
-            if set(lines) != set(want):
-                problems.append("missing %s, extra %s" % (
-                    sorted(set(want) - set(lines))[:3], sorted(set(lines) - set(want))[:3]))
-            if len(set(lines)) != len(lines):
-                problems.append("duplicate lines")
-            if "" in lines or text.endswith("\n"):
-                problems.append("an empty line")
-            if lines != want:
-                problems.append("not in the order of the moves' UCI text")
-            if i % 10 < 2:
-                # The same position with the other ending (`fed` alternates).
-                other = fen if given.endswith("\n") else fen + "\n"
-                for p, r in pairs:
-                    other = re.sub(p, r, other)
-                if other != text:
-                    problems.append("a final newline changes the output")
-            if problems:
-                failures.append("%s (%s): %s" % (fen[:200], name, "; ".join(problems)))
-        times.sort()
-        result["variants"][name] = {
-            "outputs": outputs,
-            "median_ms": statistics.median(times) * 1e3,
-            "p90_ms": times[int(len(times) * 0.9)] * 1e3,
-            "max_ms": times[-1] * 1e3,
-            "lines": sum(len(o.split("\n")) for o in outputs if o),
-        }
-    result["failures"] = failures
-    json.dump(result, open(out_path, "w", encoding="utf-8"))
+                other = re.sub(p, r, other)
+            if other != text:
+                problems.append("a final newline changes the output")
+        if problems:
+            failures.append("%s (%s): %s" % (fen[:200], variant, "; ".join(problems)))
+    times.sort()
+    json.dump({"positions": fens, "fed": fed, "categories": counts, "outputs": outputs,
+               "failures": failures}, open(out_path, "w", encoding="utf-8"))
     print("%d positions; categories: %s" % (len(fens), json.dumps(counts, sort_keys=True)))
-    for name, v in result["variants"].items():
-        print("%s: %d lines, median %.2f ms, 90th percentile %.2f ms, max %.2f ms per position (CPython %s)"
-              % (name, v["lines"], v["median_ms"], v["p90_ms"], v["max_ms"], sys.version.split()[0]))
+    print("%s: %d lines, median %.2f ms, 90th percentile %.2f ms, max %.2f ms per position (CPython %s)"
+          % (variant, sum(len(o.split("\n")) for o in outputs if o), statistics.median(times) * 1e3,
+             times[int(len(times) * 0.9)] * 1e3, times[-1] * 1e3, sys.version.split()[0]))
     for f in failures[:10]:
         print("DIFFERENCE:", f)
     print("%d differences" % len(failures))
