@@ -42,29 +42,29 @@ pub(crate) struct RunArgs {
     pub max_state_bytes: usize,
 }
 
-/// The program in a file: the JSON shape, or a `.js`/`.mjs` module as
-/// `dump --format js` writes it (read back into the same pairs).
-fn read_program(path: &Path) -> Result<Program> {
+/// The `[pattern, replacement]` pairs in a file: the JSON shape, or a
+/// `.js`/`.mjs` module as `dump --format js` writes it (read back into
+/// the same pairs).
+fn read_pairs(path: &Path) -> Result<Vec<(String, String)>> {
     let is_js = path
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e == "js" || e == "mjs");
-    if !is_js {
-        return Ok(regex_vm::format::from_json_file(path)?);
-    }
     let text = std::fs::read_to_string(path)?;
-    Ok(regex_vm::format::from_json(&jsfile::to_json(&text)?)?)
+    let json = if is_js { jsfile::to_json(&text)? } else { text };
+    Ok(regex_vm::format::pairs_from_json(&json)?)
 }
 
 /// Reads a program file and makes it the program CPython's `re` would run
-/// (`regex_vm::python::exact`), or refuses it naming the entry.
+/// (`regex_vm::python::load`), or refuses it naming the entry.
 ///
 /// # Errors
 ///
-/// An unreadable or malformed file, or an entry that cannot run exactly.
+/// An unreadable or malformed file, or an entry CPython would refuse (or
+/// that passes a limit of ours).
 pub(crate) fn load_exact(path: &Path) -> Result<Program> {
-    let read = read_program(path).with_context(|| format!("reading {}", path.display()))?;
-    regex_vm::python::exact(&read).with_context(|| format!("refusing {}", path.display()))
+    let pairs = read_pairs(path).with_context(|| format!("reading {}", path.display()))?;
+    regex_vm::python::load(&pairs).with_context(|| format!("refusing {}", path.display()))
 }
 
 /// The executor's settings for a program read from a file: the state cap,

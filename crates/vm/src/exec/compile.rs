@@ -34,6 +34,8 @@ pub(super) enum Compiled {
         Option<Box<Anchored>>,
         Option<Box<Own>>,
     ),
+    /// A pattern only our Python engine reads as CPython does.
+    Python(Box<crate::pyre::Regex>),
 }
 
 impl Compiled {
@@ -49,6 +51,7 @@ impl Compiled {
             Compiled::Fancy(_, _, Some(_)) => "own matcher at the prefix, else fancy-regex",
             Compiled::Fancy(_, Some(_), None) => "fancy-regex anchored at the prefix",
             Compiled::Fancy(_, None, None) => "fancy-regex",
+            Compiled::Python(_) => "python engine",
         }
     }
 }
@@ -181,10 +184,24 @@ impl Executor {
             } else {
                 None
             };
-            let analysis = analyses
-                .entry(r.pattern.as_str())
-                .or_insert_with(|| analysis::analyse(&r.pattern))
-                .clone();
+            let python = match &compiled[id] {
+                Compiled::Python(re) => Some(re),
+                _ => None,
+            };
+            let analysis = match python {
+                // Facts from our own parse: the Rust parser may read the
+                // pattern otherwise, or not at all.
+                Some(re) => analysis::Analysis {
+                    reach: Reach::Global,
+                    needle: re.needle().map(str::to_string),
+                    needle_leads: re.needle() == Some(re.prefix()),
+                    looks: true,
+                },
+                None => analyses
+                    .entry(r.pattern.as_str())
+                    .or_insert_with(|| analysis::analyse(&r.pattern))
+                    .clone(),
+            };
             looks.push(analysis.looks);
             let stripped = distinct[id].3;
             let template = match stripped {
@@ -199,8 +216,11 @@ impl Executor {
                 Reach::Tagged(tag) => Some(format!("%{tag}\n")),
                 Reach::Global | Reach::AnyPiece => None,
             };
-            let required = Some(analysis::required_prefix(stripped.unwrap_or(&r.pattern)))
-                .filter(|t| !t.is_empty());
+            let required = match python {
+                Some(re) => Some(re.prefix().to_string()),
+                None => Some(analysis::required_prefix(stripped.unwrap_or(&r.pattern))),
+            }
+            .filter(|t| !t.is_empty());
             let mut probes = [NO_PROBE; 3];
             for (slot, text) in probes
                 .iter_mut()
@@ -236,13 +256,14 @@ impl Executor {
                     Reach::Marked | Reach::Tagged(_) => Some(1),
                 },
                 reach: analysis.reach.clone(),
-                adds_threads: adds_threads(
-                    percent_groups
-                        .entry(r.pattern.as_str())
-                        .or_insert_with(|| analysis::groups_with_percent(&r.pattern)),
-                    &r.replacement,
-                    &analysis.reach,
-                ),
+                adds_threads: python.is_some()
+                    || adds_threads(
+                        percent_groups
+                            .entry(r.pattern.as_str())
+                            .or_insert_with(|| analysis::groups_with_percent(&r.pattern)),
+                        &r.replacement,
+                        &analysis.reach,
+                    ),
             });
         }
         let ascii_templates = program.rewrites().iter().all(|r| {
@@ -276,6 +297,9 @@ impl Executor {
 
 fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, EngineError> {
     match engine {
+        Engine::Python => Ok(Compiled::Python(Box::new(crate::pyre::Regex::new(
+            pattern,
+        )?))),
         Engine::Plain => {
             let build = |p: &str| {
                 regex::RegexBuilder::new(p)

@@ -1,0 +1,687 @@
+//! The backtracking machine: runs a program at each place of a text, the
+//! way CPython's `re` searches, and reports the first match with its
+//! groups.
+//!
+//! Positions are byte offsets into UTF-8 text that step over whole
+//! characters. The machine never recurses: its choice points, the undo
+//! records of captures and loop counters, and the barriers of
+//! look-arounds and atomic groups live on one explicit stack, bounded by
+//! a frame limit; every 4,096 steps it asks a [`Stop`] whether to give up.
+//! Python's loop rule is here: a loop whose last iteration matched the
+//! empty string leaves instead of iterating again (once its minimum is
+//! met). A search may be told that a match at its first place must not
+//! be empty (re.sub's rule after an empty match). It owns no parsing and
+//! no replacement.
+
+use memchr::{memchr, memchr2, memchr3, memmem, memrchr};
+
+use super::ast::{Anchor, CharTest, Fold, Greed, UNBOUNDED};
+use super::prog::{Inst, Pc, Prog};
+use super::unicode;
+use crate::exec::{Stop, StopReason};
+
+/// No position (an unset capture).
+pub(crate) const NONE: usize = usize::MAX;
+
+/// Why a search did not finish.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum MatchError {
+    /// Its [`Stop`] fell due.
+    #[error("the search was stopped: {0}")]
+    Stopped(StopReason),
+    /// Its backtracking stack passed the frame limit.
+    #[error("the search's backtracking stack passed {limit} entries (a limit of ours)")]
+    StackFull {
+        /// The limit.
+        limit: usize,
+    },
+}
+
+/// The size of one stack entry, in bytes.
+pub(crate) const FRAME_BYTES: usize = std::mem::size_of::<Frame>();
+
+#[derive(Debug, Clone, Copy)]
+enum Frame {
+    /// Resume at `pc`, at `pos`.
+    Alt { pc: Pc, pos: usize },
+    /// Give capture slot `slot` back its value.
+    Slot { slot: u32, old: usize },
+    /// Give a loop back its count and last iteration's start.
+    Counter { loop_: u32, count: u32, last: usize },
+    /// A greedy run of `RepeatOne` at `pc` that now ends at `end` and may
+    /// give back characters down to `floor`.
+    Run { pc: Pc, floor: usize, end: usize },
+    /// A lazy run at `pc` that now ends at `end` after `n` characters.
+    LazyRun { pc: Pc, end: usize, n: u32 },
+    /// The barrier of a look-around at `pc`, entered at `pos`.
+    Look { pc: Pc, pos: usize },
+    /// The barrier of an atomic group.
+    Atomic,
+}
+
+/// A search's buffers, kept between searches.
+#[derive(Debug, Default)]
+pub(crate) struct Cache {
+    /// The capture slots of the last match.
+    pub(crate) slots: Vec<usize>,
+    counters: Vec<(u32, usize)>,
+    stack: Vec<Frame>,
+    /// Stack indices of the barriers, innermost last.
+    barriers: Vec<usize>,
+    steps: u32,
+}
+
+/// Limits of one search.
+pub(crate) struct Limits<'s> {
+    /// Asked every 4,096 steps.
+    pub(crate) stop: &'s Stop,
+    /// The most frames the stack may hold.
+    pub(crate) max_frames: usize,
+}
+
+/// The character at `pos` and its length in bytes.
+#[inline]
+fn char_at(text: &[u8], pos: usize) -> Option<(u32, usize)> {
+    let b0 = *text.get(pos)?;
+    if b0 < 0x80 {
+        return Some((u32::from(b0), 1));
+    }
+    let cont = |i: usize| u32::from(text[pos + i] & 0x3F);
+    Some(if b0 < 0xE0 {
+        ((u32::from(b0 & 0x1F) << 6) | cont(1), 2)
+    } else if b0 < 0xF0 {
+        ((u32::from(b0 & 0x0F) << 12) | (cont(1) << 6) | cont(2), 3)
+    } else {
+        (
+            (u32::from(b0 & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3),
+            4,
+        )
+    })
+}
+
+/// The start of the character before `pos` (`pos > 0`).
+#[inline]
+fn prev_boundary(text: &[u8], mut pos: usize) -> usize {
+    pos -= 1;
+    while pos > 0 && text[pos] & 0xC0 == 0x80 {
+        pos -= 1;
+    }
+    pos
+}
+
+/// The character before `pos`.
+fn char_before(text: &[u8], pos: usize) -> Option<u32> {
+    if pos == 0 {
+        return None;
+    }
+    char_at(text, prev_boundary(text, pos)).map(|(c, _)| c)
+}
+
+fn is_word_at(text: &[u8], pos: usize, ascii: bool) -> bool {
+    char_at(text, pos).is_some_and(|(c, _)| unicode::is_word(c, ascii))
+}
+
+fn is_word_before(text: &[u8], pos: usize, ascii: bool) -> bool {
+    char_before(text, pos).is_some_and(|c| unicode::is_word(c, ascii))
+}
+
+/// Whether an assertion holds at `pos`.
+fn anchor_holds(a: Anchor, text: &[u8], pos: usize) -> bool {
+    let len = text.len();
+    match a {
+        Anchor::Start => pos == 0,
+        Anchor::LineStart => pos == 0 || text[pos - 1] == b'\n',
+        Anchor::End => pos == len,
+        Anchor::EndOrFinalNewline => pos == len || (pos + 1 == len && text[pos] == b'\n'),
+        Anchor::LineEnd => pos == len || text[pos] == b'\n',
+        Anchor::WordBoundary { ascii } => {
+            is_word_before(text, pos, ascii) != is_word_at(text, pos, ascii)
+        }
+        // CPython's `\B` never matches in an empty text.
+        Anchor::NotWordBoundary { ascii } => {
+            len > 0 && is_word_before(text, pos, ascii) == is_word_at(text, pos, ascii)
+        }
+    }
+}
+
+/// The first match at or after `start` (a character boundary), its groups
+/// in `cache.slots`; with `must_advance`, a match at `start` must not be
+/// empty.
+///
+/// # Errors
+///
+/// [`MatchError`] when the stop falls due or the stack passes its limit.
+pub(crate) fn search(
+    prog: &Prog,
+    text: &str,
+    start: usize,
+    must_advance: bool,
+    cache: &mut Cache,
+    limits: &Limits<'_>,
+) -> Result<bool, MatchError> {
+    let bytes = text.as_bytes();
+    let finder = (!prog.prefix.is_empty()).then(|| memmem::Finder::new(&prog.prefix));
+    let mut at = start;
+    loop {
+        if prog.anchored_start && at > 0 {
+            return Ok(false);
+        }
+        if let Some(f) = &finder {
+            match f.find(&bytes[at..]) {
+                Some(i) => at += i,
+                None => return Ok(false),
+            }
+        } else if let Some(test) = &prog.first {
+            // Pass over characters no match can start with.
+            loop {
+                match char_at(bytes, at) {
+                    None => return Ok(false),
+                    Some((c, n)) if !test.matches(c) => at += n,
+                    Some(_) => break,
+                }
+            }
+        }
+        let filtered = prog
+            .filter
+            .as_ref()
+            .is_some_and(|f| !char_at(bytes, at).is_some_and(|(c, _)| f.matches(c)));
+        if !filtered && run(prog, bytes, at, must_advance && at == start, cache, limits)? {
+            return Ok(true);
+        }
+        match char_at(bytes, at) {
+            Some((_, n)) => at += n,
+            None => return Ok(false),
+        }
+    }
+}
+
+/// Runs the program anchored at `at`.
+fn run(
+    prog: &Prog,
+    text: &[u8],
+    at: usize,
+    not_empty: bool,
+    cache: &mut Cache,
+    limits: &Limits<'_>,
+) -> Result<bool, MatchError> {
+    cache.slots.clear();
+    cache.slots.resize(prog.slots, NONE);
+    cache.counters.clear();
+    cache.counters.resize(prog.loops, (0, NONE));
+    cache.stack.clear();
+    cache.barriers.clear();
+    let mut m = Machine {
+        prog,
+        text,
+        cache,
+        limits,
+    };
+    m.run(at, not_empty)
+}
+
+struct Machine<'a, 'c, 's> {
+    prog: &'a Prog,
+    text: &'a [u8],
+    cache: &'c mut Cache,
+    limits: &'a Limits<'s>,
+}
+
+/// What to do after a step.
+enum Next {
+    /// Go on at this instruction and position.
+    Go(Pc, usize),
+    /// Backtrack.
+    Fail,
+}
+
+impl Machine<'_, '_, '_> {
+    fn push(&mut self, f: Frame) -> Result<(), MatchError> {
+        if self.cache.stack.len() >= self.limits.max_frames {
+            return Err(MatchError::StackFull {
+                limit: self.limits.max_frames,
+            });
+        }
+        self.cache.stack.push(f);
+        Ok(())
+    }
+
+    fn tick(&mut self) -> Result<(), MatchError> {
+        self.cache.steps = self.cache.steps.wrapping_add(1);
+        if self.cache.steps & 0xFFF == 0 {
+            if let Some(reason) = self.limits.stop.due() {
+                return Err(MatchError::Stopped(reason));
+            }
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, at: usize, not_empty: bool) -> Result<bool, MatchError> {
+        let mut pc: Pc = 0;
+        let mut pos = at;
+        loop {
+            self.tick()?;
+            let next = match &self.prog.insts[pc as usize] {
+                Inst::Match => {
+                    if not_empty && pos == at {
+                        Next::Fail
+                    } else {
+                        return Ok(true);
+                    }
+                }
+                inst => self.step(inst, pc, pos)?,
+            };
+            match next {
+                Next::Go(p, q) => {
+                    pc = p;
+                    pos = q;
+                }
+                Next::Fail => match self.backtrack()? {
+                    Some((p, q)) => {
+                        pc = p;
+                        pos = q;
+                    }
+                    None => return Ok(false),
+                },
+            }
+        }
+    }
+
+    fn step(&mut self, inst: &Inst, pc: Pc, pos: usize) -> Result<Next, MatchError> {
+        let text = self.text;
+        let go = |p: usize| Next::Go(pc + 1, p);
+        Ok(match inst {
+            Inst::Str(s) => {
+                if text.len() - pos >= s.len() && &text[pos..pos + s.len()] == &s[..] {
+                    go(pos + s.len())
+                } else {
+                    Next::Fail
+                }
+            }
+            Inst::Test(t) => match char_at(text, pos) {
+                Some((c, n)) if t.matches(c) => go(pos + n),
+                _ => Next::Fail,
+            },
+            Inst::Anchor(a) => {
+                if anchor_holds(*a, text, pos) {
+                    go(pos)
+                } else {
+                    Next::Fail
+                }
+            }
+            Inst::Save(slot) => {
+                let old = self.cache.slots[*slot as usize];
+                self.push(Frame::Slot { slot: *slot, old })?;
+                self.cache.slots[*slot as usize] = pos;
+                go(pos)
+            }
+            Inst::Split(second) => {
+                self.push(Frame::Alt { pc: *second, pos })?;
+                go(pos)
+            }
+            Inst::SplitLazy(second) => {
+                self.push(Frame::Alt { pc: pc + 1, pos })?;
+                Next::Go(*second, pos)
+            }
+            Inst::Jmp(to) => Next::Go(*to, pos),
+            Inst::Backref(group, fold) => self.backref(*group, *fold, pc, pos),
+            Inst::RepeatOne {
+                test,
+                min,
+                max,
+                greed,
+                stops,
+                ..
+            } => self.repeat_one(pc, pos, test, *min, *max, *greed, stops.as_deref())?,
+            Inst::LoopStart(l) => {
+                let (count, last) = self.cache.counters[*l as usize];
+                self.push(Frame::Counter {
+                    loop_: *l,
+                    count,
+                    last,
+                })?;
+                self.cache.counters[*l as usize] = (0, NONE);
+                go(pos)
+            }
+            Inst::LoopCheck {
+                loop_,
+                min,
+                max,
+                lazy,
+                exit,
+            } => {
+                let (count, last) = self.cache.counters[*loop_ as usize];
+                if count < *min {
+                    go(pos)
+                } else if count >= *max || (count > 0 && last == pos) {
+                    Next::Go(*exit, pos)
+                } else if *lazy {
+                    self.push(Frame::Alt { pc: pc + 1, pos })?;
+                    Next::Go(*exit, pos)
+                } else {
+                    self.push(Frame::Alt { pc: *exit, pos })?;
+                    go(pos)
+                }
+            }
+            Inst::LoopIterate(l) => {
+                let (count, last) = self.cache.counters[*l as usize];
+                self.push(Frame::Counter {
+                    loop_: *l,
+                    count,
+                    last,
+                })?;
+                self.cache.counters[*l as usize] = (count + 1, pos);
+                go(pos)
+            }
+            Inst::PossessiveCheck {
+                loop_,
+                min,
+                max,
+                exit,
+            } => {
+                let (count, last) = self.cache.counters[*loop_ as usize];
+                if count >= *max || (count >= *min && count > 0 && last == pos) {
+                    return Ok(Next::Go(*exit, pos));
+                }
+                self.cache.barriers.push(self.cache.stack.len());
+                self.push(Frame::Atomic)?;
+                if count >= *min {
+                    self.push(Frame::Alt { pc: exit - 1, pos })?;
+                }
+                self.push(Frame::Counter {
+                    loop_: *loop_,
+                    count,
+                    last,
+                })?;
+                self.cache.counters[*loop_ as usize] = (count + 1, pos);
+                go(pos)
+            }
+            Inst::DropBarrier => {
+                self.cut();
+                go(pos)
+            }
+            Inst::LookStart {
+                behind,
+                negate,
+                end,
+            } => {
+                let from = match behind {
+                    None => Some(pos),
+                    Some(w) => self.back(pos, *w),
+                };
+                match from {
+                    Some(from) => {
+                        self.cache.barriers.push(self.cache.stack.len());
+                        self.push(Frame::Look { pc, pos })?;
+                        go(from)
+                    }
+                    // Not enough text behind: the body cannot match.
+                    None if *negate => Next::Go(end + 1, pos),
+                    None => Next::Fail,
+                }
+            }
+            Inst::LookEnd => self.look_end(pos)?,
+            Inst::AtomicStart => {
+                self.cache.barriers.push(self.cache.stack.len());
+                self.push(Frame::Atomic)?;
+                go(pos)
+            }
+            Inst::AtomicEnd => {
+                self.cut();
+                go(pos)
+            }
+            Inst::IfGroup { group, no } => {
+                if self.cache.slots[2 * *group as usize + 1] != NONE {
+                    go(pos)
+                } else {
+                    Next::Go(*no, pos)
+                }
+            }
+            Inst::Match => Next::Fail,
+        })
+    }
+
+    /// `w` characters back from `pos`, if the text has them.
+    fn back(&self, mut pos: usize, w: u32) -> Option<usize> {
+        for _ in 0..w {
+            if pos == 0 {
+                return None;
+            }
+            pos = prev_boundary(self.text, pos);
+        }
+        Some(pos)
+    }
+
+    fn backref(&self, group: u32, fold: Fold, pc: Pc, pos: usize) -> Next {
+        let (s, e) = (
+            self.cache.slots[2 * group as usize],
+            self.cache.slots[2 * group as usize + 1],
+        );
+        if s == NONE || e == NONE {
+            return Next::Fail;
+        }
+        let text = self.text;
+        let want = &text[s..e];
+        match fold {
+            Fold::Exact => {
+                if text.len() - pos >= want.len() && &text[pos..pos + want.len()] == want {
+                    Next::Go(pc + 1, pos + want.len())
+                } else {
+                    Next::Fail
+                }
+            }
+            Fold::Lower { ascii } => {
+                let (mut i, mut p) = (0, pos);
+                while i < want.len() {
+                    let (Some((a, n)), Some((b, m))) = (char_at(want, i), char_at(text, p)) else {
+                        return Next::Fail;
+                    };
+                    if a != b && unicode::lower(a, ascii) != unicode::lower(b, ascii) {
+                        return Next::Fail;
+                    }
+                    i += n;
+                    p += m;
+                }
+                Next::Go(pc + 1, p)
+            }
+        }
+    }
+
+    /// The end of a greedy run of `test` from `pos`: up to `max`
+    /// characters; with the count when it is needed (a bounded run, or a
+    /// minimum over one).
+    #[allow(clippy::too_many_arguments)]
+    fn repeat_one(
+        &mut self,
+        pc: Pc,
+        pos: usize,
+        test: &CharTest,
+        min: u32,
+        max: u32,
+        greed: Greed,
+        stops: Option<&[u8]>,
+    ) -> Result<Next, MatchError> {
+        let text = self.text;
+        if greed == Greed::Lazy {
+            let mut end = pos;
+            for _ in 0..min {
+                match char_at(text, end) {
+                    Some((c, n)) if test.matches(c) => end += n,
+                    _ => return Ok(Next::Fail),
+                }
+            }
+            if min < max {
+                self.push(Frame::LazyRun { pc, end, n: min })?;
+            }
+            return Ok(Next::Go(pc + 1, end));
+        }
+        // The floor (after `min` characters), then the run's end.
+        let mut floor = pos;
+        for _ in 0..min {
+            match char_at(text, floor) {
+                Some((c, n)) if test.matches(c) => floor += n,
+                _ => return Ok(Next::Fail),
+            }
+        }
+        let end = match stops {
+            Some(stops) if max == UNBOUNDED => {
+                let rest = &text[floor..];
+                floor
+                    + match stops {
+                        [] => Some(rest.len()),
+                        [a] => memchr(*a, rest),
+                        [a, b] => memchr2(*a, *b, rest),
+                        [a, b, c] => memchr3(*a, *b, *c, rest),
+                        _ => None,
+                    }
+                    .unwrap_or(rest.len())
+            }
+            _ => {
+                let mut end = floor;
+                let mut n = min;
+                while n < max {
+                    match char_at(text, end) {
+                        Some((c, k)) if test.matches(c) => {
+                            end += k;
+                            n += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                end
+            }
+        };
+        if end > floor && greed == Greed::Greedy {
+            self.push(Frame::Run { pc, floor, end })?;
+        }
+        Ok(Next::Go(pc + 1, end))
+    }
+
+    /// A look-around's body matched at `pos`.
+    fn look_end(&mut self, pos: usize) -> Result<Next, MatchError> {
+        let Some(&b) = self.cache.barriers.last() else {
+            return Ok(Next::Fail);
+        };
+        let Frame::Look { pc, pos: entered } = self.cache.stack[b] else {
+            return Ok(Next::Fail);
+        };
+        let Inst::LookStart {
+            behind,
+            negate,
+            end,
+        } = &self.prog.insts[pc as usize]
+        else {
+            return Ok(Next::Fail);
+        };
+        if behind.is_some() && pos != entered {
+            // A look-behind's body must end where it started looking.
+            return Ok(Next::Fail);
+        }
+        if *negate {
+            // The assertion fails: undo the body and the barrier.
+            self.unwind_to(b);
+            return Ok(Next::Fail);
+        }
+        let end = *end;
+        self.cut();
+        Ok(Next::Go(end + 1, entered))
+    }
+
+    /// Drops the choices above the innermost barrier and the barrier,
+    /// keeping the undo records (captures and counters set inside stay,
+    /// and are undone if the match backtracks past this point).
+    fn cut(&mut self) {
+        let Some(b) = self.cache.barriers.pop() else {
+            return;
+        };
+        let stack = &mut self.cache.stack;
+        let mut keep = b;
+        for i in b + 1..stack.len() {
+            if matches!(stack[i], Frame::Slot { .. } | Frame::Counter { .. }) {
+                stack[keep] = stack[i];
+                keep += 1;
+            }
+        }
+        stack.truncate(keep);
+    }
+
+    /// Undoes every record above stack index `b`, and pops the barrier
+    /// there.
+    fn unwind_to(&mut self, b: usize) {
+        while self.cache.stack.len() > b {
+            if let Some(f) = self.cache.stack.pop() {
+                self.undo(f);
+            }
+        }
+        self.cache.barriers.pop();
+    }
+
+    fn undo(&mut self, f: Frame) {
+        match f {
+            Frame::Slot { slot, old } => self.cache.slots[slot as usize] = old,
+            Frame::Counter { loop_, count, last } => {
+                self.cache.counters[loop_ as usize] = (count, last);
+            }
+            _ => {}
+        }
+    }
+
+    /// The next choice: pops frames, undoing records, until one resumes.
+    fn backtrack(&mut self) -> Result<Option<(Pc, usize)>, MatchError> {
+        while let Some(f) = self.cache.stack.pop() {
+            self.tick()?;
+            match f {
+                Frame::Alt { pc, pos } => return Ok(Some((pc, pos))),
+                Frame::Slot { .. } | Frame::Counter { .. } => self.undo(f),
+                Frame::Run { pc, floor, end } => {
+                    let Inst::RepeatOne { next_byte, .. } = &self.prog.insts[pc as usize] else {
+                        continue;
+                    };
+                    let new_end = match next_byte {
+                        Some(b) => match memrchr(*b, &self.text[floor..end]) {
+                            Some(i) => floor + i,
+                            None => continue,
+                        },
+                        None => prev_boundary(self.text, end),
+                    };
+                    if new_end > floor {
+                        self.cache.stack.push(Frame::Run {
+                            pc,
+                            floor,
+                            end: new_end,
+                        });
+                    }
+                    return Ok(Some((pc + 1, new_end)));
+                }
+                Frame::LazyRun { pc, end, n } => {
+                    let Inst::RepeatOne { test, max, .. } = &self.prog.insts[pc as usize] else {
+                        continue;
+                    };
+                    match char_at(self.text, end) {
+                        Some((c, k)) if test.matches(c) => {
+                            let (end, n) = (end + k, n + 1);
+                            if n < *max {
+                                self.cache.stack.push(Frame::LazyRun { pc, end, n });
+                            }
+                            return Ok(Some((pc + 1, end)));
+                        }
+                        _ => {}
+                    }
+                }
+                Frame::Look { pc, pos } => {
+                    self.cache.barriers.pop();
+                    if let Inst::LookStart {
+                        negate: true, end, ..
+                    } = &self.prog.insts[pc as usize]
+                    {
+                        // The body failed: a negative look-around holds.
+                        return Ok(Some((end + 1, pos)));
+                    }
+                }
+                Frame::Atomic => {
+                    self.cache.barriers.pop();
+                }
+            }
+        }
+        Ok(None)
+    }
+}
