@@ -22,10 +22,18 @@ pub(crate) fn compile(node: &Node, groups: usize) -> Prog {
         insts: Vec::new(),
         loops: 0,
         joinable: false,
+        protected: false,
+        possessive: false,
     };
-    c.insts.push(Inst::Save(0));
+    c.insts.push(Inst::Save {
+        slot: 0,
+        leaky: false,
+    });
     c.emit(&node);
-    c.insts.push(Inst::Save(1));
+    c.insts.push(Inst::Save {
+        slot: 1,
+        leaky: false,
+    });
     c.insts.push(Inst::Match);
     c.hint_runs();
     let (prefix, _) = prefix(&node);
@@ -50,6 +58,12 @@ struct Compiler {
     /// The last instruction is a byte string that the next exact
     /// character may join (nothing jumps to the place after it).
     joinable: bool,
+    /// Inside the body of a general loop (one whose body is not a single
+    /// character, possessive loops aside): CPython restores captures
+    /// there when a choice fails.
+    protected: bool,
+    /// Inside the body of a possessive loop.
+    possessive: bool,
 }
 
 impl Compiler {
@@ -73,9 +87,16 @@ impl Compiler {
             Node::Seq(items) => items.iter().for_each(|n| self.emit(n)),
             Node::Alt(branches) => self.alternation(branches),
             Node::Group(i, n) => {
-                self.push(Inst::Save(2 * *i as u32));
+                let leaky = self.possessive && !self.protected;
+                self.push(Inst::Save {
+                    slot: 2 * *i as u32,
+                    leaky,
+                });
                 self.emit(n);
-                self.push(Inst::Save(2 * *i as u32 + 1));
+                self.push(Inst::Save {
+                    slot: 2 * *i as u32 + 1,
+                    leaky,
+                });
             }
             Node::Repeat {
                 node,
@@ -171,7 +192,17 @@ impl Compiler {
             return;
         }
         if greed == Greed::Possessive && !matches!(node, Node::Char(_)) {
-            self.possessive(node, min, max);
+            let outer = self.possessive;
+            self.possessive = true;
+            self.possessive_loop(node, min, max);
+            self.possessive = outer;
+            return;
+        }
+        if !matches!(node, Node::Char(_)) {
+            let outer = self.protected;
+            self.protected = true;
+            self.general(node, min, max, greed);
+            self.protected = outer;
             return;
         }
         if let Node::Char(test) = node {
@@ -183,8 +214,11 @@ impl Compiler {
                 stops: stops(test),
                 next_byte: None,
             });
-            return;
         }
+    }
+
+    /// A loop whose body is not one character.
+    fn general(&mut self, node: &Node, min: u32, max: u32, greed: Greed) {
         if min == 1 && max == 1 {
             self.emit(node);
             return;
@@ -223,7 +257,8 @@ impl Compiler {
     /// `node{min,max}+` as CPython runs it: atomic iterations, none given
     /// back (measured: `(?:a+){2}+` does not match `aaa`, where
     /// `(?>(?:a+){2})` does).
-    fn possessive(&mut self, node: &Node, min: u32, max: u32) {
+    fn possessive_loop(&mut self, node: &Node, min: u32, max: u32) {
+        let snapshot = !self.protected && has_groups(node);
         let loop_ = self.loops;
         self.loops += 1;
         self.push(Inst::LoopStart(loop_));
@@ -236,6 +271,7 @@ impl Compiler {
         let exit = self.pc();
         self.insts[check as usize] = Inst::PossessiveCheck {
             loop_,
+            snapshot,
             min,
             max,
             exit,
@@ -249,7 +285,7 @@ impl Compiler {
                 continue;
             }
             let mut j = i + 1;
-            while matches!(self.insts.get(j), Some(Inst::Save(_))) {
+            while matches!(self.insts.get(j), Some(Inst::Save { .. })) {
                 j += 1;
             }
             let byte = match self.insts.get(j) {
@@ -260,6 +296,20 @@ impl Compiler {
                 *next_byte = byte;
             }
         }
+    }
+}
+
+/// Whether a node has a capturing group.
+fn has_groups(node: &Node) -> bool {
+    match node {
+        Node::Group(..) => true,
+        Node::Seq(items) | Node::Alt(items) => items.iter().any(has_groups),
+        Node::Repeat { node, .. }
+        | Node::Atomic(node)
+        | Node::Scoped(node)
+        | Node::Look { node, .. } => has_groups(node),
+        Node::Cond { yes, no, .. } => has_groups(yes) || has_groups(no),
+        _ => false,
     }
 }
 

@@ -217,10 +217,15 @@ impl Parser {
             if matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c') {
                 self.pos += 1;
             } else if c == '#' {
+                // To the end of the line, read as CPython reads it: a
+                // backslash takes the next character (a newline too).
                 while let Some(c) = self.peek() {
                     self.pos += 1;
                     if c == '\n' {
                         break;
+                    }
+                    if c == '\\' && self.peek().is_some() {
+                        self.pos += 1;
                     }
                 }
             } else {

@@ -19,9 +19,17 @@ pub(crate) enum Inst {
     Test(CharTest),
     /// An assertion.
     Anchor(Anchor),
-    /// Record the position in capture slot `n` (group `n / 2`'s start
-    /// when even, end when odd).
-    Save(u32),
+    /// Record the position in capture slot `slot` (group `slot / 2`'s
+    /// start when even, end when odd). A `leaky` save is not undone when
+    /// the match backtracks (CPython's marks inside a possessive loop
+    /// that no general loop encloses: see `vm`), only the high-water
+    /// mark of set slots is.
+    Save {
+        /// The slot.
+        slot: u32,
+        /// Not undone on backtracking.
+        leaky: bool,
+    },
     /// Try `pc + 1`; on failure, `second` at the same position.
     Split(Pc),
     /// Try `second` first; on failure `pc + 1` (a lazy `?`).
@@ -51,7 +59,8 @@ pub(crate) enum Inst {
     },
     /// Enter loop `loop_` (reset its count), then its check at `pc + 1`.
     LoopStart(u32),
-    /// A loop's decision: iterate (at `pc + 1`) or leave (at `exit`).
+    /// A loop's decision: iterate (its body is at `pc + 2`) or leave (at
+    /// `exit`); a lazy loop that left comes back to `pc + 1` to iterate.
     LoopCheck {
         /// Which loop (its counter).
         loop_: u32,
@@ -64,7 +73,8 @@ pub(crate) enum Inst {
         /// Where the loop continues when it leaves.
         exit: Pc,
     },
-    /// Count one more iteration of a loop starting here; its body follows.
+    /// A lazy loop's iteration past its minimum, starting here; its body
+    /// follows.
     LoopIterate(u32),
     /// A possessive loop's decision (CPython's reading of `X{m,n}+`:
     /// each iteration is matched atomically, as many as can be, and none
@@ -75,6 +85,9 @@ pub(crate) enum Inst {
     PossessiveCheck {
         /// Which loop (its counter).
         loop_: u32,
+        /// The body has leaky saves: a failed iteration gives every
+        /// capture slot back its value from before it.
+        snapshot: bool,
         /// At least.
         min: u32,
         /// At most.

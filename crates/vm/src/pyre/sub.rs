@@ -62,7 +62,7 @@ fn expand(out: &mut String, template: &Template, text: &str, slots: &[usize]) {
                     slots.get(2 * n).copied().unwrap_or(NONE),
                     slots.get(2 * n + 1).copied().unwrap_or(NONE),
                 );
-                if s != NONE && e != NONE {
+                if s != NONE && e != NONE && s <= e {
                     out.push_str(&text[s..e]);
                 }
             }

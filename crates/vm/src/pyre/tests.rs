@@ -101,3 +101,41 @@ fn refusals_say_what_cpython_says() {
     let ok = format!("{}a{}", "(".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
     assert!(Regex::new(&ok).is_ok());
 }
+
+#[test]
+fn captures_in_a_possessive_loop_keep_what_failed_choices_wrote() {
+    // CPython 3.11 restores a capture written by a failed alternative
+    // inside a possessive loop only when the whole iteration fails.
+    assert_eq!(sub("(?:(a)|b)*+", "<\\1>", "ab"), "<><>");
+    assert_eq!(sub("(?:(a)|b){,3}+", "<\\1>", "aab"), "<><>");
+    assert_eq!(sub("(?:(a)x|a)*+", "<\\1>", "axa"), "<a><>");
+    assert_eq!(sub("(?:(a)x|a)*+", "<\\1>", "a"), "<><>");
+    // A general loop around it restores them.
+    assert_eq!(sub("(?:(?:(a)|b)*+)*", "<\\1>", "ab"), "<a><>");
+    assert_eq!(sub("(?:(a)|b)*+(c)", "<\\1\\2>", "abc"), "<c>");
+}
+
+#[test]
+fn a_group_left_starting_after_its_end_is_cpythons_system_error() {
+    let re = Regex::new("(?:b(a)|bc)*+").expect("compiles");
+    let t = re.template("").expect("reads");
+    let stop = Stop::never();
+    let limits = SearchLimits {
+        stop: &stop,
+        max_frames: 1 << 20,
+    };
+    assert_eq!(
+        re.replace_all("babc", &t, 0, limits),
+        Err(MatchError::GroupSpan { group: 1 })
+    );
+    // No match object, no error: CPython leaves the text.
+    assert_eq!(sub("(?:b(a)|bc)*+x", "-", "babc"), "babc");
+}
+
+#[test]
+fn a_loop_tries_one_more_iteration_after_an_empty_one_within_its_minimum() {
+    // CPython 3.11 compares with where the last iteration past the
+    // minimum started; the minimum's own iterations set nothing.
+    assert_eq!(sub("(?x)(?i)(?:\\ | |[\\x41]){1,3}", "x", "a  "), "xxxx");
+    assert_eq!(sub("(?:|a){1,3}", "-", "aab"), "-----b-");
+}

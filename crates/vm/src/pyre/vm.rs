@@ -29,6 +29,14 @@ pub enum MatchError {
     /// Its [`Stop`] fell due.
     #[error("the search was stopped: {0}")]
     Stopped(StopReason),
+    /// A match whose group starts after it ends, which CPython reports
+    /// as `SystemError: The span of capturing group is wrong` (its marks
+    /// inside a possessive loop can leave a group so).
+    #[error("CPython raises SystemError on this match: group {group} starts after it ends")]
+    GroupSpan {
+        /// The group.
+        group: usize,
+    },
     /// Its backtracking stack passed the frame limit.
     #[error("the search's backtracking stack passed {limit} entries (a limit of ours)")]
     StackFull {
@@ -48,6 +56,12 @@ enum Frame {
     Slot { slot: u32, old: usize },
     /// Give a loop back its count and last iteration's start.
     Counter { loop_: u32, count: u32, last: usize },
+    /// Give the high-water mark of set capture slots back its value.
+    LastMark(usize),
+    /// Give every capture slot and the high-water mark back the values
+    /// kept at `at` in the snapshot store (a possessive iteration that
+    /// failed).
+    Snapshot { at: usize },
     /// A greedy run of `RepeatOne` at `pc` that now ends at `end` and may
     /// give back characters down to `floor`.
     Run { pc: Pc, floor: usize, end: usize },
@@ -68,6 +82,12 @@ pub(crate) struct Cache {
     stack: Vec<Frame>,
     /// Stack indices of the barriers, innermost last.
     barriers: Vec<usize>,
+    /// The highest capture slot set (CPython's "lastmark", in slots:
+    /// group `i` is set only while `2i + 1 <= lastmark`); 1 for none.
+    lastmark: usize,
+    /// Kept capture slots of possessive iterations: the high-water mark,
+    /// then the slots.
+    snaps: Vec<usize>,
     steps: u32,
 }
 
@@ -210,6 +230,8 @@ fn run(
     cache.counters.resize(prog.loops, (0, NONE));
     cache.stack.clear();
     cache.barriers.clear();
+    cache.snaps.clear();
+    cache.lastmark = 1;
     let mut m = Machine {
         prog,
         text,
@@ -265,7 +287,7 @@ impl Machine<'_, '_, '_> {
                     if not_empty && pos == at {
                         Next::Fail
                     } else {
-                        return Ok(true);
+                        return self.settle().map(|()| true);
                     }
                 }
                 inst => self.step(inst, pc, pos)?,
@@ -308,10 +330,8 @@ impl Machine<'_, '_, '_> {
                     Next::Fail
                 }
             }
-            Inst::Save(slot) => {
-                let old = self.cache.slots[*slot as usize];
-                self.push(Frame::Slot { slot: *slot, old })?;
-                self.cache.slots[*slot as usize] = pos;
+            Inst::Save { slot, leaky } => {
+                self.save(*slot as usize, *leaky, pos)?;
                 go(pos)
             }
             Inst::Split(second) => {
@@ -349,31 +369,32 @@ impl Machine<'_, '_, '_> {
                 lazy,
                 exit,
             } => {
+                // CPython's rule: `last` is where the last iteration past
+                // the minimum started (none yet after the minimum ones);
+                // the loop leaves when it would start another one there.
                 let (count, last) = self.cache.counters[*loop_ as usize];
                 if count < *min {
-                    go(pos)
-                } else if count >= *max || (count > 0 && last == pos) {
+                    self.count_iteration(*loop_, count, last, last)?;
+                    Next::Go(pc + 2, pos)
+                } else if count >= *max || last == pos {
                     Next::Go(*exit, pos)
                 } else if *lazy {
                     self.push(Frame::Alt { pc: pc + 1, pos })?;
                     Next::Go(*exit, pos)
                 } else {
                     self.push(Frame::Alt { pc: *exit, pos })?;
-                    go(pos)
+                    self.count_iteration(*loop_, count, last, pos)?;
+                    Next::Go(pc + 2, pos)
                 }
             }
             Inst::LoopIterate(l) => {
                 let (count, last) = self.cache.counters[*l as usize];
-                self.push(Frame::Counter {
-                    loop_: *l,
-                    count,
-                    last,
-                })?;
-                self.cache.counters[*l as usize] = (count + 1, pos);
+                self.count_iteration(*l, count, last, pos)?;
                 go(pos)
             }
             Inst::PossessiveCheck {
                 loop_,
+                snapshot,
                 min,
                 max,
                 exit,
@@ -392,6 +413,14 @@ impl Machine<'_, '_, '_> {
                     count,
                     last,
                 })?;
+                if *snapshot {
+                    let at = self.cache.snaps.len();
+                    self.cache.snaps.push(self.cache.lastmark);
+                    let slots = std::mem::take(&mut self.cache.slots);
+                    self.cache.snaps.extend_from_slice(&slots);
+                    self.cache.slots = slots;
+                    self.push(Frame::Snapshot { at })?;
+                }
                 self.cache.counters[*loop_ as usize] = (count + 1, pos);
                 go(pos)
             }
@@ -430,7 +459,7 @@ impl Machine<'_, '_, '_> {
                 go(pos)
             }
             Inst::IfGroup { group, no } => {
-                if self.cache.slots[2 * *group as usize + 1] != NONE {
+                if self.span(*group as usize).is_some_and(|(s, e)| s <= e) {
                     go(pos)
                 } else {
                     Next::Go(*no, pos)
@@ -438,6 +467,24 @@ impl Machine<'_, '_, '_> {
             }
             Inst::Match => Next::Fail,
         })
+    }
+
+    /// Loop `l` starts its iteration `count + 1`, with `last` as the
+    /// start of its last iteration past the minimum.
+    fn count_iteration(
+        &mut self,
+        l: u32,
+        count: u32,
+        old_last: usize,
+        last: usize,
+    ) -> Result<(), MatchError> {
+        self.push(Frame::Counter {
+            loop_: l,
+            count,
+            last: old_last,
+        })?;
+        self.cache.counters[l as usize] = (count + 1, last);
+        Ok(())
     }
 
     /// `w` characters back from `pos`, if the text has them.
@@ -451,14 +498,65 @@ impl Machine<'_, '_, '_> {
         Some(pos)
     }
 
-    fn backref(&self, group: u32, fold: Fold, pc: Pc, pos: usize) -> Next {
-        let (s, e) = (
-            self.cache.slots[2 * group as usize],
-            self.cache.slots[2 * group as usize + 1],
-        );
-        if s == NONE || e == NONE {
-            return Next::Fail;
+    /// Where group `group` (1 or more) lies, if it is set: both its
+    /// slots recorded and within the high-water mark.
+    fn span(&self, group: usize) -> Option<(usize, usize)> {
+        let (s, e) = (self.cache.slots[2 * group], self.cache.slots[2 * group + 1]);
+        (2 * group + 1 <= self.cache.lastmark && s != NONE && e != NONE).then_some((s, e))
+    }
+
+    /// Records `pos` in capture slot `slot`. As CPython's marks: passing
+    /// the high-water mark clears the slots between; a leaky save is not
+    /// undone on backtracking (the high-water mark is).
+    fn save(&mut self, slot: usize, leaky: bool, pos: usize) -> Result<(), MatchError> {
+        let lastmark = self.cache.lastmark;
+        if slot >= 2 && slot > lastmark {
+            for j in lastmark + 1..slot {
+                let old = self.cache.slots[j];
+                if old != NONE {
+                    if !leaky {
+                        self.push(Frame::Slot {
+                            slot: j as u32,
+                            old,
+                        })?;
+                    }
+                    self.cache.slots[j] = NONE;
+                }
+            }
+            self.push(Frame::LastMark(lastmark))?;
+            self.cache.lastmark = slot;
         }
+        if !leaky {
+            let old = self.cache.slots[slot];
+            self.push(Frame::Slot {
+                slot: slot as u32,
+                old,
+            })?;
+        }
+        self.cache.slots[slot] = pos;
+        Ok(())
+    }
+
+    /// A match is found: groups past the high-water mark are unset; a set
+    /// group that starts after it ends is CPython's `SystemError`.
+    fn settle(&mut self) -> Result<(), MatchError> {
+        for group in 1..self.cache.slots.len() / 2 {
+            match self.span(group) {
+                Some((s, e)) if s > e => return Err(MatchError::GroupSpan { group }),
+                Some(_) => {}
+                None => {
+                    self.cache.slots[2 * group] = NONE;
+                    self.cache.slots[2 * group + 1] = NONE;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn backref(&self, group: u32, fold: Fold, pc: Pc, pos: usize) -> Next {
+        let Some((s, e)) = self.span(group as usize).filter(|(s, e)| s <= e) else {
+            return Next::Fail;
+        };
         let text = self.text;
         let want = &text[s..e];
         match fold {
@@ -595,13 +693,23 @@ impl Machine<'_, '_, '_> {
         };
         let stack = &mut self.cache.stack;
         let mut keep = b;
+        let mut snaps_from = None;
         for i in b + 1..stack.len() {
-            if matches!(stack[i], Frame::Slot { .. } | Frame::Counter { .. }) {
-                stack[keep] = stack[i];
-                keep += 1;
+            match stack[i] {
+                Frame::Slot { .. } | Frame::Counter { .. } | Frame::LastMark(_) => {
+                    stack[keep] = stack[i];
+                    keep += 1;
+                }
+                Frame::Snapshot { at } => {
+                    snaps_from.get_or_insert(at);
+                }
+                _ => {}
             }
         }
         stack.truncate(keep);
+        if let Some(at) = snaps_from {
+            self.cache.snaps.truncate(at);
+        }
     }
 
     /// Undoes every record above stack index `b`, and pops the barrier
@@ -621,6 +729,15 @@ impl Machine<'_, '_, '_> {
             Frame::Counter { loop_, count, last } => {
                 self.cache.counters[loop_ as usize] = (count, last);
             }
+            Frame::LastMark(m) => self.cache.lastmark = m,
+            Frame::Snapshot { at } => {
+                let n = self.cache.slots.len();
+                self.cache.lastmark = self.cache.snaps[at];
+                self.cache
+                    .slots
+                    .copy_from_slice(&self.cache.snaps[at + 1..at + 1 + n]);
+                self.cache.snaps.truncate(at);
+            }
             _ => {}
         }
     }
@@ -631,7 +748,10 @@ impl Machine<'_, '_, '_> {
             self.tick()?;
             match f {
                 Frame::Alt { pc, pos } => return Ok(Some((pc, pos))),
-                Frame::Slot { .. } | Frame::Counter { .. } => self.undo(f),
+                Frame::Slot { .. }
+                | Frame::Counter { .. }
+                | Frame::LastMark(_)
+                | Frame::Snapshot { .. } => self.undo(f),
                 Frame::Run { pc, floor, end } => {
                     let Inst::RepeatOne { next_byte, .. } = &self.prog.insts[pc as usize] else {
                         continue;

@@ -256,9 +256,44 @@ const FLAGS: &[&str] = &[
     "i", "-i", "s", "m", "x", "a", "u", "i-s", "im", "ai", "-x", "s-i", "au", "ix",
 ];
 
-fn leaf() -> impl Strategy<Value = Piece> {
+/// Literals of the dense cases: few characters, so that matches,
+/// backtracking and empty iterations are common.
+pub(crate) const DENSE: &[char] = &['a', 'a', 'b', 'b', 'A', '\n'];
+
+/// Literals of the case cases: letters whose case classes CPython reads
+/// its own way (`ſ` is `s` to a literal, not to a back-reference).
+pub(crate) const CASES: &[char] = &[
+    's',
+    'S',
+    '\u{17f}',
+    'k',
+    'K',
+    '\u{212a}',
+    'i',
+    'I',
+    '\u{130}',
+    '\u{131}',
+    'ß',
+    'ẞ',
+    'σ',
+    'ς',
+    'Σ',
+    '\u{10400}',
+    '\u{10428}',
+    'é',
+];
+
+/// Small pieces written as is, common in the dense cases.
+const DENSE_RAW: &[&str] = &[
+    "a?", "b*", "(a|)", "(a?)", "(?:a|b)", r"\b", r"\B", "^", "$", ".", "[ab]", "[^a]", r"\w",
+    r"\s", "(?=a)", "(?!b)", "(?<=a)", "(?<!a)", r"\Z", r"\A", "(?i:a)", "(?m:^)", "(?m:$)",
+    "(?s:.)",
+];
+
+fn leaf(chars: &'static [char]) -> impl Strategy<Value = Piece> {
     prop_oneof![
-        6 => proptest::sample::select(CHARS).prop_map(Piece::Char),
+        6 => proptest::sample::select(chars).prop_map(Piece::Char),
+        2 => proptest::sample::select(DENSE_RAW).prop_map(Piece::Raw),
         3 => proptest::sample::select(ESCAPES).prop_map(Piece::Raw),
         3 => (any::<bool>(), proptest::collection::vec(proptest::sample::select(CLASS_ITEMS), 1..4))
             .prop_map(|(n, items)| Piece::Class(n, items)),
@@ -271,14 +306,32 @@ fn leaf() -> impl Strategy<Value = Piece> {
 }
 
 /// Fixed-width bodies, for look-behind (mostly accepted).
-fn fixed() -> impl Strategy<Value = Piece> {
+fn fixed(chars: &'static [char]) -> impl Strategy<Value = Piece> {
     prop_oneof![
-        proptest::collection::vec(proptest::sample::select(CHARS).prop_map(Piece::Char), 1..3)
+        proptest::collection::vec(proptest::sample::select(chars).prop_map(Piece::Char), 1..3)
             .prop_map(Piece::Seq),
         proptest::sample::select(
-            &[r"\d", r"\w", ".", "[ab]", r"\b", "a|b", "ab|cd", "a{2}", "(a)", "a|bc"][..]
+            &[
+                r"\d",
+                r"\w",
+                ".",
+                "[ab]",
+                r"\b",
+                "a|b",
+                "ab|cd",
+                "a{2}",
+                "(a)",
+                "a|bc",
+                "(?i:a)",
+                "(?=b)a",
+                "(?P<lb>a)b",
+                "(a|b)",
+                r"\Aa",
+                "$",
+            ][..]
         )
         .prop_map(Piece::Raw),
+        (0u8..3).prop_map(|n| Piece::Backref(n, false)),
     ]
 }
 
@@ -294,13 +347,13 @@ fn kind() -> impl Strategy<Value = Kind> {
     ]
 }
 
-pub(crate) fn piece() -> impl Strategy<Value = Piece> {
-    leaf().prop_recursive(4, 24, 4, |inner| {
+pub(crate) fn piece(chars: &'static [char]) -> impl Strategy<Value = Piece> {
+    leaf(chars).prop_recursive(4, 24, 4, move |inner| {
         prop_oneof![
             4 => proptest::collection::vec(inner.clone(), 1..4).prop_map(Piece::Seq),
             2 => proptest::collection::vec(inner.clone(), 2..4).prop_map(Piece::Alt),
             4 => (kind(), inner.clone()).prop_map(|(k, p)| Piece::Group(k, Box::new(p))),
-            1 => (any::<bool>(), fixed()).prop_map(|(neg, p)| Piece::Group(
+            1 => (any::<bool>(), fixed(chars)).prop_map(|(neg, p)| Piece::Group(
                 if neg { Kind::NotBehind } else { Kind::Behind },
                 Box::new(p)
             )),
@@ -462,13 +515,17 @@ pub(crate) fn render(flags: &str, p: &Piece) -> (String, Vec<String>, usize) {
 }
 
 fn subject() -> impl Strategy<Value = String> {
+    let text = |alphabet: &'static [char], most: usize| {
+        proptest::collection::vec(proptest::sample::select(alphabet), 0..most)
+            .prop_map(|v| v.into_iter().collect::<String>())
+    };
     prop_oneof![
-        proptest::collection::vec(proptest::sample::select(CHARS), 0..14)
-            .prop_map(|v| v.into_iter().collect()),
-        proptest::collection::vec(proptest::sample::select(STATE_TOKENS), 0..7)
+        2 => text(CHARS, 14),
+        2 => proptest::collection::vec(proptest::sample::select(STATE_TOKENS), 0..7)
             .prop_map(|v| v.concat()),
-        proptest::collection::vec(proptest::sample::select(&['a', 'b', '\n', ' '][..]), 0..10)
-            .prop_map(|v| v.into_iter().collect()),
+        1 => text(&['a', 'b', '\n', ' '], 10),
+        3 => text(&['a', 'b', 'A', '\n', ' ', 'é'], 24),
+        2 => text(CASES, 12),
     ]
 }
 
@@ -527,7 +584,8 @@ pub(crate) fn case() -> impl Strategy<Value = Case> {
         0.1,
         (proptest::sample::select(JUNK), any::<prop::sample::Index>()),
     );
-    (proptest::sample::select(GLOBAL_FLAGS), piece(), junk)
+    let tree = prop_oneof![piece(CHARS), piece(DENSE), piece(CASES)];
+    (proptest::sample::select(GLOBAL_FLAGS), tree, junk)
         .prop_flat_map(|(flags, p, junk)| {
             let (mut pattern, names, groups) = render(flags, &p);
             if let Some((j, at)) = junk {

@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use regex_vm::python::{self, Reason};
-use regex_vm::{Config, Executor};
+use regex_vm::{Config, ExecError, Executor};
 
 /// CPython's side: compile, then `re.sub`; each failure named by phase.
 const ORACLE: &str = r#"
@@ -25,6 +25,8 @@ for line in sys.stdin:
     else:
         try:
             answer = {"out": pattern.sub(case["r"], case["s"])}
+        except SystemError as e:
+            answer = {"refused": "runtime", "why": f"{type(e).__name__}: {e}"}
         except Exception as e:
             answer = {"refused": "replacement", "why": f"{type(e).__name__}: {e}"}
     print(json.dumps(answer), flush=True)
@@ -46,7 +48,8 @@ pub(crate) struct Case {
 pub(crate) enum Outcome {
     /// The text after the substitution.
     Out(String),
-    /// Refused, in this phase (`pattern` or `replacement`), for this reason.
+    /// Refused, in this phase (`pattern`, `replacement`, or `runtime` for
+    /// an error while matching), for this reason.
     Refused(&'static str, String),
 }
 
@@ -111,10 +114,10 @@ impl Oracle {
         match (&v["out"], &v["refused"]) {
             (serde_json::Value::String(s), _) => Outcome::Out(s.clone()),
             (_, serde_json::Value::String(phase)) => Outcome::Refused(
-                if phase == "pattern" {
-                    "pattern"
-                } else {
-                    "replacement"
+                match phase.as_str() {
+                    "pattern" => "pattern",
+                    "runtime" => "runtime",
+                    _ => "replacement",
                 },
                 v["why"].as_str().unwrap_or("").to_string(),
             ),
@@ -147,9 +150,12 @@ pub(crate) fn ours(case: &Case, config: &Config) -> Outcome {
     let exec = Executor::new(&program, config.clone())
         .unwrap_or_else(|e| panic!("loaded but does not compile: {case:?}: {e}"));
     let mut state = case.subject.clone();
-    exec.run(&mut state)
-        .unwrap_or_else(|e| panic!("loaded but does not run: {case:?}: {e}"));
-    Outcome::Out(state)
+    match exec.run(&mut state) {
+        Ok(_) => Outcome::Out(state),
+        // CPython's own failure while matching (its SystemError).
+        Err(e @ ExecError::Python { .. }) => Outcome::Refused("runtime", e.to_string()),
+        Err(e) => panic!("loaded but does not run: {case:?}: {e}"),
+    }
 }
 
 /// The executor's settings for these tests: `run`'s (no backtracking
