@@ -28,16 +28,16 @@ use crate::pyre::{self, PatternError, TemplateError};
 pub enum Reason {
     /// CPython refuses the pattern (or it passes a limit of ours, which
     /// the message says).
-    #[error("the pattern is refused: {0}")]
-    Pattern(#[from] PatternError),
+    #[error("its pattern")]
+    Pattern(#[source] PatternError),
     /// CPython refuses the replacement for this pattern.
-    #[error("the replacement is refused: {0}")]
-    Replacement(#[from] TemplateError),
+    #[error("its replacement")]
+    Replacement(#[source] TemplateError),
 }
 
 /// An entry of a program that is refused at load.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("entry {index}: pattern {pattern:?}: {reason}")]
+#[error("entry {index} (pattern {pattern:?}) is refused")]
 pub struct Refused {
     /// The entry (0-based, the executor's rewrite index).
     pub index: usize,
@@ -206,8 +206,15 @@ mod tests {
         ] {
             let e = load(&pairs(&[("ok", ""), (pattern, replacement)])).expect_err(pattern);
             assert_eq!(e.index, 1);
-            assert!(e.to_string().contains(reason), "{pattern}: {e}");
-            assert!(e.to_string().starts_with("entry 1: "), "{e}");
+            let chain = format!("{e}: {}: {}", e.reason, {
+                use std::error::Error;
+                e.reason
+                    .source()
+                    .map(ToString::to_string)
+                    .unwrap_or_default()
+            });
+            assert!(chain.contains(reason), "{pattern}: {chain}");
+            assert!(e.to_string().starts_with("entry 1 "), "{e}");
         }
     }
 }

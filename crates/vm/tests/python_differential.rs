@@ -19,8 +19,16 @@ mod python;
 
 use python::{config, gen, ours, Case, Oracle, Outcome};
 
-/// Generated cases per run (each through CPython and through us, twice).
+/// Generated cases per run (each through CPython and through us, twice);
+/// `PYRE_DIFF_CASES` asks for another number (a longer sweep).
 const CASES: u32 = 12_000;
+
+fn cases() -> u32 {
+    std::env::var("PYRE_DIFF_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(CASES)
+}
 
 #[test]
 fn run_gives_cpythons_bytes_or_its_refusal() {
@@ -33,7 +41,7 @@ fn run_gives_cpythons_bytes_or_its_refusal() {
     let counts = RefCell::new([0usize; 3]);
     let reasons = RefCell::new(std::collections::BTreeMap::<String, usize>::new());
     let mut runner = TestRunner::new(RunnerConfig {
-        cases: CASES,
+        cases: cases(),
         source_file: Some(file!()),
         failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
             "proptest-regressions",

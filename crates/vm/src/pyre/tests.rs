@@ -139,3 +139,11 @@ fn a_loop_tries_one_more_iteration_after_an_empty_one_within_its_minimum() {
     assert_eq!(sub("(?x)(?i)(?:\\ | |[\\x41]){1,3}", "x", "a  "), "xxxx");
     assert_eq!(sub("(?:|a){1,3}", "-", "aab"), "-----b-");
 }
+
+#[test]
+fn a_possessive_loop_tries_its_first_optional_iteration_after_an_empty_one() {
+    // The first (minimum) iteration of `++` matches empty, then the
+    // group is set and the next iteration takes the newline.
+    assert_eq!(sub("((?(1)[\\n^]))++", "", "%%\n"), "%%");
+    assert_eq!(sub("(?:()|a)*+b", "<\\g<0>>", "ab"), "a<b>");
+}

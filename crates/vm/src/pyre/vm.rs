@@ -399,8 +399,10 @@ impl Machine<'_, '_, '_> {
                 max,
                 exit,
             } => {
+                // As a general loop: only the iterations past the minimum
+                // record where they start, and an empty one ends the loop.
                 let (count, last) = self.cache.counters[*loop_ as usize];
-                if count >= *max || (count >= *min && count > 0 && last == pos) {
+                if count >= *max || (count >= *min && last == pos) {
                     return Ok(Next::Go(*exit, pos));
                 }
                 self.cache.barriers.push(self.cache.stack.len());
@@ -421,7 +423,8 @@ impl Machine<'_, '_, '_> {
                     self.cache.slots = slots;
                     self.push(Frame::Snapshot { at })?;
                 }
-                self.cache.counters[*loop_ as usize] = (count + 1, pos);
+                let last = if count >= *min { pos } else { last };
+                self.cache.counters[*loop_ as usize] = (count + 1, last);
                 go(pos)
             }
             Inst::DropBarrier => {

@@ -144,7 +144,8 @@ pub(crate) fn ours(case: &Case, config: &Config) -> Outcome {
                 Reason::Pattern(_) => "pattern",
                 Reason::Replacement(_) => "replacement",
             };
-            return Outcome::Refused(phase, e.to_string());
+            let why = format!("{e}: {:?}", e.reason);
+            return Outcome::Refused(phase, why);
         }
     };
     let exec = Executor::new(&program, config.clone())
