@@ -34,8 +34,10 @@ pub(super) enum Compiled {
         Option<Box<Anchored>>,
         Option<Box<Own>>,
     ),
-    /// A pattern only our Python engine reads as CPython does.
-    Python(Box<crate::pyre::Regex>),
+    /// A pattern only our Python engine reads as CPython does; with its
+    /// form for ASCII states on the `regex` crate's paths, when it has one
+    /// (see `pyre::Regex::ascii_pattern`).
+    Python(Box<crate::pyre::Regex>, Option<Box<Compiled>>),
 }
 
 impl Compiled {
@@ -51,7 +53,8 @@ impl Compiled {
             Compiled::Fancy(_, _, Some(_)) => "own matcher at the prefix, else fancy-regex",
             Compiled::Fancy(_, Some(_), None) => "fancy-regex anchored at the prefix",
             Compiled::Fancy(_, None, None) => "fancy-regex",
-            Compiled::Python(_) => "python engine",
+            Compiled::Python(_, None) => "python engine",
+            Compiled::Python(_, Some(_)) => "python engine; on ASCII states the regex crate",
         }
     }
 }
@@ -185,7 +188,7 @@ impl Executor {
                 None
             };
             let python = match &compiled[id] {
-                Compiled::Python(re) => Some(re),
+                Compiled::Python(re, _) => Some(re),
                 _ => None,
             };
             let analysis = match python {
@@ -297,9 +300,17 @@ impl Executor {
 
 fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, EngineError> {
     match engine {
-        Engine::Python => Ok(Compiled::Python(Box::new(crate::pyre::Regex::new(
-            pattern,
-        )?))),
+        Engine::Python => {
+            let re = crate::pyre::Regex::new(pattern)?;
+            // A form the `regex` crate cannot build (too large) leaves
+            // the Python engine alone.
+            let on_ascii = re
+                .ascii_pattern()
+                .filter(|_| !config.naive)
+                .and_then(|p| compile(p, Engine::Plain, config).ok())
+                .map(Box::new);
+            Ok(Compiled::Python(Box::new(re), on_ascii))
+        }
         Engine::Plain => {
             let build = |p: &str| {
                 regex::RegexBuilder::new(p)

@@ -466,14 +466,35 @@ impl Executor {
         from: usize,
         stop: &Stop,
     ) -> Result<Option<String>, ExecError> {
+        let compiled = &self.compiled[step.compiled];
+        self.apply_compiled(index, step, compiled, text, ascii, from, stop)
+    }
+
+    /// [`Executor::apply`] on one compiled form of the step's pattern.
+    #[allow(clippy::too_many_arguments)]
+    fn apply_compiled(
+        &self,
+        index: usize,
+        step: &Step,
+        compiled: &Compiled,
+        text: &str,
+        ascii: bool,
+        from: usize,
+        stop: &Stop,
+    ) -> Result<Option<String>, ExecError> {
         let places = |prefix| Places {
             prefix,
             skip: step.skip.as_ref(),
             from,
             head_marks: step.head_marks,
         };
-        let next = match &self.compiled[step.compiled] {
-            Compiled::Python(re) => {
+        let next = match compiled {
+            Compiled::Python(re, on_ascii) => {
+                // On ASCII text, the same pattern in the `regex` crate's
+                // syntax (see `pyre::Regex::ascii_pattern`).
+                if let Some(alt) = on_ascii.as_deref().filter(|_| ascii && !self.config.naive) {
+                    return self.apply_compiled(index, step, alt, text, ascii, from, stop);
+                }
                 let limits = crate::pyre::SearchLimits {
                     stop,
                     max_frames: self.python_frames(),

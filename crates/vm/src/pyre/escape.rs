@@ -19,6 +19,9 @@ use super::ast::{Anchor, CharSet, CharTest, Node};
 use super::parse::{error, Flags, Parser, PatternError};
 use super::unicode::{self, Category};
 
+/// A class item with the end of its range, for a range.
+pub(crate) type ClassItem = (Item, Option<u32>);
+
 /// What an escape outside a class stands for.
 pub(crate) enum Escaped {
     /// A literal code point.
@@ -220,10 +223,7 @@ fn class_escape(p: &mut Parser, start: usize) -> Result<Item, PatternError> {
 
 /// A class after its `[` at `start`: its items, and whether it is
 /// negated.
-pub(crate) fn class(
-    p: &mut Parser,
-    start: usize,
-) -> Result<(Vec<(Item, Option<u32>)>, bool), PatternError> {
+pub(crate) fn class(p: &mut Parser, start: usize) -> Result<(Vec<ClassItem>, bool), PatternError> {
     let negated = p.peek() == Some('^');
     if negated {
         p.pos += 1;

@@ -6,7 +6,9 @@
 //! [`escape`] for escapes and classes) into the tree of [`ast`], or the
 //! error CPython raises; [`compile`] turns the tree into a program for
 //! the backtracking machine ([`prog`]); [`vm`] runs it at each place of a
-//! text; [`sub`] places matches as `re.sub` does; [`template`] reads
+//! text; [`sub`] places matches as `re.sub` does; [`ascii`] writes the
+//! pattern in the `regex` crate's syntax where that is exact on ASCII
+//! text (the executor's fast path); [`template`] reads
 //! `re.sub`'s replacement strings; [`facts`] gives the executor the texts
 //! every match needs; [`unicode`] answers what a character is to Python,
 //! from [`tables`] (generated from CPython itself).
@@ -14,6 +16,7 @@
 //! This module is the surface: [`Regex`] (a compiled pattern) and the
 //! errors. It knows nothing of the state grammar, the executor or files.
 
+mod ascii;
 mod ast;
 mod compile;
 mod escape;
@@ -54,7 +57,12 @@ pub struct Regex {
     prefix: String,
     needle: Option<String>,
     can_be_empty: bool,
+    ascii: Option<String>,
 }
+
+/// Where each group of a match lies (group 0 the whole match), `None`
+/// for a group that did not take part.
+pub type Spans = Vec<Option<(usize, usize)>>;
 
 /// The bounds of one search (see [`Regex::replace_all`]).
 #[derive(Debug, Clone, Copy)]
@@ -73,8 +81,10 @@ impl Regex {
     /// [`PatternError`] where CPython raises (or past our nesting limit).
     pub fn new(pattern: &str) -> Result<Regex, PatternError> {
         let parsed = parse::parse(pattern)?;
+        let prog = compile::compile(&parsed.node, parsed.groups);
         Ok(Regex {
-            prog: compile::compile(&parsed.node, parsed.groups),
+            ascii: ascii::translate(&parsed.node, prog.filter.is_some()),
+            prog,
             groups: parsed.groups,
             prefix: facts::prefix(&parsed.node),
             needle: facts::needle(&parsed.node),
@@ -101,6 +111,13 @@ impl Regex {
     /// The longest exact text every match contains, if any.
     pub fn needle(&self) -> Option<&str> {
         self.needle.as_deref()
+    }
+
+    /// The pattern in the `regex` crate's syntax, meaning what it means
+    /// to CPython on ASCII text (groups numbered alike, no empty match),
+    /// when it has such a form.
+    pub fn ascii_pattern(&self) -> Option<&str> {
+        self.ascii.as_deref()
     }
 
     /// Whether a match can be empty (a superset: back-references and
@@ -152,7 +169,7 @@ impl Regex {
         text: &str,
         from: usize,
         limits: SearchLimits<'_>,
-    ) -> Result<Option<Vec<Option<(usize, usize)>>>, MatchError> {
+    ) -> Result<Option<Spans>, MatchError> {
         let mut cache = vm::Cache::default();
         let limits = vm::Limits {
             stop: limits.stop,

@@ -16,18 +16,17 @@ use super::tables;
 
 /// Whether `c` lies in one of the sorted, disjoint inclusive `ranges`.
 pub(crate) fn in_ranges(ranges: &[(u32, u32)], c: u32) -> bool {
-    match ranges.binary_search_by(|&(lo, hi)| {
-        if hi < c {
-            std::cmp::Ordering::Less
-        } else if lo > c {
-            std::cmp::Ordering::Greater
-        } else {
-            std::cmp::Ordering::Equal
-        }
-    }) {
-        Ok(_) => true,
-        Err(_) => false,
-    }
+    ranges
+        .binary_search_by(|&(lo, hi)| {
+            if hi < c {
+                std::cmp::Ordering::Less
+            } else if lo > c {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
 }
 
 /// `\w`: in ASCII mode `[a-zA-Z0-9_]`, else `str.isalnum()` or `_`.
@@ -191,7 +190,7 @@ pub(crate) fn lower(c: u32, ascii: bool) -> u32 {
     }
     let (first, count, stride, delta) = tables::LOWER_RUNS[i - 1];
     let off = c - first;
-    if off % stride == 0 && off / stride < count {
+    if off.is_multiple_of(stride) && off / stride < count {
         c.wrapping_add_signed(delta)
     } else {
         c

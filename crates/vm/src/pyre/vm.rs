@@ -313,7 +313,7 @@ impl Machine<'_, '_, '_> {
         let go = |p: usize| Next::Go(pc + 1, p);
         Ok(match inst {
             Inst::Str(s) => {
-                if text.len() - pos >= s.len() && &text[pos..pos + s.len()] == &s[..] {
+                if text.len() - pos >= s.len() && text[pos..pos + s.len()] == s[..] {
                     go(pos + s.len())
                 } else {
                     Next::Fail
@@ -505,7 +505,7 @@ impl Machine<'_, '_, '_> {
     /// slots recorded and within the high-water mark.
     fn span(&self, group: usize) -> Option<(usize, usize)> {
         let (s, e) = (self.cache.slots[2 * group], self.cache.slots[2 * group + 1]);
-        (2 * group + 1 <= self.cache.lastmark && s != NONE && e != NONE).then_some((s, e))
+        (2 * group < self.cache.lastmark && s != NONE && e != NONE).then_some((s, e))
     }
 
     /// Records `pos` in capture slot `slot`. As CPython's marks: passing
