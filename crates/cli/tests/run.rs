@@ -123,6 +123,35 @@ fn the_dumped_turn_program_prints_what_cpython_prints() {
     }
 }
 
+/// The depth-5 dump (54,147 rewrites) for one move: the boot pass and the
+/// `e2e4` turn, the same bytes as CPython's. One move because CPython
+/// takes about 14 s on that pass (ours 0.7 s, release build; measured
+/// with `dump --depth 5` and the README's loop, December 2026), which a CI
+/// run can afford once.
+#[test]
+fn the_depth_5_dump_prints_what_cpython_prints_for_one_move() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("turn5.json");
+    let dumped = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        .args(["dump", "--depth", "5"])
+        .arg(&file)
+        .output()
+        .expect("dump runs");
+    assert!(dumped.status.success(), "{dumped:?}");
+    let input = "e2e4\n";
+    let (ok, out, err) = ours(&file, &[], input);
+    assert!(ok, "{err}");
+    let text = String::from_utf8(out.clone()).expect("UTF-8");
+    assert!(text.contains("You played e2e4 (e4)."), "{text}");
+    if let Some(theirs) = cpython(&file, None, input) {
+        assert!(
+            out == theirs,
+            "ours:\n{text}\nCPython:\n{}",
+            String::from_utf8_lossy(&theirs)
+        );
+    }
+}
+
 #[test]
 fn the_boot_pattern_matches_a_newline_state_as_in_python() {
     let dir = tempfile::tempdir().expect("temp dir");
