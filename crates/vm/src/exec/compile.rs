@@ -192,13 +192,28 @@ impl Executor {
                 _ => None,
             };
             let analysis = match python {
-                // Facts from our own parse: the Rust parser may read the
-                // pattern otherwise, or not at all.
-                Some(re) => analysis::Analysis {
-                    reach: Reach::Global,
-                    needle: re.needle().map(str::to_string),
-                    needle_leads: re.needle() == Some(re.prefix()),
-                    looks: true,
+                // Facts from our own parse (the Rust parser may read the
+                // pattern otherwise, or not at all): those of a superset
+                // of it in the `regex` crate's syntax, else its exact
+                // texts only.
+                Some(re) => match re.superset_pattern() {
+                    Some(s) => {
+                        let mut a = analyses
+                            .entry(s)
+                            .or_insert_with(|| analysis::analyse(s))
+                            .clone();
+                        if a.needle.is_none() {
+                            a.needle = re.needle().map(str::to_string);
+                            a.needle_leads = re.needle() == Some(re.prefix());
+                        }
+                        a
+                    }
+                    None => analysis::Analysis {
+                        reach: Reach::Global,
+                        needle: re.needle().map(str::to_string),
+                        needle_leads: re.needle() == Some(re.prefix()),
+                        looks: true,
+                    },
                 },
                 None => analyses
                     .entry(r.pattern.as_str())
@@ -259,14 +274,22 @@ impl Executor {
                     Reach::Marked | Reach::Tagged(_) => Some(1),
                 },
                 reach: analysis.reach.clone(),
-                adds_threads: python.is_some()
-                    || adds_threads(
-                        percent_groups
-                            .entry(r.pattern.as_str())
-                            .or_insert_with(|| analysis::groups_with_percent(&r.pattern)),
-                        &r.replacement,
-                        &analysis.reach,
-                    ),
+                adds_threads: {
+                    // Which groups can hold `%`: read from the superset
+                    // for a pattern of the Python engine.
+                    let facts_of = match python {
+                        Some(re) => re.superset_pattern(),
+                        None => Some(r.pattern.as_str()),
+                    };
+                    let groups = match facts_of {
+                        Some(p) => percent_groups
+                            .entry(p)
+                            .or_insert_with(|| analysis::groups_with_percent(p))
+                            .clone(),
+                        None => None,
+                    };
+                    adds_threads(&groups, &r.replacement, &analysis.reach)
+                },
             });
         }
         let ascii_templates = program.rewrites().iter().all(|r| {

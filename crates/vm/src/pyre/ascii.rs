@@ -91,30 +91,75 @@ fn write(node: &Node, out: &mut String) -> Option<()> {
 }
 
 /// The ASCII characters a test passes, as a class (declined when there
-/// are none: the `regex` crate has no empty class).
+/// are none: the `regex` crate has no empty class). Only ASCII occurs, so
+/// a class may say anything of the rest: one that refuses few ASCII
+/// characters is written negated (`[^%\n]`, which the executor's matcher
+/// runs with `memchr`).
 fn class(t: &CharTest, out: &mut String) -> Option<()> {
-    let mut ranges: Vec<(u32, u32)> = Vec::new();
-    for c in 0..128u32 {
-        if t.matches(c) {
+    let ranges = |pass: bool| {
+        let mut ranges: Vec<(u32, u32)> = Vec::new();
+        for c in (0..128u32).filter(|&c| t.matches(c) == pass) {
             match ranges.last_mut() {
                 Some(r) if r.1 + 1 == c => r.1 = c,
                 _ => ranges.push((c, c)),
             }
         }
+        ranges
+    };
+    let (passed, refused) = (ranges(true), ranges(false));
+    let count = |r: &[(u32, u32)]| r.iter().map(|(lo, hi)| hi - lo + 1).sum::<u32>();
+    match (&passed[..], &refused[..]) {
+        ([], _) => return None,
+        (_, []) => out.push_str("(?s:.)"),
+        ([(lo, hi)], _) if lo == hi => out.push_str(&escaped(*lo, false)),
+        (p, r) if count(r) < count(p) => write_class(out, "[^", r),
+        (p, _) => write_class(out, "[", p),
     }
-    if ranges.is_empty() {
-        return None;
-    }
-    out.push('[');
-    for (lo, hi) in ranges {
-        if lo == hi {
-            out.push_str(&format!(r"\x{{{lo:X}}}"));
-        } else {
-            out.push_str(&format!(r"\x{{{lo:X}}}-\x{{{hi:X}}}"));
+    Some(())
+}
+
+fn write_class(out: &mut String, open: &str, ranges: &[(u32, u32)]) {
+    out.push_str(open);
+    for &(lo, hi) in ranges {
+        out.push_str(&escaped(lo, true));
+        if hi > lo {
+            if hi > lo + 1 {
+                out.push('-');
+            }
+            out.push_str(&escaped(hi, true));
         }
     }
     out.push(']');
-    Some(())
+}
+
+/// An ASCII character as the `regex` crate (and the portable subset,
+/// which the executor's fast paths ask for) reads it: itself, a
+/// backslash before punctuation that means something, `\n` or `\t`, or
+/// a hexadecimal escape.
+fn escaped(c: u32, in_class: bool) -> String {
+    let Some(ch) = char::from_u32(c).filter(char::is_ascii) else {
+        return format!(r"\x{{{c:X}}}");
+    };
+    match ch {
+        '\n' => r"\n".to_string(),
+        '\t' => r"\t".to_string(),
+        c if c.is_ascii_alphanumeric() || c == ' ' || c == '_' || c == '%' || c == '`' => {
+            c.to_string()
+        }
+        c if c.is_ascii_punctuation() => {
+            let meta = if in_class {
+                "\\[]^-&~|"
+            } else {
+                "\\.+*?()|[]{}^$#&-~"
+            };
+            if meta.contains(c) {
+                format!("\\{c}")
+            } else {
+                c.to_string()
+            }
+        }
+        c => format!(r"\x{{{:X}}}", c as u32),
+    }
 }
 
 #[cfg(test)]
@@ -132,12 +177,16 @@ mod tests {
 
     #[test]
     fn writes_tests_as_their_ascii_classes_and_declines_the_rest() {
-        assert_eq!(ascii(r"\d").as_deref(), Some(r"[\x{30}-\x{39}]"));
-        assert_eq!(ascii(r"(?i)k").as_deref(), Some(r"[\x{4B}\x{6B}]"));
+        assert_eq!(ascii(r"\d").as_deref(), Some(r"[0-9]"));
+        assert_eq!(ascii(r"(?i)k").as_deref(), Some(r"[Kk]"));
+        assert_eq!(ascii(r"(?P<n>a)+?").as_deref(), Some(r"(?:(a)){1,}?"));
+        assert_eq!(ascii(r"[^%\n]").as_deref(), Some(r"[^\n%]"));
+        // Python's \s holds \x1c-\x1f, which are ASCII.
         assert_eq!(
-            ascii(r"(?P<n>a)+?").as_deref(),
-            Some(r"(?:([\x{61}])){1,}?")
+            ascii(r"\.\s").as_deref(),
+            Some(r"(?:\.)(?:[\t-\x{D}\x{1C}- ])")
         );
+        assert_eq!(ascii(r"(?s:.)").as_deref(), Some(r"(?s:.)"));
         for declined in [
             r"a$",
             r"(a)\1",

@@ -8,7 +8,8 @@
 //! the backtracking machine ([`prog`]); [`vm`] runs it at each place of a
 //! text; [`sub`] places matches as `re.sub` does; [`ascii`] writes the
 //! pattern in the `regex` crate's syntax where that is exact on ASCII
-//! text (the executor's fast path); [`template`] reads
+//! text (the executor's fast path), [`superset`] as a superset (for the
+//! executor's analysis); [`template`] reads
 //! `re.sub`'s replacement strings; [`facts`] gives the executor the texts
 //! every match needs; [`unicode`] answers what a character is to Python,
 //! from [`tables`] (generated from CPython itself).
@@ -24,6 +25,7 @@ mod facts;
 mod parse;
 mod prog;
 mod sub;
+mod superset;
 mod tables;
 mod template;
 pub(crate) mod unicode;
@@ -58,6 +60,7 @@ pub struct Regex {
     needle: Option<String>,
     can_be_empty: bool,
     ascii: Option<String>,
+    superset: Option<String>,
 }
 
 /// Where each group of a match lies (group 0 the whole match), `None`
@@ -84,6 +87,7 @@ impl Regex {
         let prog = compile::compile(&parsed.node, parsed.groups);
         Ok(Regex {
             ascii: ascii::translate(&parsed.node, prog.filter.is_some()),
+            superset: superset::superset(&parsed.node),
             prog,
             groups: parsed.groups,
             prefix: facts::prefix(&parsed.node),
@@ -118,6 +122,12 @@ impl Regex {
     /// when it has such a form.
     pub fn ascii_pattern(&self) -> Option<&str> {
         self.ascii.as_deref()
+    }
+
+    /// A pattern in the `regex` crate's syntax that matches every text
+    /// this one can match (see `superset`), to read facts from.
+    pub fn superset_pattern(&self) -> Option<&str> {
+        self.superset.as_deref()
     }
 
     /// Whether a match can be empty (a superset: back-references and
@@ -177,6 +187,9 @@ impl Regex {
         };
         if !vm::search(&self.prog, text, from, false, &mut cache, &limits)? {
             return Ok(None);
+        }
+        if let Some(group) = cache.bad_group {
+            return Err(MatchError::GroupSpan { group });
         }
         Ok(Some(
             cache

@@ -38,6 +38,11 @@ pub(crate) fn replace_all(
         if !vm::search(prog, text, at, must_advance, cache, limits)? {
             break;
         }
+        if let Some(group) = cache.bad_group.filter(|_| template.has_groups()) {
+            // CPython makes a match object only for a replacement that
+            // names a group, and that raises.
+            return Err(MatchError::GroupSpan { group });
+        }
         let (start, end) = (cache.slots[0], cache.slots[1]);
         let o = out.get_or_insert_with(|| String::with_capacity(text.len()));
         o.push_str(&text[kept..start]);

@@ -118,7 +118,7 @@ fn captures_in_a_possessive_loop_keep_what_failed_choices_wrote() {
 #[test]
 fn a_group_left_starting_after_its_end_is_cpythons_system_error() {
     let re = Regex::new("(?:b(a)|bc)*+").expect("compiles");
-    let t = re.template("").expect("reads");
+    let t = re.template("<\\g<0>>").expect("reads");
     let stop = Stop::never();
     let limits = SearchLimits {
         stop: &stop,
@@ -128,8 +128,11 @@ fn a_group_left_starting_after_its_end_is_cpythons_system_error() {
         re.replace_all("babc", &t, 0, limits),
         Err(MatchError::GroupSpan { group: 1 })
     );
-    // No match object, no error: CPython leaves the text.
+    // No match object, no error: CPython leaves the text, and a
+    // replacement that names no group makes no match object either.
     assert_eq!(sub("(?:b(a)|bc)*+x", "-", "babc"), "babc");
+    assert_eq!(sub("(?:( )|b){,3}+", "", " bb"), "");
+    assert_eq!(sub("(?:b(a)|bc)*+", "\\n", "babc"), "\n\n");
 }
 
 #[test]

@@ -30,8 +30,10 @@ pub enum MatchError {
     #[error("the search was stopped: {0}")]
     Stopped(StopReason),
     /// A match whose group starts after it ends, which CPython reports
-    /// as `SystemError: The span of capturing group is wrong` (its marks
-    /// inside a possessive loop can leave a group so).
+    /// as `SystemError: The span of capturing group is wrong` when it
+    /// makes a match object of it (`re.sub` does when the replacement
+    /// names a group); its marks inside a possessive loop can leave a
+    /// group so.
     #[error("CPython raises SystemError on this match: group {group} starts after it ends")]
     GroupSpan {
         /// The group.
@@ -88,6 +90,9 @@ pub(crate) struct Cache {
     /// Kept capture slots of possessive iterations: the high-water mark,
     /// then the slots.
     snaps: Vec<usize>,
+    /// A group of the last match that starts after it ends (see
+    /// [`MatchError::GroupSpan`]).
+    pub(crate) bad_group: Option<usize>,
     steps: u32,
 }
 
@@ -232,6 +237,7 @@ fn run(
     cache.barriers.clear();
     cache.snaps.clear();
     cache.lastmark = 1;
+    cache.bad_group = None;
     let mut m = Machine {
         prog,
         text,
@@ -287,7 +293,8 @@ impl Machine<'_, '_, '_> {
                     if not_empty && pos == at {
                         Next::Fail
                     } else {
-                        return self.settle().map(|()| true);
+                        self.settle();
+                        return Ok(true);
                     }
                 }
                 inst => self.step(inst, pc, pos)?,
@@ -541,11 +548,14 @@ impl Machine<'_, '_, '_> {
     }
 
     /// A match is found: groups past the high-water mark are unset; a set
-    /// group that starts after it ends is CPython's `SystemError`.
-    fn settle(&mut self) -> Result<(), MatchError> {
+    /// group that starts after it ends is noted (CPython's `SystemError`
+    /// when it makes a match object of it).
+    fn settle(&mut self) {
         for group in 1..self.cache.slots.len() / 2 {
             match self.span(group) {
-                Some((s, e)) if s > e => return Err(MatchError::GroupSpan { group }),
+                Some((s, e)) if s > e => {
+                    self.cache.bad_group.get_or_insert(group);
+                }
                 Some(_) => {}
                 None => {
                     self.cache.slots[2 * group] = NONE;
@@ -553,7 +563,6 @@ impl Machine<'_, '_, '_> {
                 }
             }
         }
-        Ok(())
     }
 
     fn backref(&self, group: u32, fold: Fold, pc: Pc, pos: usize) -> Next {
