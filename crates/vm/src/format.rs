@@ -131,22 +131,12 @@ fn json_string(s: &str) -> String {
 ///
 /// The first problem found, as a [`FormatError`] naming the entry.
 pub fn from_json(text: &str) -> Result<Program, FormatError> {
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|source| FormatError::Json { source })?;
-    let serde_json::Value::Array(entries) = value else {
-        return Err(FormatError::Shape {
-            index: None,
-            message: format!(
-                "expected a top-level array of [pattern, replacement] pairs, found {}",
-                describe(&value)
-            ),
-        });
-    };
+    let entries = pairs_from_json(text)?;
     // Programs repeat patterns a lot: compile each distinct one once.
     let mut groups_of: HashMap<String, usize> = HashMap::new();
     let mut rewrites = Vec::with_capacity(entries.len());
-    for (index, entry) in entries.iter().enumerate() {
-        let (pattern, replacement) = pair(index, entry)?;
+    for (index, (pattern, replacement)) in entries.iter().enumerate() {
+        let (pattern, replacement) = (pattern.as_str(), replacement.as_str());
         let template = parse_python_template(replacement)
             .map_err(|message| FormatError::BadReplacement { index, message })?;
         let groups = match groups_of.get(pattern) {

@@ -60,19 +60,7 @@ pub(crate) fn outside(p: &mut Parser, start: usize, flags: Flags) -> Result<Esca
             let (cat, negated) = category(c);
             Ok(Escaped::Class(Item::Category(cat, negated)))
         }
-        '0' => {
-            let mut value = 0;
-            for _ in 0..2 {
-                match p.peek().and_then(octal_digit) {
-                    Some(d) => {
-                        value = value * 8 + d;
-                        p.pos += 1;
-                    }
-                    None => break,
-                }
-            }
-            Ok(Escaped::Char(value))
-        }
+        '0' => Ok(Escaped::Char(octal_tail(p, 0))),
         '1'..='9' => {
             let first = c as u32 - '0' as u32;
             match p.peek() {
@@ -173,6 +161,21 @@ fn octal_digit(c: char) -> Option<u32> {
     c.to_digit(8)
 }
 
+/// An octal escape's value after its first digit (`value`): up to two
+/// more octal digits.
+fn octal_tail(p: &mut Parser, mut value: u32) -> u32 {
+    for _ in 0..2 {
+        match p.peek().and_then(octal_digit) {
+            Some(d) => {
+                value = value * 8 + d;
+                p.pos += 1;
+            }
+            None => break,
+        }
+    }
+    value
+}
+
 fn category(c: char) -> (Category, bool) {
     match c {
         'd' => (Category::Digit, false),
@@ -197,16 +200,7 @@ fn class_escape(p: &mut Parser, start: usize) -> Result<Item, PatternError> {
         }
         'b' => Item::Char(8),
         '0'..='7' => {
-            let mut value = c as u32 - '0' as u32;
-            for _ in 0..2 {
-                match p.peek().and_then(octal_digit) {
-                    Some(d) => {
-                        value = value * 8 + d;
-                        p.pos += 1;
-                    }
-                    None => break,
-                }
-            }
+            let value = octal_tail(p, c as u32 - '0' as u32);
             if value > 0o377 {
                 let text: String = p.chars[start..p.pos].iter().collect();
                 return Err(error(

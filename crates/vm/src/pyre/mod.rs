@@ -63,10 +63,6 @@ pub struct Regex {
     superset: Option<String>,
 }
 
-/// Where each group of a match lies (group 0 the whole match), `None`
-/// for a group that did not take part.
-pub type Spans = Vec<Option<(usize, usize)>>;
-
 /// The bounds of one search (see [`Regex::replace_all`]).
 #[derive(Debug, Clone, Copy)]
 pub struct SearchLimits<'s> {
@@ -160,44 +156,7 @@ impl Regex {
         limits: SearchLimits<'_>,
     ) -> Result<Option<String>, MatchError> {
         let mut cache = vm::Cache::default();
-        let limits = vm::Limits {
-            stop: limits.stop,
-            max_frames: limits.max_frames,
-        };
         sub::replace_all(&self.prog, text, template, from, &mut cache, &limits)
-    }
-
-    /// The first match at or after `from`: the span of every group
-    /// (group 0 the whole match), `None` for a group that did not take
-    /// part.
-    ///
-    /// # Errors
-    ///
-    /// [`MatchError`] when the search stops or outgrows its stack.
-    pub fn find_at(
-        &self,
-        text: &str,
-        from: usize,
-        limits: SearchLimits<'_>,
-    ) -> Result<Option<Spans>, MatchError> {
-        let mut cache = vm::Cache::default();
-        let limits = vm::Limits {
-            stop: limits.stop,
-            max_frames: limits.max_frames,
-        };
-        if !vm::search(&self.prog, text, from, false, &mut cache, &limits)? {
-            return Ok(None);
-        }
-        if let Some(group) = cache.bad_group {
-            return Err(MatchError::GroupSpan { group });
-        }
-        Ok(Some(
-            cache
-                .slots
-                .chunks(2)
-                .map(|s| (s[0] != vm::NONE && s[1] != vm::NONE).then_some((s[0], s[1])))
-                .collect(),
-        ))
     }
 }
 

@@ -627,28 +627,29 @@ impl Parser {
     /// A group name up to `end` (consumed), checked as an identifier;
     /// with its position.
     fn name(&mut self, end: char, unterminated: &str) -> Result<(String, usize), PatternError> {
-        let at = self.pos;
-        let mut name = String::new();
-        loop {
-            match self.peek() {
-                None => return Err(error(unterminated, at)),
-                Some(c) if c == end => {
-                    self.pos += 1;
-                    break;
-                }
-                Some(c) => {
-                    name.push(c);
-                    self.pos += 1;
-                }
-            }
-        }
-        if name.is_empty() {
-            return Err(error("missing group name", at));
-        }
+        let (name, at) = self.name_text(end, unterminated)?;
         if !unicode::is_identifier(&name) {
             return Err(error(format!("bad character in group name '{name}'"), at));
         }
         Ok((name, at))
+    }
+
+    /// The text of a group name up to `end` (consumed), not empty; with
+    /// its position.
+    fn name_text(
+        &mut self,
+        end: char,
+        unterminated: &str,
+    ) -> Result<(String, usize), PatternError> {
+        let at = self.pos;
+        let Some(len) = self.chars[at..].iter().position(|&c| c == end) else {
+            return Err(error(unterminated, at));
+        };
+        self.pos = at + len + 1;
+        if len == 0 {
+            return Err(error("missing group name", at));
+        }
+        Ok((self.chars[at..at + len].iter().collect(), at))
     }
 
     /// `(?(id)yes|no)` after its `(?(`.
@@ -658,24 +659,7 @@ impl Parser {
         depth: usize,
         flags: Flags,
     ) -> Result<Node, PatternError> {
-        let at = self.pos;
-        let mut name = String::new();
-        loop {
-            match self.peek() {
-                None => return Err(error("missing ), unterminated name", at)),
-                Some(')') => {
-                    self.pos += 1;
-                    break;
-                }
-                Some(c) => {
-                    name.push(c);
-                    self.pos += 1;
-                }
-            }
-        }
-        if name.is_empty() {
-            return Err(error("missing group name", at));
-        }
+        let (name, at) = self.name_text(')', "missing ), unterminated name")?;
         let group = if unicode::is_identifier(&name) {
             match self.names.get(&name) {
                 Some(&g) => g,

@@ -14,7 +14,8 @@
 use crate::program::{Piece, Template};
 
 use super::prog::Prog;
-use super::vm::{self, Cache, Limits, MatchError, NONE};
+use super::vm::{self, Cache, MatchError, NONE};
+use super::SearchLimits;
 
 /// `re.sub(pattern, template, text)` where no match starts before `from`
 /// (a character boundary); `None` when nothing matched.
@@ -28,7 +29,7 @@ pub(crate) fn replace_all(
     template: &Template,
     from: usize,
     cache: &mut Cache,
-    limits: &Limits<'_>,
+    limits: &SearchLimits<'_>,
 ) -> Result<Option<String>, MatchError> {
     let mut out: Option<String> = None;
     let mut kept = 0;

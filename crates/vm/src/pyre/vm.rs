@@ -6,7 +6,7 @@
 //! characters. The machine never recurses: its choice points, the undo
 //! records of captures and loop counters, and the barriers of
 //! look-arounds and atomic groups live on one explicit stack, bounded by
-//! a frame limit; every 4,096 steps it asks a [`Stop`] whether to give up.
+//! a frame limit; every 4,096 steps it asks a `Stop` whether to give up.
 //! Python's loop rule is here: a loop whose last iteration matched the
 //! empty string leaves instead of iterating again (once its minimum is
 //! met). A search may be told that a match at its first place must not
@@ -18,7 +18,8 @@ use memchr::{memchr, memchr2, memchr3, memmem, memrchr};
 use super::ast::{Anchor, CharTest, Fold, Greed, UNBOUNDED};
 use super::prog::{Inst, Pc, Prog};
 use super::unicode;
-use crate::exec::{Stop, StopReason};
+use super::SearchLimits;
+use crate::exec::StopReason;
 
 /// No position (an unset capture).
 pub(crate) const NONE: usize = usize::MAX;
@@ -26,7 +27,7 @@ pub(crate) const NONE: usize = usize::MAX;
 /// Why a search did not finish.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum MatchError {
-    /// Its [`Stop`] fell due.
+    /// Its `Stop` fell due.
     #[error("the search was stopped: {0}")]
     Stopped(StopReason),
     /// A match whose group starts after it ends, which CPython reports
@@ -94,14 +95,6 @@ pub(crate) struct Cache {
     /// [`MatchError::GroupSpan`]).
     pub(crate) bad_group: Option<usize>,
     steps: u32,
-}
-
-/// Limits of one search.
-pub(crate) struct Limits<'s> {
-    /// Asked every 4,096 steps.
-    pub(crate) stop: &'s Stop,
-    /// The most frames the stack may hold.
-    pub(crate) max_frames: usize,
 }
 
 /// The character at `pos` and its length in bytes.
@@ -182,7 +175,7 @@ pub(crate) fn search(
     start: usize,
     must_advance: bool,
     cache: &mut Cache,
-    limits: &Limits<'_>,
+    limits: &SearchLimits<'_>,
 ) -> Result<bool, MatchError> {
     let bytes = text.as_bytes();
     let finder = (!prog.prefix.is_empty()).then(|| memmem::Finder::new(&prog.prefix));
@@ -227,7 +220,7 @@ fn run(
     at: usize,
     not_empty: bool,
     cache: &mut Cache,
-    limits: &Limits<'_>,
+    limits: &SearchLimits<'_>,
 ) -> Result<bool, MatchError> {
     cache.slots.clear();
     cache.slots.resize(prog.slots, NONE);
@@ -251,7 +244,7 @@ struct Machine<'a, 'c, 's> {
     prog: &'a Prog,
     text: &'a [u8],
     cache: &'c mut Cache,
-    limits: &'a Limits<'s>,
+    limits: &'a SearchLimits<'s>,
 }
 
 /// What to do after a step.
