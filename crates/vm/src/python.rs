@@ -195,6 +195,16 @@ mod tests {
     }
 
     #[test]
+    fn a_pattern_nested_to_the_limit_runs_and_one_deeper_is_refused() {
+        let deep = |n: usize| format!("{}a{}", "(?:(".repeat(n / 2), "))".repeat(n / 2));
+        let p = load(&pairs(&[(&deep(pyre::MAX_NESTING), "<\\g<0>>")])).expect("loads");
+        assert_eq!(p.rewrites()[0].engine, Engine::Python);
+        assert_eq!(run(&p, "bab"), "b<a>b");
+        let e = load(&pairs(&[(&deep(pyre::MAX_NESTING + 2), "")])).expect_err("too deep");
+        assert!(format!("{:?}", e.reason).contains("limit of ours"), "{e:?}");
+    }
+
+    #[test]
     fn refuses_what_python_refuses_naming_the_entry() {
         for (pattern, replacement, reason) in [
             ("a**", "", "multiple repeat"),

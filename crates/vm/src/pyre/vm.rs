@@ -416,6 +416,14 @@ impl Machine<'_, '_, '_> {
                     last,
                 })?;
                 if *snapshot {
+                    // The kept slots count against the stack's bound too.
+                    let words = self.cache.snaps.len() + self.cache.slots.len() + 1;
+                    if words / (FRAME_BYTES / 8) + self.cache.stack.len() >= self.limits.max_frames
+                    {
+                        return Err(MatchError::StackFull {
+                            limit: self.limits.max_frames,
+                        });
+                    }
                     let at = self.cache.snaps.len();
                     self.cache.snaps.push(self.cache.lastmark);
                     let slots = std::mem::take(&mut self.cache.slots);
