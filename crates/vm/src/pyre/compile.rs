@@ -11,7 +11,7 @@
 //! It runs nothing.
 
 use super::ast::{self, Anchor, CharSet, CharTest, Greed, Node};
-use super::prog::{Inst, Pc, Prog};
+use super::prog::{Follow, Inst, Pc, Prog};
 use super::unicode;
 
 /// The program of a parsed pattern with `groups` capturing groups.
@@ -42,11 +42,13 @@ pub(crate) fn compile(node: &Node, groups: usize) -> Prog {
         push_utf8(&mut bytes, ch);
     }
     Prog {
+        lead_run: lead_run(&c.insts),
         filter: search_filter,
         insts: c.insts,
         slots: 2 * (groups + 1),
         loops: c.loops as usize,
         anchored_start: anchored(&node),
+        behind: behind(&node).into_bytes(),
         prefix: bytes,
         first: first(&node),
     }
@@ -212,7 +214,7 @@ impl Compiler {
                 max,
                 greed,
                 stops: stops(test),
-                next_byte: None,
+                next: Follow::Any,
             });
         }
     }
@@ -278,7 +280,7 @@ impl Compiler {
         };
     }
 
-    /// Gives each `RepeatOne` the first byte of what must follow it.
+    /// Gives each `RepeatOne` what must follow it.
     fn hint_runs(&mut self) {
         for i in 0..self.insts.len() {
             if !matches!(self.insts[i], Inst::RepeatOne { .. }) {
@@ -288,12 +290,15 @@ impl Compiler {
             while matches!(self.insts.get(j), Some(Inst::Save { .. })) {
                 j += 1;
             }
-            let byte = match self.insts.get(j) {
-                Some(Inst::Str(s)) => s.first().copied(),
-                _ => None,
+            let follow = match self.insts.get(j) {
+                Some(Inst::Str(s)) => s.first().map_or(Follow::Any, |&b| Follow::Byte(b)),
+                Some(Inst::Anchor(Anchor::End)) => Follow::End,
+                Some(Inst::Anchor(Anchor::EndOrFinalNewline)) => Follow::EndOrFinalNewline,
+                Some(Inst::Anchor(Anchor::LineEnd)) => Follow::LineEnd,
+                _ => Follow::Any,
             };
-            if let Some(Inst::RepeatOne { next_byte, .. }) = self.insts.get_mut(i) {
-                *next_byte = byte;
+            if let Some(Inst::RepeatOne { next, .. }) = self.insts.get_mut(i) {
+                *next = follow;
             }
         }
     }
@@ -431,6 +436,40 @@ fn filter(node: &Node) -> Option<CharTest> {
         Node::Group(_, n) | Node::Scoped(n) => filter(n),
         Node::Char(CharTest::Set(s)) => s.search.as_deref().map(|f| CharTest::Set(f.clone())),
         _ => None,
+    }
+}
+
+/// See `Prog::lead_run`.
+fn lead_run(insts: &[Inst]) -> Option<Pc> {
+    if insts
+        .iter()
+        .any(|i| matches!(i, Inst::Backref(..) | Inst::IfGroup { .. }))
+    {
+        return None;
+    }
+    let at = insts.iter().position(|i| !matches!(i, Inst::Save { .. }))?;
+    match &insts[at] {
+        Inst::RepeatOne {
+            greed: Greed::Greedy,
+            max: ast::UNBOUNDED,
+            ..
+        } => Some(at as Pc),
+        _ => None,
+    }
+}
+
+/// The exact text a positive look-behind that comes first in the
+/// pattern (through groups) asks for, or nothing.
+fn behind(node: &Node) -> String {
+    match node {
+        Node::Seq(items) => items.first().map_or(String::new(), behind),
+        Node::Group(_, n) | Node::Scoped(n) => behind(n),
+        Node::Look {
+            behind: Some(_),
+            negate: false,
+            node,
+        } => super::facts::exact_text(node).unwrap_or_default(),
+        _ => String::new(),
     }
 }
 

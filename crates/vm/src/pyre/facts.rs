@@ -133,6 +133,11 @@ fn join(a: Info, b: Info) -> Info {
     }
 }
 
+/// The one text the node matches, when it matches exactly one.
+pub(crate) fn exact_text(node: &Node) -> Option<String> {
+    info(node).exact
+}
+
 /// The exact text every match starts with (possibly empty).
 pub(crate) fn prefix(node: &Node) -> String {
     info(node).prefix

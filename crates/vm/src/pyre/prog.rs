@@ -53,9 +53,9 @@ pub(crate) enum Inst {
         /// outside which does (up to three ASCII bytes: `[^%\n]`), so a
         /// greedy run ends at the first of them (`memchr`).
         stops: Option<Box<[u8]>>,
-        /// The first byte of what must follow, when it is fixed: a
-        /// backtracking run only stops where that byte stands.
-        next_byte: Option<u8>,
+        /// What must follow, when it is known: a backtracking run only
+        /// stops where it can.
+        next: Follow,
     },
     /// Enter loop `loop_` (reset its count), then its check at `pc + 1`.
     LoopStart(u32),
@@ -127,6 +127,22 @@ pub(crate) enum Inst {
     Match,
 }
 
+/// What must stand where a greedy `RepeatOne` run ends (through the
+/// saves after it), so that giving characters back stops only there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Follow {
+    /// Anything.
+    Any,
+    /// This byte (the first of a byte string).
+    Byte(u8),
+    /// The end of the text (`\Z`).
+    End,
+    /// The end, or a final newline (`$`).
+    EndOrFinalNewline,
+    /// The end, or any newline (`(?m)$`).
+    LineEnd,
+}
+
 /// A compiled pattern.
 #[derive(Debug, Clone)]
 pub(crate) struct Prog {
@@ -140,10 +156,20 @@ pub(crate) struct Prog {
     pub(crate) anchored_start: bool,
     /// Every match starts with these bytes (exact characters).
     pub(crate) prefix: Vec<u8>,
+    /// Every match starts right after these bytes (a look-behind of
+    /// exact text first in the pattern: `(?<=#a:)\d+`).
+    pub(crate) behind: Vec<u8>,
     /// Every match starts with a character passing this test, when known.
     pub(crate) first: Option<CharTest>,
     /// A test CPython's search puts every place's first character to
     /// (see `compile::filter`): a place whose character fails is not
     /// tried, even where the pattern would match.
     pub(crate) filter: Option<CharTest>,
+    /// The program starts (after saves) with a greedy unbounded
+    /// `RepeatOne` at this index, and nothing in it reads a group
+    /// (no back-reference, no conditional): when a place fails, so does
+    /// every place up to where that run stops, since each tries a subset
+    /// of the ends the first tried and what follows does not depend on
+    /// where the match started.
+    pub(crate) lead_run: Option<Pc>,
 }

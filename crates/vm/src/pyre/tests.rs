@@ -150,3 +150,22 @@ fn a_possessive_loop_tries_its_first_optional_iteration_after_an_empty_one() {
     assert_eq!(sub("((?(1)[\\n^]))++", "", "%%\n"), "%%");
     assert_eq!(sub("(?:()|a)*+b", "<\\g<0>>", "ab"), "a<b>");
 }
+
+#[test]
+fn a_run_before_an_end_gives_back_only_to_where_an_end_can_stand() {
+    // Expected strings printed by CPython 3.11.
+    assert_eq!(sub("([^%]*$)", "<\\1>", "%%a\n%%b\n"), "%%a\n%%<b\n><>");
+    assert_eq!(sub("([^%]*$)", "<\\1>", "%%a\n%%b"), "%%a\n%%<b><>");
+    assert_eq!(
+        sub("(?m)[^%]*$", "<\\g<0>>", "a\nb%c\nd"),
+        "<a><>\nb%<c\nd><>"
+    );
+    assert_eq!(sub("[^\\n]*\\Z", "<\\g<0>>", "ab\ncd"), "ab\n<cd><>");
+}
+
+#[test]
+fn a_first_look_behind_of_text_is_searched_for() {
+    assert_eq!(sub("(?<=ab)c", "-", "ababcabc"), "abab-ab-");
+    assert_eq!(sub("(?<=aa)a", "-", "aaaa"), "aa--");
+    assert_eq!(sub("(?<=é)x", "-", "éxéxx"), "é-é-x");
+}

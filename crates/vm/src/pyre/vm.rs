@@ -16,7 +16,7 @@
 use memchr::{memchr, memchr2, memchr3, memmem, memrchr};
 
 use super::ast::{Anchor, CharTest, Fold, Greed, UNBOUNDED};
-use super::prog::{Inst, Pc, Prog};
+use super::prog::{Follow, Inst, Pc, Prog};
 use super::unicode;
 use super::SearchLimits;
 use crate::exec::StopReason;
@@ -179,12 +179,23 @@ pub(crate) fn search(
 ) -> Result<bool, MatchError> {
     let bytes = text.as_bytes();
     let finder = (!prog.prefix.is_empty()).then(|| memmem::Finder::new(&prog.prefix));
+    let behind = (!prog.behind.is_empty()).then(|| memmem::Finder::new(&prog.behind));
     let mut at = start;
     loop {
         if prog.anchored_start && at > 0 {
             return Ok(false);
         }
-        if let Some(f) = &finder {
+        if let Some(f) = &behind {
+            // The first place at or after `at` right after the text the
+            // look-behind asks for (a whole UTF-8 text: it starts and
+            // ends at character boundaries).
+            let n = prog.behind.len();
+            let from = at.saturating_sub(n);
+            match f.find(&bytes[from..]) {
+                Some(i) => at = from + i + n,
+                None => return Ok(false),
+            }
+        } else if let Some(f) = &finder {
             match f.find(&bytes[at..]) {
                 Some(i) => at += i,
                 None => return Ok(false),
@@ -206,11 +217,39 @@ pub(crate) fn search(
         if !filtered && run(prog, bytes, at, must_advance && at == start, cache, limits)? {
             return Ok(true);
         }
+        if let Some(Inst::RepeatOne { test, stops, .. }) = prog
+            .lead_run
+            .filter(|_| !filtered)
+            .map(|pc| &prog.insts[pc as usize])
+        {
+            // Every place up to where the leading run stops fails too.
+            at = run_end(bytes, at, test, stops.as_deref());
+        }
         match char_at(bytes, at) {
             Some((_, n)) => at += n,
             None => return Ok(false),
         }
     }
+}
+
+/// Where a run of `test` from `at` stops (`stops`: the bytes that end it,
+/// when they are all it refuses).
+fn run_end(text: &[u8], at: usize, test: &CharTest, stops: Option<&[u8]>) -> usize {
+    let rest = &text[at..];
+    let found = match stops {
+        Some([]) => Some(rest.len()),
+        Some([a]) => memchr(*a, rest),
+        Some([a, b]) => memchr2(*a, *b, rest),
+        Some([a, b, c]) => memchr3(*a, *b, *c, rest),
+        _ => {
+            let mut end = at;
+            while let Some((_, n)) = char_at(text, end).filter(|&(c, _)| test.matches(c)) {
+                end += n;
+            }
+            return end;
+        }
+    };
+    at + found.unwrap_or(rest.len())
 }
 
 /// Runs the program anchored at `at`.
@@ -766,15 +805,37 @@ impl Machine<'_, '_, '_> {
                 | Frame::LastMark(_)
                 | Frame::Snapshot { .. } => self.undo(f),
                 Frame::Run { pc, floor, end } => {
-                    let Inst::RepeatOne { next_byte, .. } = &self.prog.insts[pc as usize] else {
+                    let Inst::RepeatOne { next, .. } = &self.prog.insts[pc as usize] else {
                         continue;
                     };
-                    let new_end = match next_byte {
-                        Some(b) => match memrchr(*b, &self.text[floor..end]) {
+                    // The last place before `end` (and not before the
+                    // floor) where what follows can stand.
+                    let text = self.text;
+                    let len = text.len();
+                    let new_end = match next {
+                        Follow::Any => prev_boundary(text, end),
+                        Follow::Byte(b) => match memrchr(*b, &text[floor..end]) {
                             Some(i) => floor + i,
                             None => continue,
                         },
-                        None => prev_boundary(self.text, end),
+                        // The run reached `end` <= len before: nothing
+                        // shorter ends at the end.
+                        Follow::End => continue,
+                        Follow::EndOrFinalNewline => {
+                            if len > 0
+                                && len - 1 < end
+                                && len - 1 >= floor
+                                && text[len - 1] == b'\n'
+                            {
+                                len - 1
+                            } else {
+                                continue;
+                            }
+                        }
+                        Follow::LineEnd => match memrchr(b'\n', &text[floor..end]) {
+                            Some(i) => floor + i,
+                            None => continue,
+                        },
                     };
                     if new_end > floor {
                         self.cache.stack.push(Frame::Run {
