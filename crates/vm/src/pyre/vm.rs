@@ -822,11 +822,8 @@ impl Machine<'_, '_, '_> {
                         // shorter ends at the end.
                         Follow::End => continue,
                         Follow::EndOrFinalNewline => {
-                            if len > 0
-                                && len - 1 < end
-                                && len - 1 >= floor
-                                && text[len - 1] == b'\n'
-                            {
+                            // `len > floor` keeps `len - 1` at or past it.
+                            if len > floor && len - 1 < end && text[len - 1] == b'\n' {
                                 len - 1
                             } else {
                                 continue;
