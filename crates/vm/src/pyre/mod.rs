@@ -3,10 +3,11 @@
 //! and expands matches.
 //!
 //! The pipeline, one stage per module: [`parse`] reads a pattern (with
-//! [`escape`] for escapes and classes) into the tree of [`ast`], or the
+//! [`escape`] for escapes and classes, [`flags`] for inline flags) into the tree of [`ast`], or the
 //! error CPython raises; [`compile`] turns the tree into a program for
-//! the backtracking machine ([`prog`]); [`vm`] runs it at each place of a
-//! text; [`sub`] places matches as `re.sub` does; [`ascii`] writes the
+//! the backtracking machine ([`prog`]); [`search`] picks the places of a
+//! text to try, [`vm`] runs the program at one, [`text`] reads UTF-8 text
+//! at byte positions; [`sub`] places matches as `re.sub` does; [`ascii`] writes the
 //! pattern in the `regex` crate's syntax where that is exact on ASCII
 //! text (the executor's fast path), [`superset`] as a superset (for the
 //! executor's analysis); [`template`] reads
@@ -22,12 +23,15 @@ mod ast;
 mod compile;
 mod escape;
 mod facts;
+mod flags;
 mod parse;
 mod prog;
+mod search;
 mod sub;
 mod superset;
 mod tables;
 mod template;
+mod text;
 pub(crate) mod unicode;
 mod vm;
 

@@ -8,7 +8,8 @@
 //! scoped ones for a group), verbose mode, quantifiers (`{,n}`, a `{` that
 //! starts no quantifier is a literal, lazy and possessive forms), and the
 //! checks CPython makes: back-references to closed groups only, group
-//! names, look-behind of fixed width. Escapes and classes are `escape`'s.
+//! names, look-behind of fixed width. Escapes and classes are `escape`'s,
+//! the inline flag letters `flags`'.
 //! Every refusal CPython makes is a refusal here, at a position counted
 //! in characters as CPython counts it; the one refusal of ours is a
 //! nesting deeper than [`MAX_NESTING`] groups (CPython's parser recurses
@@ -17,8 +18,10 @@
 
 use std::collections::HashMap;
 
-use super::ast::{self, Anchor, CharTest, Fold, Greed, Node, UNBOUNDED};
+use super::ast::{self, Anchor, CharTest, Greed, Node, UNBOUNDED};
 use super::escape::{self, Escaped, Item};
+pub(crate) use super::flags::Flags;
+use super::flags::{self, fold_of, is_flag_start, Inline};
 use super::unicode;
 
 /// The deepest nesting of groups we read (ours, a stated limit: CPython's
@@ -44,23 +47,6 @@ pub(crate) fn error(message: impl Into<String>, pos: usize) -> PatternError {
         message: message.into(),
         pos: Some(pos),
     }
-}
-
-/// The flags in force at a place of the pattern.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Flags {
-    /// `i`: case-insensitive.
-    pub(crate) ignore_case: bool,
-    /// `m`: `^` and `$` at lines.
-    pub(crate) multiline: bool,
-    /// `s`: `.` matches `\n`.
-    pub(crate) dot_all: bool,
-    /// `x`: verbose.
-    pub(crate) verbose: bool,
-    /// `a`: ASCII classes and case.
-    pub(crate) ascii: bool,
-    /// `u`: Unicode (the default for `str`; given explicitly).
-    pub(crate) unicode: bool,
 }
 
 /// A pattern, parsed.
@@ -719,150 +705,26 @@ impl Parser {
         depth: usize,
         flags: Flags,
     ) -> Result<Option<(Node, Option<Spec>)>, PatternError> {
-        let mut on = Flags::default();
-        let mut any_on = false;
-        while let Some(c) = self.peek() {
-            if !set_flag(&mut on, c) {
-                if c == 'L' {
-                    return Err(error(
-                        "bad inline flags: cannot use 'L' flag with a str pattern",
-                        self.pos + 1,
-                    ));
-                }
-                break;
-            }
-            any_on = true;
-            self.pos += 1;
-        }
-        if on.ascii && on.unicode {
-            return Err(error(
-                "bad inline flags: flags 'a', 'u' and 'L' are incompatible",
-                self.pos,
-            ));
-        }
-        let mut off = Flags::default();
-        match self.peek() {
-            Some(')') if any_on => {
-                self.pos += 1;
+        match flags::read(self)? {
+            Inline::Global(on) => {
                 if depth > 0 || self.top_started {
                     return Err(error(
                         "global flags not at the start of the expression",
                         start,
                     ));
                 }
-                let g = &mut self.global;
-                if (on.ascii && g.unicode) || (on.unicode && g.ascii) {
-                    return Err(PatternError {
-                        message: "ASCII and UNICODE flags are incompatible".into(),
-                        pos: None,
-                    });
-                }
-                merge(g, &on);
-                return Ok(None);
+                flags::add_global(&mut self.global, on)?;
+                Ok(None)
             }
-            Some('-') => {
-                self.pos += 1;
-                let mut any_off = false;
-                while let Some(c) = self.peek() {
-                    match c {
-                        'i' | 'm' | 's' | 'x' => {
-                            set_flag(&mut off, c);
-                            any_off = true;
-                            self.pos += 1;
-                        }
-                        'a' | 'u' | 'L' => {
-                            return Err(error(
-                                "bad inline flags: cannot turn off flags 'a', 'u' and 'L'",
-                                self.pos + 1,
-                            ))
-                        }
-                        _ => break,
-                    }
+            Inline::Scoped { on, off } => {
+                if depth == 0 {
+                    self.top_started = true;
                 }
-                if !any_off {
-                    return Err(match self.peek() {
-                        None => error("missing flag", self.pos),
-                        Some(c) if c.is_ascii_alphabetic() => error("unknown flag", self.pos),
-                        Some(_) => error("missing flag", self.pos),
-                    });
-                }
-                match self.peek() {
-                    Some(':') => self.pos += 1,
-                    None => return Err(error("missing :", self.pos)),
-                    Some(c) if c.is_ascii_alphabetic() => {
-                        return Err(error("unknown flag", self.pos))
-                    }
-                    Some(_) => return Err(error("missing :", self.pos)),
-                }
-                if (on.ignore_case && off.ignore_case)
-                    || (on.multiline && off.multiline)
-                    || (on.dot_all && off.dot_all)
-                    || (on.verbose && off.verbose)
-                {
-                    return Err(error(
-                        "bad inline flags: flag turned on and off",
-                        self.pos - 1,
-                    ));
-                }
+                let inner = flags::scoped(flags, on, off);
+                let (node, _) = self.body(start, depth, inner)?;
+                Ok(Some((Node::Scoped(Box::new(node)), None)))
             }
-            Some(':') => self.pos += 1,
-            None => return Err(error("missing -, : or )", self.pos)),
-            Some(c) if c.is_ascii_alphabetic() => return Err(error("unknown flag", self.pos)),
-            Some(_) => return Err(error("missing -, : or )", self.pos)),
         }
-        let mut inner = flags;
-        merge(&mut inner, &on);
-        if on.ascii {
-            inner.unicode = false;
-        }
-        if on.unicode {
-            inner.ascii = false;
-        }
-        inner.ignore_case &= !off.ignore_case;
-        inner.multiline &= !off.multiline;
-        inner.dot_all &= !off.dot_all;
-        inner.verbose &= !off.verbose;
-        if depth == 0 {
-            self.top_started = true;
-        }
-        let (node, _) = self.body(start, depth, inner)?;
-        Ok(Some((Node::Scoped(Box::new(node)), None)))
-    }
-}
-
-/// The letters that can start inline flags (`L` only to be refused).
-fn is_flag_start(c: char) -> bool {
-    matches!(c, 'a' | 'i' | 'L' | 'm' | 's' | 'u' | 'x' | '-')
-}
-
-fn set_flag(f: &mut Flags, c: char) -> bool {
-    match c {
-        'a' => f.ascii = true,
-        'i' => f.ignore_case = true,
-        'm' => f.multiline = true,
-        's' => f.dot_all = true,
-        'u' => f.unicode = true,
-        'x' => f.verbose = true,
-        _ => return false,
-    }
-    true
-}
-
-fn merge(into: &mut Flags, on: &Flags) {
-    into.ascii |= on.ascii;
-    into.ignore_case |= on.ignore_case;
-    into.multiline |= on.multiline;
-    into.dot_all |= on.dot_all;
-    into.unicode |= on.unicode;
-    into.verbose |= on.verbose;
-}
-
-/// How a back-reference under `flags` compares.
-fn fold_of(flags: Flags) -> Fold {
-    if flags.ignore_case {
-        Fold::Lower { ascii: flags.ascii }
-    } else {
-        Fold::Exact
     }
 }
 

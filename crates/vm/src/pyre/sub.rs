@@ -14,7 +14,8 @@
 use crate::program::{Piece, Template};
 
 use super::prog::Prog;
-use super::vm::{self, Cache, MatchError, NONE};
+use super::search;
+use super::vm::{Cache, MatchError, NONE};
 use super::SearchLimits;
 
 /// `re.sub(pattern, template, text)` where no match starts before `from`
@@ -36,7 +37,7 @@ pub(crate) fn replace_all(
     let mut at = from;
     let mut must_advance = false;
     while at <= text.len() {
-        if !vm::search(prog, text, at, must_advance, cache, limits)? {
+        if !search::search(prog, text, at, must_advance, cache, limits)? {
             break;
         }
         if let Some(group) = cache.bad_group.filter(|_| template.has_groups()) {

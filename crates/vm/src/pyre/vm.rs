@@ -1,22 +1,25 @@
-//! The backtracking machine: runs a program at each place of a text, the
-//! way CPython's `re` searches, and reports the first match with its
-//! groups.
+//! The backtracking machine: runs a program anchored at one place of a
+//! text, with CPython's semantics, and reports whether it matched there
+//! and the match's groups (which places to try is `search`'s).
 //!
 //! Positions are byte offsets into UTF-8 text that step over whole
 //! characters. The machine never recurses: its choice points, the undo
 //! records of captures and loop counters, and the barriers of
 //! look-arounds and atomic groups live on one explicit stack, bounded by
 //! a frame limit; every 4,096 steps it asks a `Stop` whether to give up.
-//! Python's loop rule is here: a loop whose last iteration matched the
-//! empty string leaves instead of iterating again (once its minimum is
-//! met). A search may be told that a match at its first place must not
-//! be empty (re.sub's rule after an empty match). It owns no parsing and
-//! no replacement.
+//! CPython's rules are here: a loop leaves when it would start an
+//! iteration where its last iteration past its minimum started; a
+//! possessive loop matches each iteration atomically; captures follow
+//! CPython's marks (a high-water mark of set groups; inside a possessive
+//! loop that no general loop encloses, a failed alternative's captures
+//! are kept). A match at the place may be refused when empty (re.sub's
+//! rule after an empty match). It owns no parsing and no replacement.
 
-use memchr::{memchr, memchr2, memchr3, memmem, memrchr};
+use memchr::memrchr;
 
-use super::ast::{Anchor, CharTest, Fold, Greed, UNBOUNDED};
+use super::ast::{CharTest, Fold, Greed, UNBOUNDED};
 use super::prog::{Follow, Inst, Pc, Prog};
+use super::text::{anchor_holds, char_at, prev_boundary, run_end};
 use super::unicode;
 use super::SearchLimits;
 use crate::exec::StopReason;
@@ -97,163 +100,13 @@ pub(crate) struct Cache {
     steps: u32,
 }
 
-/// The character at `pos` and its length in bytes.
-#[inline]
-fn char_at(text: &[u8], pos: usize) -> Option<(u32, usize)> {
-    let b0 = *text.get(pos)?;
-    if b0 < 0x80 {
-        return Some((u32::from(b0), 1));
-    }
-    let cont = |i: usize| u32::from(text[pos + i] & 0x3F);
-    Some(if b0 < 0xE0 {
-        ((u32::from(b0 & 0x1F) << 6) | cont(1), 2)
-    } else if b0 < 0xF0 {
-        ((u32::from(b0 & 0x0F) << 12) | (cont(1) << 6) | cont(2), 3)
-    } else {
-        (
-            (u32::from(b0 & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3),
-            4,
-        )
-    })
-}
-
-/// The start of the character before `pos` (`pos > 0`).
-#[inline]
-fn prev_boundary(text: &[u8], mut pos: usize) -> usize {
-    pos -= 1;
-    while pos > 0 && text[pos] & 0xC0 == 0x80 {
-        pos -= 1;
-    }
-    pos
-}
-
-/// The character before `pos`.
-fn char_before(text: &[u8], pos: usize) -> Option<u32> {
-    if pos == 0 {
-        return None;
-    }
-    char_at(text, prev_boundary(text, pos)).map(|(c, _)| c)
-}
-
-fn is_word_at(text: &[u8], pos: usize, ascii: bool) -> bool {
-    char_at(text, pos).is_some_and(|(c, _)| unicode::is_word(c, ascii))
-}
-
-fn is_word_before(text: &[u8], pos: usize, ascii: bool) -> bool {
-    char_before(text, pos).is_some_and(|c| unicode::is_word(c, ascii))
-}
-
-/// Whether an assertion holds at `pos`.
-fn anchor_holds(a: Anchor, text: &[u8], pos: usize) -> bool {
-    let len = text.len();
-    match a {
-        Anchor::Start => pos == 0,
-        Anchor::LineStart => pos == 0 || text[pos - 1] == b'\n',
-        Anchor::End => pos == len,
-        Anchor::EndOrFinalNewline => pos == len || (pos + 1 == len && text[pos] == b'\n'),
-        Anchor::LineEnd => pos == len || text[pos] == b'\n',
-        Anchor::WordBoundary { ascii } => {
-            is_word_before(text, pos, ascii) != is_word_at(text, pos, ascii)
-        }
-        // CPython's `\B` never matches in an empty text.
-        Anchor::NotWordBoundary { ascii } => {
-            len > 0 && is_word_before(text, pos, ascii) == is_word_at(text, pos, ascii)
-        }
-    }
-}
-
-/// The first match at or after `start` (a character boundary), its groups
-/// in `cache.slots`; with `must_advance`, a match at `start` must not be
-/// empty.
+/// Runs the program anchored at `at`: whether it matched there (with a
+/// match's groups in `cache.slots`); `not_empty`: an empty match fails.
 ///
 /// # Errors
 ///
 /// [`MatchError`] when the stop falls due or the stack passes its limit.
-pub(crate) fn search(
-    prog: &Prog,
-    text: &str,
-    start: usize,
-    must_advance: bool,
-    cache: &mut Cache,
-    limits: &SearchLimits<'_>,
-) -> Result<bool, MatchError> {
-    let bytes = text.as_bytes();
-    let finder = (!prog.prefix.is_empty()).then(|| memmem::Finder::new(&prog.prefix));
-    let behind = (!prog.behind.is_empty()).then(|| memmem::Finder::new(&prog.behind));
-    let mut at = start;
-    loop {
-        if prog.anchored_start && at > 0 {
-            return Ok(false);
-        }
-        if let Some(f) = &behind {
-            // The first place at or after `at` right after the text the
-            // look-behind asks for (a whole UTF-8 text: it starts and
-            // ends at character boundaries).
-            let n = prog.behind.len();
-            let from = at.saturating_sub(n);
-            match f.find(&bytes[from..]) {
-                Some(i) => at = from + i + n,
-                None => return Ok(false),
-            }
-        } else if let Some(f) = &finder {
-            match f.find(&bytes[at..]) {
-                Some(i) => at += i,
-                None => return Ok(false),
-            }
-        } else if let Some(test) = &prog.first {
-            // Pass over characters no match can start with.
-            loop {
-                match char_at(bytes, at) {
-                    None => return Ok(false),
-                    Some((c, n)) if !test.matches(c) => at += n,
-                    Some(_) => break,
-                }
-            }
-        }
-        let filtered = prog
-            .filter
-            .as_ref()
-            .is_some_and(|f| !char_at(bytes, at).is_some_and(|(c, _)| f.matches(c)));
-        if !filtered && run(prog, bytes, at, must_advance && at == start, cache, limits)? {
-            return Ok(true);
-        }
-        if let Some(Inst::RepeatOne { test, stops, .. }) = prog
-            .lead_run
-            .filter(|_| !filtered)
-            .map(|pc| &prog.insts[pc as usize])
-        {
-            // Every place up to where the leading run stops fails too.
-            at = run_end(bytes, at, test, stops.as_deref());
-        }
-        match char_at(bytes, at) {
-            Some((_, n)) => at += n,
-            None => return Ok(false),
-        }
-    }
-}
-
-/// Where a run of `test` from `at` stops (`stops`: the bytes that end it,
-/// when they are all it refuses).
-fn run_end(text: &[u8], at: usize, test: &CharTest, stops: Option<&[u8]>) -> usize {
-    let rest = &text[at..];
-    let found = match stops {
-        Some([]) => Some(rest.len()),
-        Some([a]) => memchr(*a, rest),
-        Some([a, b]) => memchr2(*a, *b, rest),
-        Some([a, b, c]) => memchr3(*a, *b, *c, rest),
-        _ => {
-            let mut end = at;
-            while let Some((_, n)) = char_at(text, end).filter(|&(c, _)| test.matches(c)) {
-                end += n;
-            }
-            return end;
-        }
-    };
-    at + found.unwrap_or(rest.len())
-}
-
-/// Runs the program anchored at `at`.
-fn run(
+pub(crate) fn run(
     prog: &Prog,
     text: &[u8],
     at: usize,
@@ -673,18 +526,7 @@ impl Machine<'_, '_, '_> {
             }
         }
         let end = match stops {
-            Some(stops) if max == UNBOUNDED => {
-                let rest = &text[floor..];
-                floor
-                    + match stops {
-                        [] => Some(rest.len()),
-                        [a] => memchr(*a, rest),
-                        [a, b] => memchr2(*a, *b, rest),
-                        [a, b, c] => memchr3(*a, *b, *c, rest),
-                        _ => None,
-                    }
-                    .unwrap_or(rest.len())
-            }
+            Some(_) if max == UNBOUNDED => run_end(text, floor, test, stops),
             _ => {
                 let mut end = floor;
                 let mut n = min;
