@@ -13,7 +13,9 @@
 //! same bytes, or the benchmark fails. It reports per engine the total
 //! time (the sum over passes of each pass's median over runs), the median
 //! pass, and the ratios to ours. Node is skipped, and said so, when it is
-//! not installed. This module measures; it knows nothing of chess.
+//! not installed or the program has a pattern outside the portable
+//! subset (the JavaScript dump writes patterns as they are). This module
+//! measures; it knows nothing of chess.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -278,7 +280,13 @@ pub(crate) fn run(job: &Job<'_>) -> Result<()> {
         script_job("python3", &["-I", "-c", PYTHON_PASSES], &script)?,
     )?;
     same_bytes(&ours, &python)?;
-    let node = if node_installed() {
+    // The JavaScript dump writes patterns as they are: only the portable
+    // subset means the same to Node.
+    let not_portable = program
+        .rewrites()
+        .iter()
+        .position(|r| r.engine == regex_vm::Engine::Python);
+    let node = if node_installed() && not_portable.is_none() {
         let dir = tempfile::tempdir().context("temporary directory")?;
         let module = dir.path().join("program.mjs");
         std::fs::write(&module, regex_vm::format::to_js(&program))
@@ -295,14 +303,25 @@ pub(crate) fn run(job: &Job<'_>) -> Result<()> {
         .into_iter()
         .flatten()
         .collect();
+    let node_note = match not_portable {
+        Some(i) => format!(
+            "not run (entry {i}'s pattern is outside the portable subset, which Node would read otherwise)"
+        ),
+        None => "not run (no `node` on PATH)".to_string(),
+    };
     if job.json {
         print_json(job, &program, &engines)
     } else {
-        print_table(job, &program, &engines)
+        print_table(job, &program, &engines, &node_note)
     }
 }
 
-fn print_table(job: &Job<'_>, program: &regex_vm::Program, engines: &[&Timed]) -> Result<()> {
+fn print_table(
+    job: &Job<'_>,
+    program: &regex_vm::Program,
+    engines: &[&Timed],
+    node_note: &str,
+) -> Result<()> {
     let mut out = crate::textio::stdout();
     let ours = engines[0];
     writeln!(
@@ -331,7 +350,7 @@ fn print_table(job: &Job<'_>, program: &regex_vm::Program, engines: &[&Timed]) -
         )?;
     }
     if engines.len() < 3 {
-        writeln!(out, "Node: not run (no `node` on PATH)")?;
+        writeln!(out, "Node: {node_note}")?;
     }
     writeln!(
         out,

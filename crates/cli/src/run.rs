@@ -3,20 +3,23 @@
 //!
 //! It owns the loop and its I/O: read a program in the original project's
 //! JSON shape (or a `.js` dump, read back into the same pairs by
-//! `jsfile`), refuse it at load unless every entry runs exactly as
-//! CPython's `re` runs it (`regex_vm::python`), then from the empty state
+//! `jsfile`), read every entry as CPython's `re` reads it and refuse the
+//! program at load where CPython would raise (or an entry passes a limit
+//! of ours), naming the entry (`regex_vm::python`), then from the empty state
 //! run one pass, print the state as `print(state, end="")` would, and for
 //! each line of standard input append the line and `\n`, run a pass and
 //! print; stop at the end of input or once the state contains `--until`.
 //! No backtracking budget applies (a pattern that needs long searches
-//! takes long, as in Python). It knows nothing of chess.
+//! takes long, as in Python), but `--timeout` (all passes) and
+//! `--pass-timeout` (each) end a run that takes too long with an error
+//! naming the pass and the rewrite. It knows nothing of chess.
 
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use regex_vm::{Config, Executor, Program};
+use regex_vm::{Config, ExecError, Executor, Program, Stop};
 
 use crate::jsfile;
 /// The default cap on the state (and an input line), in bytes.
@@ -37,34 +40,51 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub stats: bool,
     /// Stop with an error when the state (or an input line) grows past
-    /// this many bytes.
+    /// this many bytes; the Python engine's backtracking stack may hold
+    /// as many bytes (and at least a million entries).
     #[arg(long, default_value_t = DEFAULT_MAX_STATE_BYTES)]
     pub max_state_bytes: usize,
+    /// Stop with an error, naming the pass and the rewrite, when the
+    /// passes together take longer than this many seconds (a pattern that
+    /// backtracks for ever, as CPython would).
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+    /// The same for each pass alone.
+    #[arg(long, value_name = "SECS")]
+    pub pass_timeout: Option<f64>,
 }
 
-/// The program in a file: the JSON shape, or a `.js`/`.mjs` module as
-/// `dump --format js` writes it (read back into the same pairs).
-fn read_program(path: &Path) -> Result<Program> {
+/// A number of seconds as a duration.
+fn seconds(name: &str, secs: f64) -> Result<Duration> {
+    Duration::try_from_secs_f64(secs)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .with_context(|| format!("--{name} wants a positive number of seconds, not {secs}"))
+}
+
+/// The `[pattern, replacement]` pairs in a file: the JSON shape, or a
+/// `.js`/`.mjs` module as `dump --format js` writes it (read back into
+/// the same pairs).
+fn read_pairs(path: &Path) -> Result<Vec<(String, String)>> {
     let is_js = path
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e == "js" || e == "mjs");
-    if !is_js {
-        return Ok(regex_vm::format::from_json_file(path)?);
-    }
     let text = std::fs::read_to_string(path)?;
-    Ok(regex_vm::format::from_json(&jsfile::to_json(&text)?)?)
+    let json = if is_js { jsfile::to_json(&text)? } else { text };
+    Ok(regex_vm::format::pairs_from_json(&json)?)
 }
 
 /// Reads a program file and makes it the program CPython's `re` would run
-/// (`regex_vm::python::exact`), or refuses it naming the entry.
+/// (`regex_vm::python::load`), or refuses it naming the entry.
 ///
 /// # Errors
 ///
-/// An unreadable or malformed file, or an entry that cannot run exactly.
+/// An unreadable or malformed file, or an entry CPython would refuse (or
+/// that passes a limit of ours).
 pub(crate) fn load_exact(path: &Path) -> Result<Program> {
-    let read = read_program(path).with_context(|| format!("reading {}", path.display()))?;
-    regex_vm::python::exact(&read).with_context(|| format!("refusing {}", path.display()))
+    let pairs = read_pairs(path).with_context(|| format!("reading {}", path.display()))?;
+    regex_vm::python::load(&pairs).with_context(|| format!("refusing {}", path.display()))
 }
 
 /// The executor's settings for a program read from a file: the state cap,
@@ -80,6 +100,11 @@ pub(crate) fn file_config(max_state_bytes: usize) -> Config {
 /// Runs the loop.
 pub(crate) fn run(args: RunArgs) -> Result<()> {
     let start = Instant::now();
+    let total = args.timeout.map(|t| seconds("timeout", t)).transpose()?;
+    let per_pass = args
+        .pass_timeout
+        .map(|t| seconds("pass-timeout", t))
+        .transpose()?;
     let program = load_exact(&args.program)?;
     let exec = Executor::new(&program, file_config(args.max_state_bytes))
         .with_context(|| format!("compiling {}", args.program.display()))?;
@@ -97,10 +122,24 @@ pub(crate) fn run(args: RunArgs) -> Result<()> {
     let mut input = stdin.lock();
     let mut state = String::new();
     let mut line = Vec::new();
+    let all_passes = total.map(|t| Stop::at(Instant::now() + t));
     for pass in 1.. {
-        let stats = exec
-            .run(&mut state)
-            .with_context(|| format!("pass {pass}"))?;
+        let mut stop = all_passes.clone().unwrap_or_default();
+        if let Some(t) = per_pass {
+            stop = stop.with_deadline(Instant::now() + t);
+        }
+        let stats = exec.run_until(&mut state, &stop).map_err(|e| {
+            let what = match &e {
+                ExecError::Stopped { rewrite, .. } => format!(
+                    "pass {pass}, rewrite {rewrite} (pattern {:?}), with --timeout {} and --pass-timeout {}",
+                    program.rewrites()[*rewrite].pattern,
+                    shown(args.timeout),
+                    shown(args.pass_timeout),
+                ),
+                _ => format!("pass {pass}"),
+            };
+            anyhow::Error::new(e).context(what)
+        })?;
         out.write_bytes(state.as_bytes())?;
         out.flush_out()?;
         if args.stats {
@@ -140,4 +179,9 @@ pub(crate) fn run(args: RunArgs) -> Result<()> {
         state.push('\n');
     }
     Ok(())
+}
+
+/// An option's seconds, or "none".
+fn shown(secs: Option<f64>) -> String {
+    secs.map_or("none".to_string(), |s| format!("{s} s"))
 }

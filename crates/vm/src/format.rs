@@ -131,22 +131,12 @@ fn json_string(s: &str) -> String {
 ///
 /// The first problem found, as a [`FormatError`] naming the entry.
 pub fn from_json(text: &str) -> Result<Program, FormatError> {
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|source| FormatError::Json { source })?;
-    let serde_json::Value::Array(entries) = value else {
-        return Err(FormatError::Shape {
-            index: None,
-            message: format!(
-                "expected a top-level array of [pattern, replacement] pairs, found {}",
-                describe(&value)
-            ),
-        });
-    };
+    let entries = pairs_from_json(text)?;
     // Programs repeat patterns a lot: compile each distinct one once.
     let mut groups_of: HashMap<String, usize> = HashMap::new();
     let mut rewrites = Vec::with_capacity(entries.len());
-    for (index, entry) in entries.iter().enumerate() {
-        let (pattern, replacement) = pair(index, entry)?;
+    for (index, (pattern, replacement)) in entries.iter().enumerate() {
+        let (pattern, replacement) = (pattern.as_str(), replacement.as_str());
         let template = parse_python_template(replacement)
             .map_err(|message| FormatError::BadReplacement { index, message })?;
         let groups = match groups_of.get(pattern) {
@@ -172,6 +162,32 @@ pub fn from_json(text: &str) -> Result<Program, FormatError> {
         rewrites.push(Rewrite::new(pattern, template));
     }
     Ok(Program::new(rewrites))
+}
+
+/// The `[pattern, replacement]` pairs of a program in the original
+/// project's JSON shape, unchecked beyond the shape (for
+/// `python::load`, which reads each as CPython does).
+///
+/// # Errors
+///
+/// [`FormatError::Json`] or [`FormatError::Shape`].
+pub fn pairs_from_json(text: &str) -> Result<Vec<(String, String)>, FormatError> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|source| FormatError::Json { source })?;
+    let serde_json::Value::Array(entries) = value else {
+        return Err(FormatError::Shape {
+            index: None,
+            message: format!(
+                "expected a top-level array of [pattern, replacement] pairs, found {}",
+                describe(&value)
+            ),
+        });
+    };
+    entries
+        .iter()
+        .enumerate()
+        .map(|(index, entry)| pair(index, entry).map(|(p, r)| (p.to_string(), r.to_string())))
+        .collect()
 }
 
 /// Reads a program from a JSON file (see [`from_json`]).
@@ -240,6 +256,8 @@ fn capture_groups(pattern: &str) -> Result<usize, EngineError> {
             .build()?
             .captures_len(),
         Engine::Backref => fancy_regex::Regex::new(pattern)?.captures_len(),
+        // `of_pattern` never answers it; our engine counts as CPython does.
+        Engine::Python => crate::pyre::Regex::new(pattern)?.groups() + 1,
     };
     Ok(len.saturating_sub(1))
 }

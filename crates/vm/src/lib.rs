@@ -19,6 +19,7 @@ pub mod format;
 mod lex;
 pub mod portable;
 mod program;
+pub mod pyre;
 pub mod python;
 pub mod ranks;
 mod replace;

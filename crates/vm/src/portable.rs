@@ -54,6 +54,11 @@ pub enum PortableError {
     /// and JavaScript, group 1 then `2` in Rust.
     #[error("back-reference at byte {0} followed by a digit")]
     BackrefDigit(usize),
+    /// A `{` that is not a plain quantifier `{m}`, `{m,}`, `{m,n}`:
+    /// Python reads `a{ 1}` as literal text and Rust as `a{1}`; `{,n}`
+    /// is a quantifier in Python and literal text in JavaScript.
+    #[error("'{{' at byte {0} does not start a plain quantifier")]
+    Brace(usize),
 }
 
 /// What the checker learned about a portable pattern.
@@ -85,8 +90,12 @@ pub fn check(pattern: &str) -> Result<PatternInfo, PortableError> {
         Some(Token::Char(c)) => Some(c),
         _ => None,
     };
+    let mut next_byte = 0;
     for (i, l) in lexed.lexemes.iter().enumerate() {
         let at = l.at;
+        // The lexemes' texts make up the pattern.
+        let byte = next_byte;
+        next_byte += l.text.len();
         match l.token {
             Token::TrailingBackslash => {
                 return Err(PortableError::Malformed("trailing backslash".into()));
@@ -129,6 +138,9 @@ pub fn check(pattern: &str) -> Result<PatternInfo, PortableError> {
                     groups += 1;
                 }
             }
+            Token::Char('{') if !plain_quantifier(&pattern[byte..]) => {
+                return Err(PortableError::Brace(at))
+            }
             Token::Char('$') => return Err(PortableError::Dollar(at)),
             Token::Char('^') if at != 0 => return Err(PortableError::Caret(at)),
             Token::Char('*' | '+' | '?' | '}') if char_at(i + 1) == Some('+') => {
@@ -148,6 +160,25 @@ pub fn check(pattern: &str) -> Result<PatternInfo, PortableError> {
         return Err(PortableError::MatchesEmpty);
     }
     Ok(PatternInfo { backrefs, groups })
+}
+
+/// Whether `text` starts with `{m}`, `{m,}` or `{m,n}` (ASCII digits,
+/// nothing else inside), which every engine reads as a quantifier.
+fn plain_quantifier(text: &str) -> bool {
+    let Some(rest) = text.strip_prefix('{') else {
+        return false;
+    };
+    let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let lo = digits(rest);
+    if lo == 0 {
+        return false;
+    }
+    let rest = &rest[lo..];
+    let rest = match rest.strip_prefix(',') {
+        Some(r) => &r[digits(r)..],
+        None => rest,
+    };
+    rest.starts_with('}')
 }
 
 #[cfg(test)]
@@ -173,7 +204,10 @@ mod tests {
     #[test]
     fn rejects_each_non_portable_construct() {
         type Expect = fn(&PortableError) -> bool;
-        let cases: [(&str, Expect); 15] = [
+        let cases: [(&str, Expect); 18] = [
+            ("a{ 1}", |e| matches!(e, PortableError::Brace(1))),
+            ("a{,2}", |e| matches!(e, PortableError::Brace(1))),
+            ("a{1", |e| matches!(e, PortableError::Brace(1))),
             ("a(?=b)", |e| matches!(e, PortableError::LookAround(1))),
             ("a(?<!b)", |e| matches!(e, PortableError::LookAround(1))),
             ("(?i)a", |e| matches!(e, PortableError::GroupSyntax(0))),

@@ -16,6 +16,10 @@ pub enum Engine {
     Plain,
     /// The pattern uses back-references (`\1`..`\9`): runs on `fancy-regex`.
     Backref,
+    /// The pattern means to the Rust engines something other than what it
+    /// means to CPython's `re` (or nothing): runs on our own engine with
+    /// Python's semantics (`pyre`). Only `python::load` chooses it.
+    Python,
 }
 
 impl Engine {

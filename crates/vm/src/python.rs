@@ -1,37 +1,44 @@
 //! Programs read from files, run exactly as CPython's `re` runs them.
 //!
-//! The JSON reader accepts any pattern the Rust engines compile; this
-//! module decides, entry by entry, whether the executor gives the bytes
-//! `re.sub(pattern, replacement, state)` gives, and refuses the program
-//! at load otherwise, naming the entry and the reason. It accepts the
-//! portable subset (`portable`: the same reading in Rust and Python, no
-//! empty matches, whose placement differs between the two), where a
-//! back-reference names a group closed before it (Python refuses the
-//! rest). One construct outside it is translated: the boot pattern `^$`,
-//! which in Python also matches the state `"\n"` (`$` matches before a
-//! final newline), becomes `^(\n?)$` with the captured newline written
-//! back after the replacement (the `regex` crate's `$` is the end only).
-//! It runs nothing and touches no state.
+//! Every entry is read as CPython 3.11 reads it: its pattern by our
+//! Python engine's parser (`pyre`), its replacement as `re.sub` reads it
+//! for that pattern; an entry CPython would refuse (its `re.error` and
+//! the like, raised before any matching) is refused at load, naming the
+//! entry and the reason, and so is a pattern past a stated limit of ours
+//! (group nesting deeper than [`crate::pyre::MAX_NESTING`], `\N{...}`).
+//! Each accepted entry then gets the fastest engine that gives CPython's
+//! bytes: a pattern of the portable subset (`portable`: the same reading
+//! in Rust and Python, no empty matches, whose placement differs between
+//! the two), whose back-references name groups closed before them, keeps
+//! the Rust engines and their fast paths; the boot pattern `^$`, which in
+//! Python also matches the state `"\n"` (`$` matches before a final
+//! newline), becomes `^(\n?)$` with the captured newline written back;
+//! everything else runs on our Python engine ([`Engine::Python`]). It runs
+//! nothing and touches no state.
+
+use std::collections::HashMap;
 
 use crate::analysis;
-use crate::portable::{self, PortableError, BOOT_PATTERN};
-use crate::program::{Piece, Program, Rewrite, Template};
+use crate::portable::{self, BOOT_PATTERN};
+use crate::program::{Engine, Piece, Program, Rewrite, Template};
+use crate::pyre::{self, PatternError, TemplateError};
 
-/// Why an entry cannot be run exactly.
+/// Why an entry is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Reason {
-    /// Outside the portable subset.
-    #[error(transparent)]
-    NotPortable(#[from] PortableError),
-    /// A back-reference to a group that is open or comes later.
-    #[error("a back-reference names a group that is not closed before it")]
-    OpenGroup,
+    /// CPython refuses the pattern (or it passes a limit of ours, which
+    /// the message says).
+    #[error("its pattern")]
+    Pattern(#[source] PatternError),
+    /// CPython refuses the replacement for this pattern.
+    #[error("its replacement")]
+    Replacement(#[source] TemplateError),
 }
 
-/// An entry of a program that cannot be run exactly as Python runs it.
+/// An entry of a program that is refused at load.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("entry {index}: pattern {pattern:?} cannot be run exactly as Python's re runs it")]
-pub struct NotExact {
+#[error("entry {index} (pattern {pattern:?}) is refused")]
+pub struct Refused {
     /// The entry (0-based, the executor's rewrite index).
     pub index: usize,
     /// Its pattern.
@@ -41,42 +48,80 @@ pub struct NotExact {
     pub reason: Reason,
 }
 
-/// The program, with the boot pattern translated, when every entry runs
-/// exactly as in CPython's `re`.
+/// What one distinct pattern became.
+struct Plan {
+    regex: pyre::Regex,
+    engine: Engine,
+}
+
+/// The program of `(pattern, replacement)` entries, each read as CPython
+/// reads it and given an engine that runs it exactly.
 ///
 /// # Errors
 ///
-/// The first entry that does not, with the reason.
-pub fn exact(program: &Program) -> Result<Program, NotExact> {
-    let mut out = Vec::with_capacity(program.len());
-    let mut checked: std::collections::HashMap<&str, Result<(), Reason>> =
-        std::collections::HashMap::new();
-    for (index, r) in program.rewrites().iter().enumerate() {
-        if r.pattern == BOOT_PATTERN {
-            out.push(boot(&r.replacement));
+/// The first entry CPython refuses (or that passes a limit of ours).
+pub fn load(entries: &[(String, String)]) -> Result<Program, Refused> {
+    let mut out = Vec::with_capacity(entries.len());
+    let mut plans: HashMap<&str, Result<Plan, PatternError>> = HashMap::new();
+    for (index, (pattern, replacement)) in entries.iter().enumerate() {
+        let refused = |reason: Reason| Refused {
+            index,
+            pattern: pattern.clone(),
+            reason,
+        };
+        let plan = plans
+            .entry(pattern.as_str())
+            .or_insert_with(|| plan(pattern))
+            .as_ref()
+            .map_err(|e| refused(Reason::Pattern(e.clone())))?;
+        let template = plan
+            .regex
+            .template(replacement)
+            .map_err(|e| refused(Reason::Replacement(e)))?;
+        if pattern == BOOT_PATTERN {
+            out.push(boot(&template));
             continue;
         }
-        let verdict = checked
-            .entry(r.pattern.as_str())
-            .or_insert_with(|| check(&r.pattern));
-        if let Err(reason) = verdict {
-            return Err(NotExact {
-                index,
-                pattern: r.pattern.clone(),
-                reason: reason.clone(),
-            });
-        }
-        out.push(r.clone());
+        let mut rewrite = Rewrite::new(pattern.as_str(), template);
+        rewrite.engine = plan.engine;
+        out.push(rewrite);
     }
     Ok(Program::new(out))
 }
 
-fn check(pattern: &str) -> Result<(), Reason> {
-    let info = portable::check(pattern).map_err(Reason::NotPortable)?;
-    if info.backrefs && analysis::superset(pattern).is_none() {
-        return Err(Reason::OpenGroup);
+/// [`load`] on a program's pairs (its replacements as Python writes
+/// them), for a program already read into memory.
+///
+/// # Errors
+///
+/// As [`load`].
+pub fn exact(program: &Program) -> Result<Program, Refused> {
+    let entries: Vec<(String, String)> = program
+        .rewrites()
+        .iter()
+        .map(|r| (r.pattern.clone(), r.replacement.to_python()))
+        .collect();
+    load(&entries)
+}
+
+fn plan(pattern: &str) -> Result<Plan, PatternError> {
+    let regex = pyre::Regex::new(pattern)?;
+    let engine = if rust_reads_as_python(pattern) {
+        Engine::of_pattern(pattern)
+    } else {
+        Engine::Python
+    };
+    Ok(Plan { regex, engine })
+}
+
+/// Whether the Rust engines read `pattern` as CPython does (it compiles
+/// on CPython): the portable subset, back-references only to groups
+/// closed before them.
+fn rust_reads_as_python(pattern: &str) -> bool {
+    match portable::check(pattern) {
+        Ok(info) => !info.backrefs || analysis::superset(pattern).is_some(),
+        Err(_) => false,
     }
-    Ok(())
 }
 
 /// `^$` as Python reads it: it matches the empty state, and the state
@@ -105,13 +150,15 @@ mod tests {
         s
     }
 
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(p, r)| (p.to_string(), r.to_string()))
+            .collect()
+    }
+
     #[test]
     fn the_boot_pattern_matches_as_in_python() {
-        let p = exact(&Program::new(vec![Rewrite::new(
-            "^$",
-            Template::literal("B").group(0),
-        )]))
-        .expect("exact");
+        let p = load(&pairs(&[("^$", r"B\g<0>")])).expect("loads");
         // re.sub("^$", r"B\g<0>", s) for s in "", "\n", "x", "\n\n".
         assert_eq!(run(&p, ""), "B");
         assert_eq!(run(&p, "\n"), "B\n");
@@ -120,22 +167,64 @@ mod tests {
     }
 
     #[test]
-    fn refuses_what_python_reads_otherwise_naming_the_entry() {
-        for (pattern, index, reason) in [
-            ("a$", 1, "'$'"),
-            ("x*", 1, "empty string"),
-            (r"(a)\10", 1, "followed by a digit"),
-            (r"(a\1)b", 1, "not closed"),
-            (r"a(?=b)", 1, "look-around"),
+    fn each_pattern_gets_the_engine_that_reads_it_as_python_does() {
+        let p = load(&pairs(&[
+            ("%%a", "b"),
+            (r"(a)\1", "b"),
+            (r"\d", "b"),
+            ("a$", "b"),
+            ("x*", "b"),
+            ("(a)(?=b)", "b"),
+        ]))
+        .expect("loads");
+        let engines: Vec<Engine> = p.rewrites().iter().map(|r| r.engine).collect();
+        assert_eq!(
+            engines,
+            [
+                Engine::Plain,
+                Engine::Backref,
+                Engine::Python,
+                Engine::Python,
+                Engine::Python,
+                Engine::Python
+            ]
+        );
+        // The issue's first example: CPython prints a<1>b<2>.
+        let p = load(&pairs(&[("^$", "a1b2\n"), (r"(\d)", r"<\1>")])).expect("loads");
+        assert_eq!(run(&p, ""), "a<1>b<2>\n");
+    }
+
+    #[test]
+    fn a_pattern_nested_to_the_limit_runs_and_one_deeper_is_refused() {
+        let deep = |n: usize| format!("{}a{}", "(?:(".repeat(n / 2), "))".repeat(n / 2));
+        let p = load(&pairs(&[(&deep(pyre::MAX_NESTING), "<\\g<0>>")])).expect("loads");
+        assert_eq!(p.rewrites()[0].engine, Engine::Python);
+        assert_eq!(run(&p, "bab"), "b<a>b");
+        let e = load(&pairs(&[(&deep(pyre::MAX_NESTING + 2), "")])).expect_err("too deep");
+        assert!(format!("{:?}", e.reason).contains("limit of ours"), "{e:?}");
+    }
+
+    #[test]
+    fn refuses_what_python_refuses_naming_the_entry() {
+        for (pattern, replacement, reason) in [
+            ("a**", "", "multiple repeat"),
+            (r"(a\1)b", "", "open group"),
+            ("(?<=a*)", "", "fixed-width"),
+            ("a", r"\1", "invalid group reference 1"),
+            ("(?P<n>a)", r"\g<m>", "unknown group name"),
+            ("a", r"\q", r"bad escape \q"),
         ] {
-            let p = Program::new(vec![
-                Rewrite::new("ok", Template::new()),
-                Rewrite::new(pattern, Template::new()),
-            ]);
-            let e = exact(&p).expect_err(pattern);
-            assert_eq!(e.index, index);
-            assert!(e.reason.to_string().contains(reason), "{pattern}: {e}");
-            assert!(e.to_string().starts_with("entry 1: "), "{e}");
+            let e = load(&pairs(&[("ok", ""), (pattern, replacement)])).expect_err(pattern);
+            assert_eq!(e.index, 1);
+            let chain = format!("{e}: {}: {}", e.reason, {
+                use std::error::Error;
+                e.reason
+                    .source()
+                    .map(ToString::to_string)
+                    .unwrap_or_default()
+            });
+            assert!(chain.contains(reason), "{pattern}: {chain}");
+            assert!(e.to_string().starts_with("entry 1 "), "{e}");
         }
     }
 }

@@ -34,6 +34,10 @@ pub(super) enum Compiled {
         Option<Box<Anchored>>,
         Option<Box<Own>>,
     ),
+    /// A pattern only our Python engine reads as CPython does; with its
+    /// form for ASCII states on the `regex` crate's paths, when it has one
+    /// (see `pyre::Regex::ascii_pattern`).
+    Python(Box<crate::pyre::Regex>, Option<Box<Compiled>>),
 }
 
 impl Compiled {
@@ -49,6 +53,8 @@ impl Compiled {
             Compiled::Fancy(_, _, Some(_)) => "own matcher at the prefix, else fancy-regex",
             Compiled::Fancy(_, Some(_), None) => "fancy-regex anchored at the prefix",
             Compiled::Fancy(_, None, None) => "fancy-regex",
+            Compiled::Python(_, None) => "python engine",
+            Compiled::Python(_, Some(_)) => "python engine; on ASCII states the regex crate",
         }
     }
 }
@@ -181,10 +187,39 @@ impl Executor {
             } else {
                 None
             };
-            let analysis = analyses
-                .entry(r.pattern.as_str())
-                .or_insert_with(|| analysis::analyse(&r.pattern))
-                .clone();
+            let python = match &compiled[id] {
+                Compiled::Python(re, _) => Some(re),
+                _ => None,
+            };
+            let analysis = match python {
+                // Facts from our own parse (the Rust parser may read the
+                // pattern otherwise, or not at all): those of a superset
+                // of it in the `regex` crate's syntax, else its exact
+                // texts only.
+                Some(re) => match re.superset_pattern() {
+                    Some(s) => {
+                        let mut a = analyses
+                            .entry(s)
+                            .or_insert_with(|| analysis::analyse(s))
+                            .clone();
+                        if a.needle.is_none() {
+                            a.needle = re.needle().map(str::to_string);
+                            a.needle_leads = re.needle() == Some(re.prefix());
+                        }
+                        a
+                    }
+                    None => analysis::Analysis {
+                        reach: Reach::Global,
+                        needle: re.needle().map(str::to_string),
+                        needle_leads: re.needle() == Some(re.prefix()),
+                        looks: true,
+                    },
+                },
+                None => analyses
+                    .entry(r.pattern.as_str())
+                    .or_insert_with(|| analysis::analyse(&r.pattern))
+                    .clone(),
+            };
             looks.push(analysis.looks);
             let stripped = distinct[id].3;
             let template = match stripped {
@@ -199,8 +234,11 @@ impl Executor {
                 Reach::Tagged(tag) => Some(format!("%{tag}\n")),
                 Reach::Global | Reach::AnyPiece => None,
             };
-            let required = Some(analysis::required_prefix(stripped.unwrap_or(&r.pattern)))
-                .filter(|t| !t.is_empty());
+            let required = match python {
+                Some(re) => Some(re.prefix().to_string()),
+                None => Some(analysis::required_prefix(stripped.unwrap_or(&r.pattern))),
+            }
+            .filter(|t| !t.is_empty());
             let mut probes = [NO_PROBE; 3];
             for (slot, text) in probes
                 .iter_mut()
@@ -236,13 +274,22 @@ impl Executor {
                     Reach::Marked | Reach::Tagged(_) => Some(1),
                 },
                 reach: analysis.reach.clone(),
-                adds_threads: adds_threads(
-                    percent_groups
-                        .entry(r.pattern.as_str())
-                        .or_insert_with(|| analysis::groups_with_percent(&r.pattern)),
-                    &r.replacement,
-                    &analysis.reach,
-                ),
+                adds_threads: {
+                    // Which groups can hold `%`: read from the superset
+                    // for a pattern of the Python engine.
+                    let facts_of = match python {
+                        Some(re) => re.superset_pattern(),
+                        None => Some(r.pattern.as_str()),
+                    };
+                    let groups = match facts_of {
+                        Some(p) => percent_groups
+                            .entry(p)
+                            .or_insert_with(|| analysis::groups_with_percent(p))
+                            .clone(),
+                        None => None,
+                    };
+                    adds_threads(&groups, &r.replacement, &analysis.reach)
+                },
             });
         }
         let ascii_templates = program.rewrites().iter().all(|r| {
@@ -276,6 +323,17 @@ impl Executor {
 
 fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, EngineError> {
     match engine {
+        Engine::Python => {
+            let re = crate::pyre::Regex::new(pattern)?;
+            // A form the `regex` crate cannot build (too large) leaves
+            // the Python engine alone.
+            let on_ascii = re
+                .ascii_pattern()
+                .filter(|_| !config.naive)
+                .and_then(|p| compile(p, Engine::Plain, config).ok())
+                .map(Box::new);
+            Ok(Compiled::Python(Box::new(re), on_ascii))
+        }
         Engine::Plain => {
             let build = |p: &str| {
                 regex::RegexBuilder::new(p)

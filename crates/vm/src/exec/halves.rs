@@ -109,7 +109,7 @@ impl Executor {
             if stop.is_due() {
                 return None;
             }
-            let did = self.step(index, &mut text, ascii, &mut found).ok()?;
+            let did = self.step(index, &mut text, ascii, &mut found, stop).ok()?;
             if did.changed {
                 counted = None;
                 if keeps_head && !text.is_empty() && !text.starts_with('%') {

@@ -110,6 +110,9 @@ pub enum EngineError {
     /// From `fancy-regex` (patterns with back-references).
     #[error(transparent)]
     Fancy(#[from] fancy_regex::Error),
+    /// From our Python engine (`pyre`): CPython would refuse it too.
+    #[error(transparent)]
+    Python(#[from] crate::pyre::PatternError),
 }
 
 /// A run that stopped. The state passed to [`Executor::run`] holds the state
@@ -127,14 +130,26 @@ pub enum ExecError {
         limit: usize,
     },
     /// The run was told to stop (its deadline passed or its flag was
-    /// raised, see [`Stop`]) before rewrite `rewrite` ran; every rewrite
-    /// before it ran in full.
-    #[error("stopped before rewrite {rewrite}: {reason}")]
+    /// raised, see [`Stop`]) before rewrite `rewrite` ran, or while it
+    /// ran on the Python engine (which asks the stop during long
+    /// searches); every rewrite before it ran in full, and it left the
+    /// state as it was.
+    #[error("stopped at rewrite {rewrite}: {reason}")]
     Stopped {
         /// Index of the first rewrite that did not run.
         rewrite: usize,
         /// Why.
         reason: StopReason,
+    },
+    /// Our Python engine's search outgrew its backtracking stack (as
+    /// many bytes as [`Config::max_state_bytes`]).
+    #[error("rewrite {rewrite}: the Python engine's search failed")]
+    Python {
+        /// Index of the rewrite.
+        rewrite: usize,
+        /// What the engine said.
+        #[source]
+        source: crate::pyre::MatchError,
     },
     /// `fancy-regex` gave up (e.g. its backtrack limit,
     /// [`Config::fancy_backtrack_limit`], was exceeded).
@@ -292,7 +307,7 @@ impl Executor {
         for (index, step) in self.steps.iter().enumerate() {
             stop.check(index)?;
             let t0 = Instant::now();
-            let changed = match self.apply(index, step, state, false, 0)? {
+            let changed = match self.apply(index, step, state, false, 0, stop)? {
                 Some(next) => {
                     *state = next;
                     true
@@ -311,6 +326,12 @@ impl Executor {
             }
         }
         Ok(Self::finish(stats, state, start))
+    }
+
+    /// The Python engine's stack limit: as many bytes as the state cap
+    /// (and at least a million entries).
+    fn python_frames(&self) -> usize {
+        (self.config.max_state_bytes / crate::pyre::FRAME_BYTES).max(1 << 20)
     }
 
     fn check_size(&self, rewrite: usize, len: usize) -> Result<(), ExecError> {
@@ -363,7 +384,7 @@ impl Executor {
                 sequential_until = end;
             }
             let t0 = self.config.profile.then(Instant::now);
-            let did = self.step(index, state, ascii, &mut found)?;
+            let did = self.step(index, state, ascii, &mut found, stop)?;
             if self.config.profile {
                 stats
                     .per_rewrite
@@ -417,11 +438,12 @@ impl Executor {
         text: &mut String,
         ascii: bool,
         found: &mut Found,
+        stop: &Stop,
     ) -> Result<Did, ExecError> {
         let Some(from) = self.first_place(self.gates[index], text, found) else {
             return Ok(Did::default());
         };
-        let changed = match self.apply(index, &self.steps[index], text, ascii, from)? {
+        let changed = match self.apply(index, &self.steps[index], text, ascii, from, stop)? {
             Some(next) => {
                 recycle(std::mem::replace(text, next));
                 found.version += 1;
@@ -442,6 +464,23 @@ impl Executor {
         text: &str,
         ascii: bool,
         from: usize,
+        stop: &Stop,
+    ) -> Result<Option<String>, ExecError> {
+        let compiled = &self.compiled[step.compiled];
+        self.apply_compiled(index, step, compiled, text, ascii, from, stop)
+    }
+
+    /// [`Executor::apply`] on one compiled form of the step's pattern.
+    #[allow(clippy::too_many_arguments)]
+    fn apply_compiled(
+        &self,
+        index: usize,
+        step: &Step,
+        compiled: &Compiled,
+        text: &str,
+        ascii: bool,
+        from: usize,
+        stop: &Stop,
     ) -> Result<Option<String>, ExecError> {
         let places = |prefix| Places {
             prefix,
@@ -449,7 +488,30 @@ impl Executor {
             from,
             head_marks: step.head_marks,
         };
-        let next = match &self.compiled[step.compiled] {
+        let next = match compiled {
+            Compiled::Python(re, on_ascii) => {
+                // On ASCII text, the same pattern in the `regex` crate's
+                // syntax (see `pyre::Regex::ascii_pattern`).
+                if let Some(alt) = on_ascii.as_deref().filter(|_| ascii && !self.config.naive) {
+                    return self.apply_compiled(index, step, alt, text, ascii, from, stop);
+                }
+                let limits = crate::pyre::SearchLimits {
+                    stop,
+                    max_frames: self.python_frames(),
+                };
+                return re
+                    .replace_all(text, &step.template, from, limits)
+                    .map_err(|e| match e {
+                        crate::pyre::MatchError::Stopped(reason) => ExecError::Stopped {
+                            rewrite: index,
+                            reason,
+                        },
+                        source => ExecError::Python {
+                            rewrite: index,
+                            source,
+                        },
+                    });
+            }
             Compiled::Plain(re, fast, groups) => {
                 let groups = groups.as_deref().filter(|_| !self.config.naive);
                 let by_regex = || {

@@ -1,0 +1,168 @@
+//! Python's `re`, exactly: patterns as CPython 3.11 reads them, matched
+//! with CPython's semantics on Unicode text, replaced as `re.sub` places
+//! and expands matches.
+//!
+//! The pipeline, one stage per module: [`parse`] reads a pattern (with
+//! [`escape`] for escapes and classes, [`flags`] for inline flags) into the tree of [`ast`], or the
+//! error CPython raises; [`compile`] turns the tree into a program for
+//! the backtracking machine ([`prog`]); [`search`] picks the places of a
+//! text to try, [`vm`] runs the program at one, [`text`] reads UTF-8 text
+//! at byte positions; [`sub`] places matches as `re.sub` does; [`ascii`] writes the
+//! pattern in the `regex` crate's syntax where that is exact on ASCII
+//! text (the executor's fast path), [`superset`] as a superset (for the
+//! executor's analysis); [`template`] reads
+//! `re.sub`'s replacement strings; [`facts`] gives the executor the texts
+//! every match needs; [`unicode`] answers what a character is to Python,
+//! from [`tables`] (generated from CPython itself).
+//!
+//! This module is the surface: [`Regex`] (a compiled pattern) and the
+//! errors. It knows nothing of the state grammar, the executor or files.
+
+mod ascii;
+mod ast;
+mod compile;
+mod escape;
+mod facts;
+mod flags;
+mod parse;
+mod prog;
+mod search;
+mod sub;
+mod superset;
+mod tables;
+mod template;
+mod text;
+pub(crate) mod unicode;
+mod vm;
+
+use std::collections::HashMap;
+
+pub use parse::PatternError;
+pub use template::TemplateError;
+pub use vm::MatchError;
+
+use crate::exec::Stop;
+use crate::program::Template;
+
+/// The nesting limit of groups (ours; CPython's recursive parser gives up
+/// near 500).
+pub const MAX_NESTING: usize = parse::MAX_NESTING;
+
+/// The size of one entry of the machine's backtracking stack, in bytes.
+pub const FRAME_BYTES: usize = vm::FRAME_BYTES;
+
+/// The Unicode version of the character tables (CPython 3.11's).
+pub const UNICODE_VERSION: &str = unicode::UNICODE_VERSION;
+
+/// A pattern compiled with Python's meaning.
+#[derive(Debug, Clone)]
+pub struct Regex {
+    prog: prog::Prog,
+    groups: usize,
+    names: HashMap<String, usize>,
+    prefix: String,
+    needle: Option<String>,
+    can_be_empty: bool,
+    ascii: Option<String>,
+    superset: Option<String>,
+}
+
+/// The bounds of one search (see [`Regex::replace_all`]).
+#[derive(Debug, Clone, Copy)]
+pub struct SearchLimits<'s> {
+    /// Asked every 4,096 steps of the machine.
+    pub stop: &'s Stop,
+    /// The most entries the backtracking stack may hold.
+    pub max_frames: usize,
+}
+
+impl Regex {
+    /// Compiles `pattern` as `re.compile(pattern)` would.
+    ///
+    /// # Errors
+    ///
+    /// [`PatternError`] where CPython raises (or past our nesting limit).
+    pub fn new(pattern: &str) -> Result<Regex, PatternError> {
+        let parsed = parse::parse(pattern)?;
+        let prog = compile::compile(&parsed.node, parsed.groups);
+        Ok(Regex {
+            ascii: ascii::translate(&parsed.node, prog.filter.is_some()),
+            superset: superset::superset(&parsed.node),
+            prog,
+            groups: parsed.groups,
+            prefix: facts::prefix(&parsed.node),
+            needle: facts::needle(&parsed.node),
+            can_be_empty: ast::can_be_empty(&parsed.node),
+            names: parsed.names,
+        })
+    }
+
+    /// Number of capturing groups.
+    pub fn groups(&self) -> usize {
+        self.groups
+    }
+
+    /// Group names and their numbers.
+    pub fn names(&self) -> &HashMap<String, usize> {
+        &self.names
+    }
+
+    /// The exact text every match starts with (possibly empty).
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// The longest exact text every match contains, if any.
+    pub fn needle(&self) -> Option<&str> {
+        self.needle.as_deref()
+    }
+
+    /// The pattern in the `regex` crate's syntax, meaning what it means
+    /// to CPython on ASCII text (groups numbered alike, no empty match),
+    /// when it has such a form.
+    pub fn ascii_pattern(&self) -> Option<&str> {
+        self.ascii.as_deref()
+    }
+
+    /// A pattern in the `regex` crate's syntax that matches every text
+    /// this one can match (see `superset`), to read facts from.
+    pub fn superset_pattern(&self) -> Option<&str> {
+        self.superset.as_deref()
+    }
+
+    /// Whether a match can be empty (a superset: back-references and
+    /// look-arounds count as able).
+    pub fn can_be_empty(&self) -> bool {
+        self.can_be_empty
+    }
+
+    /// A replacement string read as `re.sub` reads it for this pattern.
+    ///
+    /// # Errors
+    ///
+    /// [`TemplateError`] where CPython raises for it.
+    pub fn template(&self, replacement: &str) -> Result<Template, TemplateError> {
+        template::parse(replacement, self.groups, &self.names)
+    }
+
+    /// `re.sub(self, template, text)`, where no match starts before
+    /// `from` (a character boundary of `text`); `None` when nothing
+    /// matched.
+    ///
+    /// # Errors
+    ///
+    /// [`MatchError`] when a search stops or outgrows its stack.
+    pub fn replace_all(
+        &self,
+        text: &str,
+        template: &Template,
+        from: usize,
+        limits: SearchLimits<'_>,
+    ) -> Result<Option<String>, MatchError> {
+        let mut cache = vm::Cache::default();
+        sub::replace_all(&self.prog, text, template, from, &mut cache, &limits)
+    }
+}
+
+#[cfg(test)]
+mod tests;

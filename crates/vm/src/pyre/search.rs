@@ -1,0 +1,87 @@
+//! The search: from a place, the first place where the program matches,
+//! the way CPython's search picks places (and skips them).
+//!
+//! It owns which places are tried: every place from the start, passing
+//! over those that cannot start a match by the program's facts (the text
+//! every match starts with, a first look-behind of exact text, a
+//! first-character test), over those CPython's own search filter
+//! refuses (see `compile::filter`), and, after a failed place, over the
+//! places inside a leading greedy run (see `Prog::lead_run`). Running the
+//! program at a place is `vm`'s.
+
+use memchr::memmem;
+
+use super::prog::{Inst, Prog};
+use super::text::{char_at, run_end};
+use super::vm::{run, Cache, MatchError};
+use super::SearchLimits;
+
+/// The first match at or after `start` (a character boundary), its groups
+/// in `cache.slots`; with `must_advance`, a match at `start` must not be
+/// empty.
+///
+/// # Errors
+///
+/// [`MatchError`] when the stop falls due or the stack passes its limit.
+pub(crate) fn search(
+    prog: &Prog,
+    text: &str,
+    start: usize,
+    must_advance: bool,
+    cache: &mut Cache,
+    limits: &SearchLimits<'_>,
+) -> Result<bool, MatchError> {
+    let bytes = text.as_bytes();
+    let finder = (!prog.prefix.is_empty()).then(|| memmem::Finder::new(&prog.prefix));
+    let behind = (!prog.behind.is_empty()).then(|| memmem::Finder::new(&prog.behind));
+    let mut at = start;
+    loop {
+        if prog.anchored_start && at > 0 {
+            return Ok(false);
+        }
+        if let Some(f) = &behind {
+            // The first place at or after `at` right after the text the
+            // look-behind asks for (a whole UTF-8 text: it starts and
+            // ends at character boundaries).
+            let n = prog.behind.len();
+            let from = at.saturating_sub(n);
+            match f.find(&bytes[from..]) {
+                Some(i) => at = from + i + n,
+                None => return Ok(false),
+            }
+        } else if let Some(f) = &finder {
+            match f.find(&bytes[at..]) {
+                Some(i) => at += i,
+                None => return Ok(false),
+            }
+        } else if let Some(test) = &prog.first {
+            // Pass over characters no match can start with.
+            loop {
+                match char_at(bytes, at) {
+                    None => return Ok(false),
+                    Some((c, n)) if !test.matches(c) => at += n,
+                    Some(_) => break,
+                }
+            }
+        }
+        let filtered = prog
+            .filter
+            .as_ref()
+            .is_some_and(|f| !char_at(bytes, at).is_some_and(|(c, _)| f.matches(c)));
+        if !filtered && run(prog, bytes, at, must_advance && at == start, cache, limits)? {
+            return Ok(true);
+        }
+        if let Some(Inst::RepeatOne { test, stops, .. }) = prog
+            .lead_run
+            .filter(|_| !filtered)
+            .map(|pc| &prog.insts[pc as usize])
+        {
+            // Every place up to where the leading run stops fails too.
+            at = run_end(bytes, at, test, stops.as_deref());
+        }
+        match char_at(bytes, at) {
+            Some((_, n)) => at += n,
+            None => return Ok(false),
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! Reading UTF-8 text at byte positions: the character at a place and
+//! before it, whether an assertion holds there, where a run of one class
+//! stops. Positions are byte offsets at character boundaries; characters
+//! are code points. It owns no matching and no search.
+
+use memchr::{memchr, memchr2, memchr3};
+
+use super::ast::{Anchor, CharTest};
+use super::unicode;
+
+/// The character at `pos` and its length in bytes.
+#[inline]
+pub(crate) fn char_at(text: &[u8], pos: usize) -> Option<(u32, usize)> {
+    let b0 = *text.get(pos)?;
+    if b0 < 0x80 {
+        return Some((u32::from(b0), 1));
+    }
+    let cont = |i: usize| u32::from(text[pos + i] & 0x3F);
+    Some(if b0 < 0xE0 {
+        ((u32::from(b0 & 0x1F) << 6) | cont(1), 2)
+    } else if b0 < 0xF0 {
+        ((u32::from(b0 & 0x0F) << 12) | (cont(1) << 6) | cont(2), 3)
+    } else {
+        (
+            (u32::from(b0 & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3),
+            4,
+        )
+    })
+}
+
+/// The start of the character before `pos` (`pos > 0`).
+#[inline]
+pub(crate) fn prev_boundary(text: &[u8], mut pos: usize) -> usize {
+    pos -= 1;
+    while pos > 0 && text[pos] & 0xC0 == 0x80 {
+        pos -= 1;
+    }
+    pos
+}
+
+/// The character before `pos`.
+fn char_before(text: &[u8], pos: usize) -> Option<u32> {
+    if pos == 0 {
+        return None;
+    }
+    char_at(text, prev_boundary(text, pos)).map(|(c, _)| c)
+}
+
+fn is_word_at(text: &[u8], pos: usize, ascii: bool) -> bool {
+    char_at(text, pos).is_some_and(|(c, _)| unicode::is_word(c, ascii))
+}
+
+fn is_word_before(text: &[u8], pos: usize, ascii: bool) -> bool {
+    char_before(text, pos).is_some_and(|c| unicode::is_word(c, ascii))
+}
+
+/// Whether an assertion holds at `pos`.
+pub(crate) fn anchor_holds(a: Anchor, text: &[u8], pos: usize) -> bool {
+    let len = text.len();
+    match a {
+        Anchor::Start => pos == 0,
+        Anchor::LineStart => pos == 0 || text[pos - 1] == b'\n',
+        Anchor::End => pos == len,
+        Anchor::EndOrFinalNewline => pos == len || (pos + 1 == len && text[pos] == b'\n'),
+        Anchor::LineEnd => pos == len || text[pos] == b'\n',
+        Anchor::WordBoundary { ascii } => {
+            is_word_before(text, pos, ascii) != is_word_at(text, pos, ascii)
+        }
+        // CPython's `\B` never matches in an empty text.
+        Anchor::NotWordBoundary { ascii } => {
+            len > 0 && is_word_before(text, pos, ascii) == is_word_at(text, pos, ascii)
+        }
+    }
+}
+
+/// Where a run of `test` from `at` stops (`stops`: the bytes that end it,
+/// when they are all it refuses).
+pub(crate) fn run_end(text: &[u8], at: usize, test: &CharTest, stops: Option<&[u8]>) -> usize {
+    let rest = &text[at..];
+    let found = match stops {
+        Some([]) => Some(rest.len()),
+        Some([a]) => memchr(*a, rest),
+        Some([a, b]) => memchr2(*a, *b, rest),
+        Some([a, b, c]) => memchr3(*a, *b, *c, rest),
+        _ => {
+            let mut end = at;
+            while let Some((_, n)) = char_at(text, end).filter(|&(c, _)| test.matches(c)) {
+                end += n;
+            }
+            return end;
+        }
+    };
+    at + found.unwrap_or(rest.len())
+}
