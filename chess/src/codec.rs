@@ -79,19 +79,7 @@ pub struct Encoded {
     pub fullmoves: u64,
 }
 
-/// At most the first [`EXCERPT_CHARS`] characters of an input, with `...`
-/// after them when there were more: what an error message quotes, so that
-/// a huge input does not come back whole (the caller's `{:?}` escapes
-/// control characters).
-pub fn excerpt(text: &str) -> String {
-    match text.char_indices().nth(EXCERPT_CHARS) {
-        Some((end, _)) => format!("{}...", &text[..end]),
-        None => text.to_string(),
-    }
-}
-
-/// The most characters of an input an error message quotes.
-pub const EXCERPT_CHARS: usize = 100;
+pub use regex_vm::{excerpt, EXCERPT_CHARS};
 
 /// Parses and validates a FEN.
 /// Parses and validates a FEN, leniently as python-chess and Stockfish

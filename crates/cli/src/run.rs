@@ -132,7 +132,7 @@ pub(crate) fn run(args: RunArgs) -> Result<()> {
             let what = match &e {
                 ExecError::Stopped { rewrite, .. } => format!(
                     "pass {pass}, rewrite {rewrite} (pattern {:?}), with --timeout {} and --pass-timeout {}",
-                    program.rewrites()[*rewrite].pattern,
+                    regex_vm::excerpt(&program.rewrites()[*rewrite].pattern),
                     shown(args.timeout),
                     shown(args.pass_timeout),
                 ),

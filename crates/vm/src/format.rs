@@ -59,7 +59,10 @@ pub enum FormatError {
         message: String,
     },
     /// The pattern does not compile on the engine it needs.
-    #[error("entry {index}: pattern {pattern:?} does not compile")]
+    #[error(
+        "entry {index}: pattern {:?} does not compile",
+        crate::excerpt(pattern)
+    )]
     BadPattern {
         /// The bad entry.
         index: usize,

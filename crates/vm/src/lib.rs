@@ -21,11 +21,13 @@ pub mod portable;
 mod program;
 pub mod pyre;
 pub mod python;
+mod quote;
 pub mod ranks;
 mod replace;
 pub mod state;
 
 pub use exec::{CompileError, Config, EngineError, ExecError, Executor, Stats, Stop, StopReason};
 pub use program::{Engine, Origin, Piece, Program, Rewrite, Scope, Template};
+pub use quote::{excerpt, EXCERPT_CHARS};
 pub use ranks::ByteRanks;
 pub use state::{State, Tag, Thread, VarName};

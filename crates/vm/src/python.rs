@@ -37,7 +37,7 @@ pub enum Reason {
 
 /// An entry of a program that is refused at load.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("entry {index} (pattern {pattern:?}) is refused")]
+#[error("entry {index} (pattern {:?}) is refused", crate::excerpt(pattern))]
 pub struct Refused {
     /// The entry (0-based, the executor's rewrite index).
     pub index: usize,
@@ -154,6 +154,16 @@ mod tests {
         list.iter()
             .map(|(p, r)| (p.to_string(), r.to_string()))
             .collect()
+    }
+
+    #[test]
+    fn a_refusal_quotes_at_most_an_excerpt_of_a_long_pattern() {
+        let long = "[".repeat(10_000);
+        let err = load(&pairs(&[("^$", "x"), (&long, "y")])).expect_err("refused");
+        assert_eq!(err.index, 1);
+        let message = err.to_string();
+        assert!(message.len() < 200, "{message}");
+        assert!(message.contains(&crate::excerpt(&long)), "{message}");
     }
 
     #[test]

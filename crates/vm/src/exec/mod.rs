@@ -90,7 +90,10 @@ impl Default for Config {
 
 /// A pattern that failed to compile.
 #[derive(Debug, thiserror::Error)]
-#[error("rewrite {index}: pattern {pattern:?} does not compile")]
+#[error(
+    "rewrite {index}: pattern {:?} does not compile",
+    crate::excerpt(pattern)
+)]
 pub struct CompileError {
     /// Index of the first rewrite using the pattern.
     pub index: usize,
