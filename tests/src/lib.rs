@@ -67,6 +67,8 @@ pub const VALUES: &[&str] = &[
     "T", "F", "0", "1", "7", "9", "10", "99", "100", "909", "12345678", "99999999", "", "a", "x y",
     "a.b", "(", ")|*", "T ", "e2e4", "k:q", "$1", "\\",
 ];
+/// The screen text a generated `boot` writes before its one thread.
+const BOOT_PREFIX: &str = "booted\n";
 /// Variable names the generators use.
 pub const VARS: &[&str] = &["a", "b", "x", "board"];
 /// Tags the generators use.
@@ -92,16 +94,18 @@ fn thread() -> impl Strategy<Value = Thread> {
         })
 }
 
-/// A random state: some screen text, then one to four threads.
+/// A random state: some screen text, then one to four threads; now and
+/// then the empty state, the only one on which `boot` does anything.
 pub fn state() -> impl Strategy<Value = State> {
-    (
+    let some = (
         prop::sample::select(&["", "screen\n", "board # 1.e4 e5\nyour move: "][..]),
         prop::collection::vec(thread(), 1..5),
     )
         .prop_map(|(prefix, threads)| State {
             prefix: prefix.to_string(),
             threads,
-        })
+        });
+    prop_oneof![9 => some, 1 => Just(State::default())]
 }
 
 /// All instruction shapes the generator picks from, given random choices.
@@ -113,6 +117,9 @@ fn candidates(c: &Choice) -> Vec<Vec<Instr>> {
     let w = VALUES[c.other % VALUES.len()].to_string();
     let one = |i: Instr| vec![i];
     vec![
+        one(Instr::Boot(format!(
+            "{BOOT_PREFIX}%%\n#stack:\n{v}\n#a:{w}\n"
+        ))),
         one(Instr::Push(v.clone())),
         one(Instr::Pop),
         one(Instr::Dup),

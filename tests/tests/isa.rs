@@ -112,6 +112,7 @@ fn generator_covers_every_instruction() {
         );
     }
     let all = [
+        "boot",
         "push",
         "pop",
         "dup",
@@ -128,6 +129,8 @@ fn generator_covers_every_instruction() {
         "fork_bool",
         "fork_list",
         "join",
+        "absorb",
+        "stack_empty",
         "eq",
         "not",
         "and",

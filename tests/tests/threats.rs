@@ -8,7 +8,7 @@
 #![allow(clippy::unwrap_used)]
 
 use chess::codec::fen_of;
-use chess::reference::{best_moves_in_game_with, Leaves, Threats, SEARCHED};
+use chess::reference::{best_moves_in_game_with, Leaves, Threats};
 use regex_chess_tests::positions::{positions_where, regex_reply_matches_reference};
 
 /// `want` positions from random games where no best move of the search
@@ -25,9 +25,28 @@ fn changed_positions(depth: u32, want: usize, max_moves: usize) -> Vec<String> {
     found
 }
 
+/// Where the searches with and without the threat term have no best move
+/// in common, the regex program's move is one of the search with it: the
+/// program searches with threats (a program without them would play a
+/// move of the other set).
 #[test]
 fn the_regex_program_searches_with_threats() {
-    assert_eq!(SEARCHED, Leaves::Threats);
+    for fen in changed_positions(2, 3, 40) {
+        let pos = chess::codec::parse_fen(&fen).unwrap();
+        let (with, _) = best_moves_in_game_with(&pos, 2, "", Leaves::Threats).unwrap();
+        let (without, _) = best_moves_in_game_with(&pos, 2, "", Leaves::Quiescent).unwrap();
+        let (uci, _) = chess::search_at(&fen, 2).unwrap().best.unwrap();
+        let m = uci
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        assert!(
+            with.contains(&m),
+            "{fen}: {uci} is not a best move with threats"
+        );
+        assert!(!without.contains(&m), "{fen}: {uci}");
+    }
 }
 
 #[test]
