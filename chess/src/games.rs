@@ -1,12 +1,56 @@
 //! Random games and position transforms for tests, fuzzing and benchmarks.
 //!
-//! Plain shakmaty code: a seeded generator, random legal games, and the
-//! colour flip of a FEN. Nothing here runs the regex program.
+//! Plain shakmaty code: a seeded generator, random legal games, the
+//! colour flip of a FEN, and the one reader of the standard perft suite
+//! (`tests/data/perft.epd`). Nothing here runs the regex program.
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng as _, RngExt, SeedableRng};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 use crate::codec::{excerpt, fen_of, parse_fen, FenError};
+
+/// The standard perft suite, as the workspace keeps it (the same file as
+/// `../shared/perft.epd`): `FEN ;D1 n ;D2 n ;D3 n ;id name` per line,
+/// `#` comments.
+const PERFT_EPD: &str = include_str!("../../tests/data/perft.epd");
+
+/// One position of the standard perft suite.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PerftPosition {
+    /// Its FEN.
+    pub fen: String,
+    /// Its name (`startpos`, `kiwipete`, ...).
+    pub id: String,
+    /// `(depth, leaf nodes)`, shallowest first.
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// The standard perft positions, in the suite's order.
+pub fn perft_positions() -> Vec<PerftPosition> {
+    PERFT_EPD.lines().filter_map(perft_line).collect()
+}
+
+/// One line of the suite; `None` for a comment, a blank line or a line
+/// without a FEN field.
+fn perft_line(line: &str) -> Option<PerftPosition> {
+    if line.starts_with('#') || line.trim().is_empty() {
+        return None;
+    }
+    let mut fields = line.split(';').map(str::trim);
+    let fen = fields.next().filter(|f| !f.is_empty())?.to_string();
+    let mut id = String::new();
+    let mut counts = Vec::new();
+    for field in fields {
+        if let Some(name) = field.strip_prefix("id ") {
+            id = name.trim().to_string();
+        } else if let Some((d, n)) = field.strip_prefix('D').and_then(|f| f.split_once(' ')) {
+            if let (Ok(d), Ok(n)) = (d.parse(), n.trim().parse()) {
+                counts.push((d, n));
+            }
+        }
+    }
+    Some(PerftPosition { fen, id, counts })
+}
 
 /// The seeded generator of random games: rand's ChaCha8, the same
 /// sequence for a seed on every machine. Game `g` of a campaign with seed
@@ -96,6 +140,28 @@ pub fn flip_fen(fen: &str) -> Result<String, FenError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_perft_suite_reads_every_line_with_its_counts() {
+        let suite = perft_positions();
+        let lines = PERFT_EPD
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .count();
+        assert_eq!(suite.len(), lines);
+        assert!(suite.len() >= 6);
+        assert_eq!(suite[0].id, "startpos");
+        assert_eq!(suite[0].counts, [(1, 20), (2, 400), (3, 8902)]);
+        for p in &suite {
+            parse_fen(&p.fen).unwrap_or_else(|e| panic!("{}: {e}", p.id));
+            assert_eq!(p.counts.first().map(|c| c.0), Some(1), "{}", p.id);
+        }
+        assert_eq!(perft_line("# a comment"), None);
+        assert_eq!(
+            perft_line("8/8/8/8/8/8/8/8 w - - 0 1 ;D2 x ;id y").map(|p| p.counts),
+            Some(vec![])
+        );
+    }
 
     #[test]
     fn a_seed_repeats_and_games_have_their_own_streams() {

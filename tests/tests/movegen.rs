@@ -48,24 +48,11 @@ fn check(fen: &str) -> usize {
     diff(fen).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// (fen, [(depth, count)]) from the EPD file.
+/// (fen, [(depth, count)]) from the perft suite.
 fn perft_suite() -> Vec<(String, Vec<(u32, u64)>)> {
-    include_str!("../data/perft.epd")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|line| {
-            let mut fields = line.split(';');
-            let fen = fields.next().unwrap().trim().to_string();
-            let counts = fields
-                .filter_map(|f| {
-                    let f = f.trim();
-                    let rest = f.strip_prefix('D')?;
-                    let (d, n) = rest.split_once(' ')?;
-                    Some((d.parse().ok()?, n.trim().parse().ok()?))
-                })
-                .collect();
-            (fen, counts)
-        })
+    chess::games::perft_positions()
+        .into_iter()
+        .map(|p| (p.fen, p.counts))
         .collect()
 }
 

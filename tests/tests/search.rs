@@ -20,13 +20,9 @@ fn check(fen: &str) -> Result<(), String> {
 
 #[test]
 fn vm_best_move_matches_native_minimax_on_perft_positions() {
-    for line in include_str!("../data/perft.epd")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let fen = line.split(';').next().unwrap().trim();
-        check(fen).unwrap();
-        check(&flip_fen(fen).unwrap()).unwrap();
+    for p in chess::games::perft_positions() {
+        check(&p.fen).unwrap();
+        check(&flip_fen(&p.fen).unwrap()).unwrap();
     }
 }
 
@@ -227,10 +223,9 @@ fn vm_search_scores_lone_king_endings_like_the_reference() {
 #[test]
 fn vm_best_move_matches_native_search_at_every_depth() {
     use shakmaty::Position;
-    let mut fens: Vec<String> = include_str!("../data/perft.epd")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| l.split(';').next().unwrap().trim().to_string())
+    let mut fens: Vec<String> = chess::games::perft_positions()
+        .into_iter()
+        .map(|p| p.fen)
         .filter(|f| parse_fen(f).unwrap().legal_moves().len() <= 20)
         .flat_map(|f| [flip_fen(&f).unwrap(), f])
         .collect();

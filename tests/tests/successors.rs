@@ -90,10 +90,9 @@ fn check(fen: &str) -> Result<(), String> {
 }
 
 fn perft_fens() -> Vec<String> {
-    include_str!("../data/perft.epd")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| l.split(';').next().unwrap().trim().to_string())
+    chess::games::perft_positions()
+        .into_iter()
+        .map(|p| p.fen)
         .collect()
 }
 

@@ -66,9 +66,6 @@ mod findings;
 use checks::{check, hash, Ply};
 use findings::{prepare_out, quiet_when_closed, record};
 
-/// The standard perft positions; odd-numbered games start from them.
-const PERFT_EPD: &str = include_str!("../../../tests/data/perft.epd");
-
 use crate::START_FEN;
 
 /// Endings random play seldom finishes, started late in their fifty moves:
@@ -439,13 +436,12 @@ fn clock_seed() -> u64 {
 /// perft position, alternating; the perft positions as given come first,
 /// then colour-flipped.
 fn start_positions() -> Result<Vec<String>> {
-    let perft: Vec<&str> = PERFT_EPD
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .filter_map(|l| l.split(';').next().map(str::trim))
+    let perft: Vec<String> = chess::games::perft_positions()
+        .into_iter()
+        .map(|p| p.fen)
         .collect();
     let mut starts = Vec::new();
-    let mut fens: Vec<String> = perft.iter().map(|f| f.to_string()).collect();
+    let mut fens = perft.clone();
     for f in &perft {
         fens.push(flip_fen(f).with_context(|| format!("mirroring start position {f:?}"))?);
     }
@@ -573,10 +569,7 @@ mod tests {
         let starts = start_positions().unwrap();
         // Each perft position as written and mirrored, then each long
         // ending, every one after the standard position.
-        let perft = PERFT_EPD
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-            .count();
+        let perft = chess::games::perft_positions().len();
         assert!(perft > 0);
         assert_eq!(starts.len(), 2 * (2 * perft + LONG_ENDINGS.len()));
         assert!(starts.iter().step_by(2).all(|f| f == START_FEN));
