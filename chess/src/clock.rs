@@ -63,6 +63,9 @@ pub struct Budget {
     pub target: Duration,
     /// The time it never passes: a search still running then is stopped.
     pub limit: Duration,
+    /// Whether time the move does not use is kept for later moves (a
+    /// clock), rather than lost (`movetime`).
+    pub banked: bool,
 }
 
 /// The budget of a move, `None` when the clock sets no limit (no
@@ -73,6 +76,7 @@ pub fn budget(clock: &Clock) -> Option<Budget> {
         return Some(Budget {
             target: limit,
             limit,
+            banked: false,
         });
     }
     let remaining = clock.remaining?;
@@ -88,16 +92,21 @@ pub fn budget(clock: &Clock) -> Option<Budget> {
     Some(Budget {
         target: share.min(limit),
         limit,
+        banked: true,
     })
 }
 
 impl Budget {
     /// Whether a search expected to take `expected` is worth starting
-    /// `elapsed` into the move: when it is expected to end within
-    /// [`STRETCH_START`] times the target and before the limit. One that
-    /// is not would most likely be stopped at the limit, its time lost to
-    /// the clock.
+    /// `elapsed` into the move. On a clock, when it is expected to end
+    /// within [`STRETCH_START`] times the target and before the limit: one
+    /// that is not would most likely be stopped at the limit, its time
+    /// lost to the clock. Time that is not banked is lost anyway: any
+    /// search started before the limit is worth its chance.
     pub fn worth_starting(&self, elapsed: Duration, expected: Duration) -> bool {
+        if !self.banked {
+            return elapsed < self.limit;
+        }
         let end = elapsed.saturating_add(expected);
         end <= self.target.saturating_mul(STRETCH_START) && end <= self.limit
     }
@@ -133,7 +142,8 @@ mod tests {
             of(1000),
             Budget {
                 target: ms(900),
-                limit: ms(900)
+                limit: ms(900),
+                banked: false
             }
         );
         assert_eq!(of(200).limit, ms(100));
@@ -210,6 +220,7 @@ mod tests {
         let b = Budget {
             target: ms(1000),
             limit: ms(4000),
+            banked: true,
         };
         assert!(b.worth_starting(ms(100), ms(1500)));
         assert!(b.worth_starting(ms(500), ms(1500)));
@@ -218,8 +229,17 @@ mod tests {
         let tight = Budget {
             target: ms(1000),
             limit: ms(1200),
+            banked: true,
         };
         assert!(!tight.worth_starting(ms(100), ms(1500)));
         assert!(tight.worth_starting(ms(100), ms(1100)));
+        // A movetime's time is lost if not used: anything before the
+        // limit is worth starting.
+        let movetime = Budget {
+            banked: false,
+            ..tight
+        };
+        assert!(movetime.worth_starting(ms(100), ms(5000)));
+        assert!(!movetime.worth_starting(ms(1200), ms(1)));
     }
 }

@@ -185,6 +185,9 @@ pub struct Climb<T> {
     pub rungs: Vec<Rung<T>>,
     /// Why no deeper rung answered.
     pub ended: Ended,
+    /// Time from the move's start to the climb's end (a rung stopped or
+    /// cut short included).
+    pub elapsed: Duration,
 }
 
 impl<T> Climb<T> {
@@ -220,6 +223,7 @@ pub(crate) fn climb<T>(
             if settled(&last.answer) {
                 return Ok(Climb {
                     rungs,
+                    elapsed: limits.elapsed(),
                     ended: Ended::Settled,
                 });
             }
@@ -230,6 +234,7 @@ pub(crate) fn climb<T>(
             if limits.flag_raised() {
                 return Ok(Climb {
                     rungs,
+                    elapsed: limits.elapsed(),
                     ended: Ended::Stopped {
                         depth,
                         reason: StopReason::Flag,
@@ -239,6 +244,7 @@ pub(crate) fn climb<T>(
             if !fits {
                 return Ok(Climb {
                     rungs,
+                    elapsed: limits.elapsed(),
                     ended: Ended::NotStarted { depth, expected },
                 });
             }
@@ -260,12 +266,14 @@ pub(crate) fn climb<T>(
             Err(Error::Exec(ExecError::Stopped { reason, .. })) if i > 0 => {
                 return Ok(Climb {
                     rungs,
+                    elapsed: limits.elapsed(),
                     ended: Ended::Stopped { depth, reason },
                 })
             }
             Err(Error::Exec(ExecError::StateTooLarge { .. })) if i > 0 => {
                 return Ok(Climb {
                     rungs,
+                    elapsed: limits.elapsed(),
                     ended: Ended::TooLarge { depth },
                 })
             }
@@ -274,6 +282,7 @@ pub(crate) fn climb<T>(
     }
     Ok(Climb {
         rungs,
+        elapsed: limits.elapsed(),
         ended: Ended::Top,
     })
 }
@@ -331,6 +340,7 @@ mod tests {
             budget: Some(Budget {
                 target: Duration::ZERO,
                 limit: Duration::ZERO,
+                banked: true,
             }),
             ..Limits::to_depth(5)
         };
@@ -348,6 +358,7 @@ mod tests {
             budget: Some(Budget {
                 target: Duration::from_millis(400),
                 limit: Duration::from_millis(400),
+                banked: true,
             }),
             ..Limits::to_depth(5)
         };
@@ -398,6 +409,7 @@ mod tests {
             budget: Some(Budget {
                 target: Duration::from_millis(200),
                 limit: Duration::from_millis(800),
+                banked: true,
             }),
             ..Limits::to_depth(5)
         };

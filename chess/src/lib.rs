@@ -345,6 +345,34 @@ pub fn reply_pass_at(depth: u32) -> Result<&'static Pass, Error> {
     cached(&REPLY, depth, search::reply_program_at)
 }
 
+/// Builds the reply programs (`turn`: the turn programs) of `depths` at
+/// once, one thread each, so that a game on a clock does not pay for them
+/// on its first moves.
+///
+/// # Errors
+///
+/// The first failure, as [`reply_pass_at`] / [`turn_pass_at`] give it.
+pub fn build_passes(depths: &[u32], turn: bool) -> Result<(), Error> {
+    std::thread::scope(|scope| {
+        let builds: Vec<_> = depths
+            .iter()
+            .map(|&d| {
+                scope.spawn(move || {
+                    if turn {
+                        turn_pass_at(d).map(|_| ())
+                    } else {
+                        reply_pass_at(d).map(|_| ())
+                    }
+                })
+            })
+            .collect();
+        builds.into_iter().try_for_each(|b| {
+            b.join()
+                .unwrap_or(Err(Error::BadOutput("a build that panicked")))
+        })
+    })
+}
+
 /// The reply program searching `depth` plies if it is built already
 /// (`None` while it is being built or before: a move on a clock does not
 /// wait for it).

@@ -24,6 +24,7 @@ fn past() -> Limits {
         budget: Some(Budget {
             target: Duration::ZERO,
             limit: Duration::ZERO,
+            banked: true,
         }),
         ..Limits::to_depth(DEFAULT_DEPTH)
     }
@@ -98,6 +99,7 @@ fn a_budget_keeps_the_climb_within_its_limit() {
         budget: Some(Budget {
             target: limit,
             limit,
+            banked: false,
         }),
         ..Limits::to_depth(DEFAULT_DEPTH)
     };

@@ -428,9 +428,8 @@ pub(crate) fn run(args: MatchArgs) -> Result<()> {
         None => {
             // Built before the clocks run.
             chess::move_pass().context("building the move program")?;
-            for depth in chess::deepen::rungs_to(settings.depth) {
-                chess::reply_pass_at(depth).context("building the reply program")?;
-            }
+            chess::build_passes(&chess::deepen::rungs_to(settings.depth), false)
+                .context("building the reply programs")?;
             match (settings.tc, settings.our_movetime) {
                 (Some(tc), _) => format!("regex-chess (up to depth {}, {tc})", settings.depth),
                 (None, Some(ms)) => format!(

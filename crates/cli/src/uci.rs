@@ -349,11 +349,7 @@ fn wait_warm_up(top: u32) -> Vec<String> {
 
 /// Builds the move program and the reply programs of `depths`.
 fn build(depths: &[u32]) -> Vec<String> {
-    let built = chess::move_pass().and_then(|_| {
-        depths
-            .iter()
-            .try_for_each(|&d| chess::reply_pass_at(d).map(|_| ()))
-    });
+    let built = chess::move_pass().and_then(|_| chess::build_passes(depths, false));
     match built {
         Ok(()) => Vec::new(),
         Err(e) => vec![info_string(&format!(
