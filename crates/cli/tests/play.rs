@@ -10,10 +10,16 @@ fn play(args: &[&str], input: &str) -> (bool, String, String) {
 }
 
 fn play_bytes(args: &[&str], input: &[u8]) -> (bool, String, String) {
+    // The fast mode: these tests are about the game, not the search.
+    let mut all = vec!["--depth", "2"];
+    all.extend_from_slice(args);
+    play_as(&all, input)
+}
+
+/// `play` with exactly `args`, `input` on its standard input.
+fn play_as(args: &[&str], input: &[u8]) -> (bool, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
         .arg("play")
-        // The fast mode: these tests are about the game, not the search.
-        .args(["--depth", "2"])
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -551,21 +557,10 @@ fn terminal_play_edits_lines_undoes_and_quits() {
 /// The screen the engine left after `e2e4` (the lines from the board
 /// after the move up to the next prompt) and its time line.
 fn reply_to_e4(args: &[&str]) -> (String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-        .arg("play")
-        .arg("--ascii")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .and_then(|mut child| {
-            child.stdin.take().unwrap().write_all(b"e2e4\nquit\n")?;
-            child.wait_with_output()
-        })
-        .unwrap();
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut all = vec!["--ascii"];
+    all.extend_from_slice(args);
+    let (ok, text, err) = play_as(&all, b"e2e4\nquit\n");
+    assert!(ok, "{err}");
     let after = text.split("Your move: e2e4\n").nth(1).unwrap();
     let (screen, rest) = after.split_once("\n(engine reply: ").unwrap();
     let time = rest.lines().next().unwrap().to_string();
