@@ -18,7 +18,9 @@
 //!   benchmarks.
 //!
 //! [`legal_moves`] runs the legal-move program on the regex VM;
-//! [`play_turn`] runs the turn program.
+//! [`play_turn`] runs the turn program. [`think`] and [`play_turn_within`]
+//! run them on a clock: [`clock`] says how long a move may take, [`deepen`]
+//! climbs the ladder of depths until that time is up.
 //!
 //! The crate's surface: the entry points at the root (and the score scale,
 //! [`EVEN`] and [`MATE`]), and the modules other crates build on: `codec`,
@@ -30,7 +32,9 @@
 
 mod attacks;
 mod board;
+pub mod clock;
 pub mod codec;
+pub mod deepen;
 pub mod ending;
 mod eval;
 mod func;
@@ -56,7 +60,9 @@ use std::sync::{Arc, OnceLock};
 
 use regex_vm::state::State;
 use regex_vm::state::StateError;
-use regex_vm::{CompileError, Config, ExecError, Executor, Program, Stats};
+use regex_vm::{CompileError, Config, ExecError, Executor, Program, Stats, Stop};
+
+use deepen::{Climb, Limits, Rung};
 
 pub use codec::FenError;
 pub use eval::{EVEN, MATE};
@@ -340,6 +346,44 @@ pub fn reply_pass_at(depth: u32) -> Result<&'static Pass, Error> {
     cached(&REPLY, depth, search::reply_program_at)
 }
 
+/// Builds the reply programs (`turn`: the turn programs) of `depths` at
+/// once, one thread each, so that a game on a clock does not pay for them
+/// on its first moves.
+///
+/// # Errors
+///
+/// The first failure, as [`reply_pass_at`] / [`turn_pass_at`] give it.
+pub fn build_passes(depths: &[u32], turn: bool) -> Result<(), Error> {
+    std::thread::scope(|scope| {
+        let builds: Vec<_> = depths
+            .iter()
+            .map(|&d| {
+                scope.spawn(move || {
+                    if turn {
+                        turn_pass_at(d).map(|_| ())
+                    } else {
+                        reply_pass_at(d).map(|_| ())
+                    }
+                })
+            })
+            .collect();
+        builds.into_iter().try_for_each(|b| {
+            b.join()
+                .unwrap_or(Err(Error::BadOutput("a build that panicked")))
+        })
+    })
+}
+
+/// The reply program searching `depth` plies if it is built already
+/// (`None` while it is being built or before: a move on a clock does not
+/// wait for it).
+pub fn reply_pass_built(depth: u32) -> Option<&'static Pass> {
+    let depth = check_depth(depth).ok()?;
+    REPLY[(depth - search::MIN_DEPTH) as usize]
+        .get()
+        .and_then(|built| built.as_ref().ok())
+}
+
 /// The engine's reply computed by the regex program at the fast depth ([`search::FAST_DEPTH`]):
 /// its move (UCI) and score, `None` when the side to move has no legal
 /// move.
@@ -394,8 +438,10 @@ pub struct Searched {
 
 /// The engine's reply searching `depth` plies. A search deeper than
 /// [`search::MIN_DEPTH`] whose state outgrows its cap ([`config_for`])
-/// is run again one ply shallower, so that memory stays bounded whatever
-/// the position; [`Searched::depth`] says which depth answered.
+/// is run again at the ladder's next depth below it
+/// ([`deepen::rung_below`]: 5 then 3, never the weaker 4), so that memory
+/// stays bounded whatever the position; [`Searched::depth`] says which
+/// depth answered.
 ///
 /// # Errors
 ///
@@ -428,27 +474,76 @@ pub fn search_with<'a>(
     pass: impl Fn(u32) -> Result<&'a Pass, Error>,
 ) -> Result<Searched, Error> {
     let start = start_state(fen, history)?;
-    let (result, depth) = shallower_on_overflow(depth, |d| search_once(pass(d)?, &start))?;
+    let (result, depth) =
+        shallower_on_overflow(depth, |d| search_once(pass(d)?, &start, &Stop::never()))?;
     let (best, stats) = result;
     Ok(Searched { best, stats, depth })
 }
 
 /// Runs `run(depth)`; while it fails because the state outgrew its cap and
-/// `depth` is above [`search::MIN_DEPTH`], runs it again one ply
-/// shallower. Returns the result and the depth that gave it.
+/// the ladder has a depth below (`deepen::rung_below`), runs it again
+/// there. Returns the result and the depth that gave it.
 fn shallower_on_overflow<T>(
     depth: u32,
     mut run: impl FnMut(u32) -> Result<T, Error>,
 ) -> Result<(T, u32), Error> {
     let mut depth = check_depth(depth)?;
     loop {
-        match run(depth) {
-            Err(Error::Exec(ExecError::StateTooLarge { .. })) if depth > search::MIN_DEPTH => {
-                depth -= 1;
+        let result = run(depth);
+        if let Err(Error::Exec(ExecError::StateTooLarge { .. })) = &result {
+            if let Some(below) = deepen::rung_below(depth) {
+                depth = below;
+                continue;
             }
-            result => return result.map(|t| (t, depth)),
         }
+        return result.map(|t| (t, depth));
     }
+}
+
+/// What [`think`] found: the finished rungs, each with its move and
+/// score (`None` without a legal move); the last one answers.
+pub type Thought = Climb<Option<(String, u32)>>;
+
+/// The engine's reply on a clock: the reply programs of `limits.rungs`
+/// run in turn (see [`deepen`]), the deepest one that finished answers.
+/// The first rung always finishes (each rung's program is built on first
+/// use, see [`reply_pass_built`] to leave out those not built). A mate
+/// with the first move, or a position with a single legal move, ends the
+/// climb. `on_rung` hears of each finished
+/// rung as it finishes. `history` as for [`reply_with_history`].
+///
+/// # Errors
+///
+/// As [`reply_with_history`], for the first rung or a deeper one's failure
+/// other than its stop or its state cap (those end the climb).
+pub fn think(
+    fen: &str,
+    history: &[String],
+    limits: &Limits,
+    on_rung: impl FnMut(&Rung<Option<(String, u32)>>),
+) -> Result<Thought, Error> {
+    let start = start_state(fen, history)?;
+    for &depth in &limits.rungs {
+        check_depth(depth)?;
+    }
+    let single = legal_move_count(fen)? <= 1;
+    deepen::climb(
+        limits,
+        |depth, stop| search_once(reply_pass_at(depth)?, &start, stop),
+        |best| single || deepen::mates_at_once(best),
+        on_rung,
+    )
+}
+
+/// The number of legal moves in `fen`, counted by the move program.
+fn legal_move_count(fen: &str) -> Result<usize, Error> {
+    let start = codec::encode_fen(fen)?;
+    let state = State {
+        prefix: String::new(),
+        threads: vec![codec::thread_of(&start)],
+    };
+    let (_, stats) = run_move_pass(&state.render())?;
+    Ok(stats.active_threads + stats.paused_threads)
 }
 
 /// The reply program's input: the history line (if any) and the position's
@@ -478,10 +573,14 @@ fn start_state(fen: &str, history: &[String]) -> Result<String, Error> {
     Ok(state.render())
 }
 
-/// One run of a reply pass on a start state.
-fn search_once(pass: &Pass, start: &str) -> Result<(Option<(String, u32)>, Stats), Error> {
+/// One run of a reply pass on a start state, given up when `stop` says so.
+fn search_once(
+    pass: &Pass,
+    start: &str,
+    stop: &Stop,
+) -> Result<(Option<(String, u32)>, Stats), Error> {
     let mut s = start.to_string();
-    let stats = pass.executor.run(&mut s)?;
+    let stats = pass.executor.run_until(&mut s, stop)?;
     let parsed = State::parse(&s).map_err(Error::BadState)?;
     let t = parsed
         .threads
@@ -550,6 +649,58 @@ pub fn play_turn_at(state: &mut String, line: Option<&str>, depth: u32) -> Resul
         Ok(turn_pass_at(d)?.executor.run(state)?)
     })?;
     Ok(stats)
+}
+
+/// As [`play_turn_at`] on a clock: the turn programs of `limits.rungs` run
+/// in turn on the same input (see [`deepen`]), and `state` becomes the
+/// screen of the deepest one that finished. The climb goes past the first
+/// rung only when the engine moved in it (the screen's last-moves line
+/// says [`turn::ENGINE_PLAYED`]); a deeper rung whose state outgrows its
+/// cap, or that is stopped, leaves the screen of the one before. The
+/// first rung always finishes.
+///
+/// # Errors
+///
+/// [`Error::Depth`] for an unsupported depth (`state` untouched);
+/// [`Error::Exec`] if the first rung's VM run fails, `state` then as the
+/// VM left it.
+pub fn play_turn_within(
+    state: &mut String,
+    line: Option<&str>,
+    limits: &Limits,
+) -> Result<Climb<bool>, Error> {
+    for &depth in &limits.rungs {
+        check_depth(depth)?;
+    }
+    if let Some(line) = line {
+        state.push_str(line);
+        state.push('\n');
+    }
+    let input = state.clone();
+    let before = screen::parse_screen(&input).map(|s| s.info);
+    let mut first = true;
+    let climb = deepen::climb(
+        limits,
+        |depth, stop| {
+            let mut out = input.clone();
+            let run = turn_pass_at(depth)?.executor.run_until(&mut out, stop);
+            // The first rung's failure leaves the state as the VM left it.
+            if first || run.is_ok() {
+                state.clone_from(&out);
+            }
+            first = false;
+            let stats = run?;
+            let info = screen::parse_screen(&out).map(|s| s.info);
+            let replied = info
+                .as_deref()
+                .is_some_and(|i| i.contains(turn::ENGINE_PLAYED))
+                && info != before;
+            Ok((replied, stats))
+        },
+        |replied| !replied,
+        |_| {},
+    )?;
+    Ok(climb)
 }
 
 /// The (move, FEN) pairs of every thread of a state left by the move pass.

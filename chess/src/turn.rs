@@ -38,6 +38,9 @@ fn var(name: &str) -> VarName {
     VarName::must(name)
 }
 
+/// How the last-moves line of a screen tells the engine's move.
+pub const ENGINE_PLAYED: &str = "The engine played ";
+
 /// The screen of the default game: the standard position, the person
 /// playing white.
 ///
@@ -432,7 +435,7 @@ fn engine_turn(m: &mut Machine, us: Color, depth: u32) {
             apply_uci(m, BEST);
             after_move(m, us, |_| Expr::from(true));
             score_text(m, us);
-            let line = Expr::from("The engine played ")
+            let line = Expr::from(ENGINE_PLAYED)
                 .concat(m.get(BEST))
                 .concat(" (")
                 .concat(m.get("san"))

@@ -77,9 +77,9 @@ enum Command {
         #[arg(long, value_enum)]
         promotions: Option<successors::PromotionsArg>,
         /// Search depth of the dumped turn program (plies; 4 is two
-        /// full-width plies and two capture plies). The fast mode, 2, by
-        /// default: the dump runs under CPython and in browsers, about 20
-        /// times slower at depth 3.
+        /// full-width plies and two capture plies, 5 the engine's default
+        /// strength). The fast mode, 2, by default: the dump runs under
+        /// CPython and in browsers, about 20 times slower at depth 3.
         #[arg(long)]
         depth: Option<u32>,
         /// How the instructions become rewrites: `ours` (the program `play`
@@ -126,9 +126,13 @@ enum Command {
         #[arg(long, default_value = START_FEN)]
         fen: String,
         /// Search depth (plies; 4 is two full-width plies and two capture plies,
-        /// 5 three and two).
+        /// 5 three and two); with --movetime, the deepest it climbs to.
         #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
         depth: u32,
+        /// Think this many milliseconds, deepening (depth 2, 3, then 5) as
+        /// `uci`'s `go movetime` does, instead of searching a fixed depth.
+        #[arg(long, value_name = "MS")]
+        movetime: Option<u64>,
     },
     /// Play random games and compare every ply with shakmaty.
     Fuzz(fuzz::FuzzArgs),
@@ -219,6 +223,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 );
             };
             let stack;
+            let program_kind = program;
             let program = match (program, style) {
                 (DumpProgram::Successors, DumpStyle::Ours) if depth.is_none() => {
                     successors::program(promotions.unwrap_or_default())?
@@ -247,8 +252,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             std::fs::write(&file, text).with_context(|| format!("writing {}", file.display()))?;
             let bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+            let what = match program_kind {
+                DumpProgram::Successors => "the successors list".to_string(),
+                DumpProgram::Turn => {
+                    let depth = depth.unwrap_or(chess::search::FAST_DEPTH);
+                    let which = if depth == chess::search::DEFAULT_DEPTH {
+                        "the engine's default".to_string()
+                    } else {
+                        format!(
+                            "--depth {} writes the engine's default",
+                            chess::search::DEFAULT_DEPTH
+                        )
+                    };
+                    format!("the turn program at depth {depth} ({which})")
+                }
+            };
             textio::println(format_args!(
-                "wrote {}: {} rewrites, {} distinct patterns, {} bytes",
+                "wrote {}: {what}, {} rewrites, {} distinct patterns, {} bytes",
                 file.display(),
                 program.len(),
                 program.distinct_patterns(),
@@ -273,7 +293,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             divide,
             batch,
         } => perft(&fen, depth, runs, divide, batch)?,
-        Command::Reply { fen, depth } => reply(&fen, depth)?,
+        Command::Reply {
+            fen,
+            depth,
+            movetime,
+        } => reply(&fen, depth, movetime)?,
         Command::Fuzz(args) => return fuzz::run(args),
         Command::Uci => uci::run()?,
         Command::Bench(args) => bench::run(args)?,
@@ -375,20 +399,41 @@ fn perft(fen: &str, depth: u32, runs: u32, divide: bool, batch: usize) -> Result
 
 /// `reply`: `MOVE cp N` / `MOVE mate N` from the mover's view, or why
 /// there is no move.
-fn reply(fen: &str, depth: u32) -> Result<()> {
+fn reply(fen: &str, depth: u32, movetime: Option<u64>) -> Result<()> {
     use shakmaty::Position;
-    chess::reply_pass_at(depth).context("building the reply program")?;
     let position = chess::codec::parse_fen(fen).context("the --fen position")?;
-    let start = Instant::now();
-    let searched = chess::search_at(fen, depth).context("the --fen position")?;
-    if searched.depth != depth {
-        eprintln!(
-            "note: the depth {depth} search outgrew its memory cap; this is the depth {} answer",
-            searched.depth
-        );
-    }
-    let stats = searched.stats;
-    match searched.best {
+    let (best, stats, start) = match movetime {
+        None => {
+            chess::reply_pass_at(depth).context("building the reply program")?;
+            let start = Instant::now();
+            let searched = chess::search_at(fen, depth).context("the --fen position")?;
+            if searched.depth != depth {
+                eprintln!(
+                    "note: the depth {depth} search outgrew its memory cap; this is the depth {} answer",
+                    searched.depth
+                );
+            }
+            (searched.best, searched.stats, start)
+        }
+        Some(ms) => {
+            let rungs = chess::deepen::rungs_to(depth);
+            chess::check_depth(depth)?;
+            chess::build_passes(&rungs, false).context("building the reply programs")?;
+            let limits = chess::deepen::Limits {
+                budget: chess::clock::budget(&chess::clock::Clock {
+                    movetime: Some(std::time::Duration::from_millis(ms)),
+                    ..chess::clock::Clock::default()
+                }),
+                ..chess::deepen::Limits::to_depth(depth)
+            };
+            let start = limits.start;
+            let thought = chess::think(fen, &[], &limits, |_| {}).context("the --fen position")?;
+            let answer = thought.answer();
+            eprintln!("depth {} answered", answer.depth);
+            (answer.answer.clone(), answer.stats.clone(), start)
+        }
+    };
+    match best {
         Some((uci, score)) => textio::println(format_args!("{uci} {}", uci::score_text(score)))?,
         None if position.is_check() => textio::println("none: checkmate")?,
         None => textio::println("none: stalemate")?,

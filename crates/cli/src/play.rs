@@ -63,9 +63,15 @@ pub(crate) struct PlayArgs {
     /// Resume the last game of this PGN file.
     #[arg(long, value_name = "GAME.pgn")]
     pub load: Option<PathBuf>,
-    /// Plies the engine searches (default: the engine's default depth).
+    /// Plies the engine searches (default: the engine's default depth);
+    /// with --movetime, the deepest it climbs to.
     #[arg(long)]
     pub depth: Option<u32>,
+    /// The engine thinks this many milliseconds a move, deepening (depth
+    /// 2, 3, then 5) as `uci`'s `go movetime` does, instead of searching
+    /// a fixed depth.
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
 }
 
 pub(crate) const HELP: &str = "\
@@ -219,20 +225,97 @@ struct Game {
     history: Vec<(String, Record)>,
 }
 
+/// How the engine thinks: a fixed depth, or deepening to it within a
+/// time a move.
+#[derive(Debug, Clone, Copy)]
+struct Thinking {
+    /// Plies the engine searches (the deepest, with `movetime`).
+    depth: u32,
+    /// Time a move.
+    movetime: Option<std::time::Duration>,
+}
+
+/// One turn's engine figures: what the terminal prints after it.
+struct Reply {
+    /// The turn's time, every depth searched included.
+    took: std::time::Duration,
+    /// The depth that answered, when the engine deepened.
+    depth: Option<u32>,
+}
+
+impl Thinking {
+    /// The depths this engine runs, each built before the game.
+    fn depths(&self) -> Vec<u32> {
+        match self.movetime {
+            Some(_) => chess::deepen::rungs_to(self.depth),
+            None => vec![self.depth],
+        }
+    }
+
+    /// The deepening limits of a move starting now, `None` at a fixed
+    /// depth.
+    fn limits(&self) -> Option<chess::deepen::Limits> {
+        let movetime = self.movetime?;
+        let budget = chess::clock::budget(&chess::clock::Clock {
+            movetime: Some(movetime),
+            ..chess::clock::Clock::default()
+        });
+        Some(chess::deepen::Limits {
+            budget,
+            ..chess::deepen::Limits::to_depth(self.depth)
+        })
+    }
+
+    /// Runs one turn of the turn program (see `chess::play_turn_at` and
+    /// `chess::play_turn_within`).
+    fn turn(&self, state: &mut String, line: Option<&str>) -> Result<Reply> {
+        match self.limits() {
+            None => {
+                let stats = chess::play_turn_at(state, line, self.depth)
+                    .context("running the turn program")?;
+                Ok(Reply {
+                    took: stats.elapsed,
+                    depth: None,
+                })
+            }
+            Some(limits) => {
+                let climb = chess::play_turn_within(state, line, &limits)
+                    .context("running the turn program")?;
+                Ok(Reply {
+                    took: climb.elapsed,
+                    depth: Some(climb.answer().depth),
+                })
+            }
+        }
+    }
+
+    /// The engine's move for the side to move of `fen` (a hint).
+    fn hint(&self, fen: &str) -> Result<Option<String>> {
+        let best = match self.limits() {
+            None => chess::reply_at(fen, self.depth)?.0,
+            Some(limits) => chess::think(fen, &[], &limits, |_| {})?
+                .answer()
+                .answer
+                .clone(),
+        };
+        Ok(best.map(|(uci, _)| uci))
+    }
+}
+
 /// Where a session starts a game (again for `new`).
 struct Start {
     fen: String,
     engine: Option<Color>,
     /// The game loaded with `--load`: its screens and records.
     loaded: Option<Game>,
-    /// Plies the engine searches.
-    depth: u32,
+    /// How the engine thinks.
+    thinking: Thinking,
 }
 
 impl Start {
     /// A fresh game (or the loaded one), with the engine's first move when
     /// it is the engine's turn.
-    fn game(&self, fresh: bool) -> Result<(Game, Option<regex_vm::Stats>)> {
+    fn game(&self, fresh: bool) -> Result<(Game, Option<Reply>)> {
         let mut game = match (&self.loaded, fresh) {
             (Some(g), false) => Game {
                 state: g.state.clone(),
@@ -253,11 +336,10 @@ impl Start {
         };
         // First pass: boots the empty state, or lets an engine to move play.
         let before = info_line(&game.state).to_string();
-        let stats = chess::play_turn_at(&mut game.state, None, self.depth)
-            .context("running the turn program")?;
+        let reply = self.thinking.turn(&mut game.state, None)?;
         game.record.note_turn(&before, &game.state);
-        let moved = info_line(&game.state).contains("The engine played");
-        Ok((game, moved.then_some(stats)))
+        let moved = info_line(&game.state).contains(chess::turn::ENGINE_PLAYED);
+        Ok((game, moved.then_some(reply)))
     }
 }
 
@@ -302,8 +384,11 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         None => None,
     };
     let t0 = Instant::now();
-    let depth = args.depth.unwrap_or(chess::search::DEFAULT_DEPTH);
-    chess::turn_pass_at(depth).context("building the turn program")?;
+    let thinking = Thinking {
+        depth: args.depth.unwrap_or(chess::search::DEFAULT_DEPTH),
+        movetime: args.movetime.map(std::time::Duration::from_millis),
+    };
+    chess::build_passes(&thinking.depths(), true).context("building the turn programs")?;
     let build = t0.elapsed();
     let (fen, loaded) = match &args.load {
         Some(path) => {
@@ -326,15 +411,21 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         fen,
         engine,
         loaded,
-        depth,
+        thinking,
     };
     let (mut game, stats) = start.game(false)?;
     if let Some(file) = &pgn {
         file.write(&game.record)?;
     }
+    let sizes: Vec<String> = thinking
+        .depths()
+        .iter()
+        .map(|&d| Ok(chess::turn_pass_at(d)?.program.len().to_string()))
+        .collect::<Result<_>>()?;
     eprintln!(
-        "regex-chess: turn program of {} rewrites ready in {} ms",
-        chess::turn_pass_at(depth)?.program.len(),
+        "regex-chess: turn program{} of {} rewrites ready in {} ms",
+        if sizes.len() > 1 { "s" } else { "" },
+        sizes.join(", "),
         build.as_millis()
     );
     let mut view = View {
@@ -364,7 +455,7 @@ struct View {
 fn session(
     start: &Start,
     game: &mut Game,
-    mut engine_stats: Option<regex_vm::Stats>,
+    mut engine_stats: Option<Reply>,
     view: &mut View,
     pgn: &mut Option<PgnFile>,
 ) -> Result<()> {
@@ -375,11 +466,14 @@ fn session(
             None => (String::new(), game.state.clone()),
         };
         textio::println(display(&body, view.ascii, view.flipped))?;
-        if let Some(stats) = engine_stats.take() {
-            textio::println(format_args!(
-                "(engine reply: {:.0} ms)",
-                stats.elapsed.as_secs_f64() * 1e3
-            ))?;
+        if let Some(reply) = engine_stats.take() {
+            let ms = reply.took.as_secs_f64() * 1e3;
+            match reply.depth {
+                Some(depth) => {
+                    textio::println(format_args!("(engine reply: {ms:.0} ms, depth {depth})"))?
+                }
+                None => textio::println(format_args!("(engine reply: {ms:.0} ms)"))?,
+            }
         }
         if prompt == GAME_OVER {
             return textio::println(&prompt);
@@ -430,8 +524,7 @@ fn session(
         let before_state = game.state.clone();
         let before_record = game.record.clone();
         let before = info_line(&game.state).to_string();
-        let stats = chess::play_turn_at(&mut game.state, Some(&line), start.depth)
-            .context("running the turn program")?;
+        let reply = start.thinking.turn(&mut game.state, Some(&line))?;
         game.record.note_turn(&before, &game.state);
         if game.record.len() != before_record.len() {
             game.history.push((before_state, before_record));
@@ -441,8 +534,8 @@ fn session(
         }
         // Only a new engine move gets its time printed.
         let engine_moved = info_line(&game.state) != before
-            && info_line(&game.state).contains("The engine played");
-        engine_stats = engine_moved.then_some(stats);
+            && info_line(&game.state).contains(chess::turn::ENGINE_PLAYED);
+        engine_stats = engine_moved.then_some(reply);
     }
 }
 
@@ -456,7 +549,7 @@ enum Command {
     /// Answered; read the next line.
     Done,
     /// The game changed: draw it again (with the engine's move time).
-    Redraw(Option<regex_vm::Stats>),
+    Redraw(Option<Reply>),
     /// Leave.
     Quit,
     /// The game has ended (resigned).
@@ -504,9 +597,9 @@ fn command(
             let Some(fen) = current_fen(&game.state) else {
                 bail!("the screen shows no position");
             };
-            let (best, _) = chess::reply_at(&fen, start.depth).context("searching for a hint")?;
+            let best = start.thinking.hint(&fen).context("searching for a hint")?;
             match best {
-                Some((uci, _)) => {
+                Some(uci) => {
                     let san = san_of(game.record.position(), &uci).unwrap_or_default();
                     textio::println(format_args!("Hint: {uci} ({san})."))?
                 }

@@ -1,46 +1,69 @@
 //! `regex-chess uci`: the UCI protocol on standard input and output.
 //!
-//! One line in, zero or more lines out: [`handle`] maps a command and the
-//! [`Session`] it acts on to the lines to print, and [`serve`] is the loop
-//! around it (read a line, print the answer, flush, stop at `quit` or end of
-//! input). All chess is the regex programs': `position ... moves` plays each
-//! move by finding it among `chess::legal_moves` of the current position
-//! and taking the FEN the program computed after it, and `go` runs
-//! `chess::reply_with_history`, the search at a depth of 2 to 5 plies,
-//! given the keys of the game's positions since the last capture or pawn
-//! move (draw sense). shakmaty only
-//! validates FEN text.
+//! One line in, zero or more lines out, and perhaps a search: [`handle`]
+//! maps a command and the [`Session`] it acts on to the lines to print and
+//! the [`Job`] of a `go`, and [`serve`] is the loop around it. The loop
+//! reads input on a thread of its own and runs each search on another, so
+//! that `stop`, `isready` and `quit` are answered while a search runs
+//! (`stop` and `quit` stop it: it answers at once with the deepest depth
+//! that finished; other commands wait for the search to end, as UCI says a
+//! GUI sends none then). All chess is the regex programs': `position ...
+//! moves` plays each move by finding it among `chess::legal_moves` of the
+//! current position and taking the FEN the program computed after it, and
+//! `go` runs `chess::think`, the search deepened over the ladder of depths
+//! (`chess::deepen`), given the keys of the game's positions since the
+//! last capture or pawn move (draw sense). shakmaty only validates FEN
+//! text.
 //!
-//! Searches are synchronous, so `go` answers when the search is done. The
-//! depth is `go depth N` (clamped to the depths the engine has), else the
-//! deepest program up to the `Depth` option whose expected time fits
-//! `movetime` or the clock ([`choose_depth`]), else the `Depth` option. Under `go infinite` and `go ponder`
-//! the protocol forbids `bestmove` before `stop` (or `ponderhit`), so the
-//! finished answer is held back until then, or until `quit` or the end of
-//! the input: every `go` gets exactly one `bestmove`. A command that cannot
-//! be carried out (a malformed line, an invalid FEN) is reported as
-//! `info string ...` and changes nothing; an illegal or malformed move in
-//! `position ... moves` is reported and the moves before it are played, as
-//! Stockfish does. Lines over [`MAX_LINE`] bytes are refused in bounded
-//! memory. Unknown commands are ignored as UCI asks.
+//! The limits of a `go`: `depth N` searches N plies (clamped to the depths
+//! the engine has; the first rung of the ladder runs before it, so that a
+//! `stop` has an answer); `movetime` or the mover's clock (`wtime`/`btime`,
+//! the increments, `movestogo`) give a time budget (`chess::clock`) and the
+//! search climbs the ladder up to the `Depth` option within it; `infinite`
+//! and `ponder` climb to the `Depth` option without a time limit; a bare
+//! `go` searches the `Depth` option's depth. Under `go infinite` and `go
+//! ponder` the protocol forbids `bestmove` before `stop` (or `ponderhit`,
+//! which this engine treats as `stop`), so a finished answer is held back
+//! until then, or until `quit` or the end of the input: every `go` gets
+//! exactly one `bestmove`. Each finished depth prints its `info` line as it
+//! finishes. A command that cannot be carried out (a malformed line, an
+//! invalid FEN) is reported as `info string ...` and changes nothing; an
+//! illegal or malformed move in `position ... moves` is reported and the
+//! moves before it are played, as Stockfish does. Lines over [`MAX_LINE`]
+//! bytes are refused in bounded memory. Unknown commands are ignored as UCI
+//! asks.
 //!
-//! This module owns the session and the loop; the parsing of `position`
-//! and `go` is `uci::parse`, the lines written about a search
-//! `uci::answer`.
+//! The programs (several seconds to build) are built on a thread of their
+//! own from `uci` on; `isready` waits for them. A search on a clock does
+//! not wait for a deeper program still being built: it answers from the
+//! ones that are.
+//!
+//! This module owns the session and what each line means; the loop and
+//! its threads are `uci::serve`, the parsing of `position` and `go`
+//! `uci::parse`, the lines written about a search `uci::answer`.
 
-use std::io::{self, BufRead, Write};
-use std::time::Instant;
+use std::io;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Once, OnceLock};
+use std::thread;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
+use chess::clock::{budget, Clock};
+use chess::deepen::{rungs_at, rungs_to, Limits, LADDER};
 use chess::search::{DEFAULT_DEPTH, MAX_DEPTH, MIN_DEPTH};
 
-use crate::textio::{self, quote, Line};
+use crate::textio::{self, quote};
 
 mod answer;
 mod parse;
+mod serve;
 
-pub(crate) use answer::{info_string, report, score_text, Outcome};
+pub(crate) use answer::{bestmove_line, info_line, info_string, score_text};
 pub(crate) use parse::{parse_go, parse_position, GoCmd, PositionCmd};
+
+use answer::{ended_line, failure_lines};
+pub(crate) use serve::serve;
 
 /// The longest input line read (1 MB); a longer one is refused.
 pub(crate) const MAX_LINE: usize = 1 << 20;
@@ -52,47 +75,46 @@ pub(crate) fn options() -> Vec<String> {
     )]
 }
 
-/// A guess of a search's time at `depth` before any was measured, in
-/// milliseconds (release build, the middle of the benchmark turns, rounded
-/// up): what [`choose_depth`] starts from.
-fn first_guess_ms(depth: u32) -> u64 {
-    match depth {
-        0..=2 => 50,
-        4 => 500,
-        _ => 2_000,
+/// The time rule's view of a `go`: its `movetime`, or the mover's clock.
+pub(crate) fn clock_of(go: &GoCmd, white_to_move: bool) -> Clock {
+    let (remaining, increment) = if white_to_move {
+        (go.wtime, go.winc)
+    } else {
+        (go.btime, go.binc)
+    };
+    Clock {
+        movetime: go.movetime.map(Duration::from_millis),
+        remaining: remaining.map(Duration::from_millis),
+        increment: Duration::from_millis(increment.unwrap_or(0)),
+        moves_to_go: go.movestogo,
     }
 }
 
-/// The depth of a `go`: `go depth N` clamped to the engine's depths; else,
-/// with a time limit (`movetime`, or the mover's clock: a thirtieth of it
-/// plus half the increment), the deepest depth up to the `Depth` option
-/// whose expected time (`expected_ms`, the last measured or a first
-/// guess) fits it; else the `Depth` option. The option is the ceiling
-/// (by default 5, the strongest; below it, depth 4 costs less than 3 and
-/// plays about as well, see the README).
-pub(crate) fn choose_depth(
+/// How far a `go` searches (see the module's doc): `depth N` exactly; a
+/// time limit, the ladder up to the `Depth` option within its budget;
+/// `infinite`/`ponder`, the ladder without a limit; else the `Depth`
+/// option's depth. The time counts from `start`; `flag` stops it.
+pub(crate) fn limits_of(
     go: &GoCmd,
     white_to_move: bool,
     option: u32,
-    expected_ms: impl Fn(u32) -> u64,
-) -> u32 {
-    if let Some(d) = go.depth {
-        return d.clamp(MIN_DEPTH, MAX_DEPTH);
+    start: Instant,
+    flag: Arc<AtomicBool>,
+) -> Limits {
+    let top = option.clamp(MIN_DEPTH, MAX_DEPTH);
+    let budget = budget(&clock_of(go, white_to_move));
+    let (rungs, budget) = match (go.depth, budget) {
+        (Some(d), _) => (rungs_at(d.clamp(MIN_DEPTH, MAX_DEPTH)), None),
+        (None, Some(b)) => (rungs_to(top), Some(b)),
+        (None, None) if go.wait => (rungs_to(top), None),
+        (None, None) => (rungs_at(top), None),
+    };
+    Limits {
+        start,
+        budget,
+        flag: Some(flag),
+        rungs,
     }
-    let clock = if white_to_move {
-        go.wtime.map(|t| (t, go.winc.unwrap_or(0)))
-    } else {
-        go.btime.map(|t| (t, go.binc.unwrap_or(0)))
-    };
-    let budget = match (go.movetime, clock) {
-        (Some(ms), _) => ms,
-        (None, Some((time, inc))) => time / 30 + inc / 2,
-        (None, None) => return option,
-    };
-    (MIN_DEPTH..=option.clamp(MIN_DEPTH, MAX_DEPTH))
-        .rev()
-        .find(|&d| expected_ms(d) <= budget)
-        .unwrap_or(MIN_DEPTH)
 }
 
 /// The position of `position startpos`.
@@ -115,6 +137,11 @@ const COMMANDS: &[&str] = &[
     "quit",
 ];
 
+/// The command a line carries, if any (see [`COMMANDS`]).
+pub(crate) fn command_of(line: &str) -> Option<&str> {
+    line.split_whitespace().find(|t| COMMANDS.contains(t))
+}
+
 /// The engine's state between commands.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Session {
@@ -131,11 +158,8 @@ pub(crate) struct Session {
     pending: Option<String>,
     /// `quit` was received.
     quit: bool,
-    /// The `Depth` option.
+    /// The `Depth` option: the deepest search.
     depth: u32,
-    /// The last measured search time at each depth, in milliseconds
-    /// (index: depth - MIN_DEPTH).
-    measured_ms: Vec<Option<u64>>,
 }
 
 impl Default for Session {
@@ -155,17 +179,7 @@ impl Session {
             pending: None,
             quit: false,
             depth: DEFAULT_DEPTH,
-            measured_ms: vec![None; (MAX_DEPTH - MIN_DEPTH + 1) as usize],
         }
-    }
-
-    /// The search time expected at `depth`: the last measured, or a guess.
-    fn expected_ms(&self, depth: u32) -> u64 {
-        self.measured_ms
-            .get((depth - MIN_DEPTH) as usize)
-            .copied()
-            .flatten()
-            .unwrap_or_else(|| first_guess_ms(depth))
     }
 
     /// The current position (FEN).
@@ -176,6 +190,21 @@ impl Session {
     /// Whether `quit` was received.
     pub(crate) fn quitting(&self) -> bool {
         self.quit
+    }
+
+    /// Marks `quit` as received.
+    pub(crate) fn set_quitting(&mut self) {
+        self.quit = true;
+    }
+
+    /// Holds back a `bestmove` line until `stop`.
+    pub(crate) fn hold(&mut self, bestmove: String) {
+        self.pending = Some(bestmove);
+    }
+
+    /// The `bestmove` line held back, if any.
+    pub(crate) fn take_pending(&mut self) -> Option<String> {
+        self.pending.take()
     }
 
     /// Sets up a position by playing its moves with the regex program.
@@ -240,24 +269,89 @@ fn history_after(mut history: Vec<String>, fen: &str) -> Vec<String> {
     history
 }
 
-/// Runs the regex search on a position, `depth` plies deep, a move back
-/// into one of `history`'s positions scoring as a draw.
-fn search(fen: &str, history: &[String], depth: u32) -> Result<Outcome, String> {
-    let start = Instant::now();
-    let searched = chess::search_in_game(fen, history, depth).map_err(|e| textio::chain(&e))?;
-    Ok(Outcome {
-        best: searched.best,
-        depth: searched.depth,
-        nodes: searched.stats.peak_threads,
-        rewrites: searched.stats.executed,
-        elapsed: start.elapsed(),
-    })
+/// One `go` to carry out: the position, its history and how far to
+/// search.
+#[derive(Debug, Clone)]
+pub(crate) struct Job {
+    fen: String,
+    history: Vec<String>,
+    limits: Limits,
+    /// Hold `bestmove` back until `stop` (`infinite`, `ponder`).
+    pub(crate) wait: bool,
 }
 
-/// Builds both regex programs so that `go` and `position` do not pay for it.
-fn warm_up() -> Vec<String> {
-    match chess::move_pass().and_then(|_| chess::reply_pass()) {
-        Ok(_) => Vec::new(),
+impl Job {
+    /// The flag that stops the search.
+    pub(crate) fn flag(&self) -> Arc<AtomicBool> {
+        self.limits
+            .flag
+            .clone()
+            .unwrap_or_else(|| Arc::new(AtomicBool::new(false)))
+    }
+
+    /// Runs the search: `emit` gets each `info` line as it is ready (one
+    /// per finished depth, then why no deeper one answered); returns the
+    /// `bestmove` line.
+    pub(crate) fn run(&self, emit: &mut dyn FnMut(String)) -> String {
+        // On a clock, a program still being built is left out rather than
+        // waited for.
+        let mut limits = self.limits.clone();
+        if limits.budget.is_some() {
+            let first = limits.rungs.first().copied();
+            limits
+                .rungs
+                .retain(|&d| Some(d) == first || chess::reply_pass_built(d).is_some());
+        }
+        let thought = chess::think(&self.fen, &self.history, &limits, |rung| {
+            emit(info_line(rung.depth, &rung.answer, rung.at, &rung.stats));
+        });
+        match thought {
+            Ok(thought) => {
+                if let Some(line) = ended_line(&thought.ended) {
+                    emit(line);
+                }
+                bestmove_line(&thought.answer().answer)
+            }
+            Err(e) => {
+                let mut lines = failure_lines(&textio::chain(&e));
+                let best = lines.pop().unwrap_or_default();
+                for line in lines {
+                    emit(line);
+                }
+                best
+            }
+        }
+    }
+}
+
+/// Starts building the move program and the ladder's reply programs on a
+/// thread of their own (once per process).
+fn start_warm_up() {
+    static STARTED: Once = Once::new();
+    STARTED.call_once(|| {
+        thread::spawn(|| {
+            let _ = WARMED.set(build(&LADDER));
+        });
+    });
+}
+
+/// What the warm-up thread said when it was done.
+static WARMED: OnceLock<Vec<String>> = OnceLock::new();
+
+/// Waits for the warm-up, then builds what a search up to `top` needs
+/// beyond the ladder; the failures as `info string` lines.
+fn wait_warm_up(top: u32) -> Vec<String> {
+    start_warm_up();
+    let mut out = WARMED.wait().clone();
+    out.extend(build(&rungs_to(top)));
+    out
+}
+
+/// Builds the move program and the reply programs of `depths`.
+fn build(depths: &[u32]) -> Vec<String> {
+    let built = chess::move_pass().and_then(|_| chess::build_passes(depths, false));
+    match built {
+        Ok(()) => Vec::new(),
         Err(e) => vec![info_string(&format!(
             "building the programs failed: {}",
             textio::chain(&e)
@@ -265,34 +359,51 @@ fn warm_up() -> Vec<String> {
     }
 }
 
-/// Carries out one line of input and returns the lines to print.
-pub(crate) fn handle(line: &str, session: &mut Session) -> Vec<String> {
+/// What one line asks for: lines to print at once, and a search to run.
+#[derive(Debug, Default)]
+pub(crate) struct Handled {
+    /// Lines to print now.
+    pub lines: Vec<String>,
+    /// A `go`'s search, which prints its own lines when it ends.
+    pub job: Option<Job>,
+}
+
+impl From<Vec<String>> for Handled {
+    fn from(lines: Vec<String>) -> Handled {
+        Handled { lines, job: None }
+    }
+}
+
+/// Carries out one line of input that arrived at `at`: the lines to print,
+/// and for `go` the search to run.
+pub(crate) fn handle(line: &str, session: &mut Session, at: Instant) -> Handled {
     let tokens: Vec<&str> = line.split_whitespace().collect();
-    let Some(at) = tokens.iter().position(|t| COMMANDS.contains(t)) else {
-        return Vec::new();
+    let Some(at_command) = tokens.iter().position(|t| COMMANDS.contains(t)) else {
+        return Handled::default();
     };
-    let (command, args) = (tokens[at], &tokens[at + 1..]);
+    let (command, args) = (tokens[at_command], &tokens[at_command + 1..]);
     match command {
         "uci" => {
+            start_warm_up();
             let mut out = vec![
                 format!("id name regex-chess {}", env!("CARGO_PKG_VERSION")),
                 "id author the regex-chess developers".into(),
             ];
             out.extend(options());
-            out.extend(warm_up());
             out.push("uciok".into());
-            out
+            out.into()
         }
         "isready" => {
-            let mut out = warm_up();
+            let mut out = wait_warm_up(session.depth);
             out.push("readyok".into());
-            out
+            out.into()
         }
         "ucinewgame" => {
             session.base = START_FEN.to_string();
             session.moves.clear();
             session.fen = START_FEN.to_string();
-            Vec::new()
+            session.history = history_after(Vec::new(), START_FEN);
+            Handled::default()
         }
         "position" => {
             let parsed = match parse_position(args) {
@@ -301,44 +412,55 @@ pub(crate) fn handle(line: &str, session: &mut Session) -> Vec<String> {
                     return vec![info_string(&format!(
                         "position rejected, keeping the previous one: {message}"
                     ))]
+                    .into()
                 }
             };
             match session.set_position(parsed) {
-                Ok(()) => Vec::new(),
-                Err(message) => vec![info_string(&format!("position: {message}"))],
+                Ok(()) => Handled::default(),
+                Err(message) => vec![info_string(&format!("position: {message}"))].into(),
             }
         }
         "go" => {
             let go = parse_go(args);
-            let mut out: Vec<String> = go.warnings.iter().map(|w| info_string(w)).collect();
+            let mut lines: Vec<String> = go.warnings.iter().map(|w| info_string(w)).collect();
             // A search still waiting for `stop` is answered first: every
             // `go` gets exactly one `bestmove`.
-            out.extend(session.pending.take());
+            lines.extend(session.pending.take());
             let white_to_move = session.fen.split(' ').nth(1) != Some("b");
-            let depth = choose_depth(&go, white_to_move, session.depth, |d| {
-                session.expected_ms(d)
-            });
-            let outcome = search(session.fen(), &session.history, depth);
-            if let Ok(found) = &outcome {
-                let ms = u64::try_from(found.elapsed.as_millis()).unwrap_or(u64::MAX);
-                session.measured_ms[(depth - MIN_DEPTH) as usize] = Some(ms);
+            let flag = Arc::new(AtomicBool::new(false));
+            let limits = limits_of(&go, white_to_move, session.depth, at, flag);
+            Handled {
+                lines,
+                job: Some(Job {
+                    fen: session.fen().to_string(),
+                    history: session.history.clone(),
+                    limits,
+                    wait: go.wait,
+                }),
             }
-            let mut lines = report(&outcome);
-            if go.wait {
-                session.pending = lines.pop();
-            }
-            out.extend(lines);
-            out
         }
-        "stop" | "ponderhit" => session.pending.take().into_iter().collect(),
+        "stop" | "ponderhit" => session
+            .pending
+            .take()
+            .into_iter()
+            .collect::<Vec<_>>()
+            .into(),
         "quit" => {
             session.quit = true;
             // A search waiting for `stop` still answers.
-            session.pending.take().into_iter().collect()
+            session
+                .pending
+                .take()
+                .into_iter()
+                .collect::<Vec<_>>()
+                .into()
         }
-        "setoption" => set_option(args, session).into_iter().collect(),
+        "setoption" => set_option(args, session)
+            .into_iter()
+            .collect::<Vec<_>>()
+            .into(),
         // `debug`, `register`.
-        _ => Vec::new(),
+        _ => Handled::default(),
     }
 }
 
@@ -366,52 +488,13 @@ fn set_option(args: &[&str], session: &mut Session) -> Option<String> {
     }
 }
 
-/// Runs the protocol over any input and output until `quit` or the end of
-/// the input, flushing after each answer. At the end of the input a search
-/// waiting for `stop` is answered.
-///
-/// # Errors
-///
-/// Reading or writing failed ([`textio::Closed`] when the reader of the
-/// output went away).
-pub(crate) fn serve(mut input: impl BufRead, mut output: impl Write) -> Result<()> {
-    let mut session = Session::new();
-    loop {
-        let answer =
-            match textio::read_line(&mut input, MAX_LINE).context("reading standard input")? {
-                None => {
-                    let pending: Vec<String> = session.pending.take().into_iter().collect();
-                    write_lines(&mut output, &pending)?;
-                    return Ok(());
-                }
-                Some(Line::Text(line)) => handle(&line, &mut session),
-                Some(Line::NotUtf8) => vec![info_string("ignoring a line that is not UTF-8")],
-                Some(Line::TooLong(n)) => vec![info_string(&format!(
-                    "ignoring a line of {n} bytes (the limit is {MAX_LINE})"
-                ))],
-            };
-        write_lines(&mut output, &answer)?;
-        if session.quitting() {
-            return Ok(());
-        }
-    }
-}
-
-/// Prints lines and flushes.
-fn write_lines(output: &mut impl Write, lines: &[String]) -> Result<()> {
-    for line in lines {
-        writeln!(output, "{line}").map_err(textio::write_error)?;
-    }
-    output.flush().map_err(textio::write_error)
-}
-
 /// Runs the protocol loop on stdin/stdout.
 ///
 /// # Errors
 ///
-/// Reading stdin or writing stdout failed.
+/// Writing stdout failed.
 pub(crate) fn run() -> Result<()> {
-    serve(io::stdin().lock(), textio::stdout())
+    serve(io::BufReader::new(io::stdin()), textio::stdout()).context("the UCI loop")
 }
 
 #[cfg(test)]
@@ -421,8 +504,20 @@ mod tests {
     // The program always writes the en passant square after a double step.
     const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
 
+    /// What `serve` prints for one line, the search (if any) run to its
+    /// end on this thread.
     fn lines(session: &mut Session, input: &str) -> Vec<String> {
-        handle(input, session)
+        let handled = handle(input, session, Instant::now());
+        let mut out = handled.lines;
+        if let Some(job) = handled.job {
+            let best = job.run(&mut |line| out.push(line));
+            if job.wait {
+                session.pending = Some(best);
+            } else {
+                out.push(best);
+            }
+        }
+        out
     }
 
     #[test]
@@ -538,11 +633,19 @@ mod tests {
     fn go_prints_info_then_a_legal_bestmove() {
         let mut s = Session::new();
         lines(&mut s, "position startpos moves e2e4");
+        // Built: a search on a clock leaves out programs not built yet.
+        assert_eq!(lines(&mut s, "isready"), ["readyok"]);
+        // A 1 s clock leaves a move about 30 ms: depth 2 answers, and
+        // depth 3 is not started.
         let out = lines(&mut s, "go wtime 1000 btime 1000");
-        assert_eq!(out.len(), 2, "{out:?}");
+        assert_eq!(out.len(), 3, "{out:?}");
         assert!(out[0].starts_with("info depth 2 score cp "), "{out:?}");
         assert!(out[0].ends_with(" rewrites"), "{out:?}");
-        let mv = out[1].strip_prefix("bestmove ").expect("bestmove");
+        assert!(
+            out[1].starts_with("info string depth 3 not started"),
+            "{out:?}"
+        );
+        let mv = out[2].strip_prefix("bestmove ").expect("bestmove");
         let legal = chess::legal_moves(AFTER_E4).unwrap();
         assert!(legal.iter().any(|(uci, _)| uci == mv), "{mv}");
     }
@@ -569,7 +672,11 @@ mod tests {
     #[test]
     fn infinite_waits_for_stop() {
         let mut s = Session::new();
+        // Climbing only to depth 3 keeps the test short.
+        assert!(lines(&mut s, "setoption name Depth value 3").is_empty());
         let out = lines(&mut s, "go infinite");
+        assert!(out[0].starts_with("info depth 2 "), "{out:?}");
+        assert!(out[1].starts_with("info depth 3 "), "{out:?}");
         assert!(out.iter().all(|l| !l.starts_with("bestmove")), "{out:?}");
         assert_eq!(lines(&mut s, "isready"), ["readyok"]);
         let out = lines(&mut s, "stop");
@@ -585,38 +692,48 @@ mod tests {
     }
 
     #[test]
-    fn go_chooses_the_depth_from_its_limits() {
+    fn go_sets_the_depths_and_the_time_from_its_limits() {
         let go = |args: &str| parse_go(&args.split_whitespace().collect::<Vec<_>>());
-        let guess = |d: u32| first_guess_ms(d);
-        // An explicit depth, clamped to what the engine has.
-        assert_eq!(choose_depth(&go("depth 1"), true, 2, guess), 2);
-        assert_eq!(choose_depth(&go("depth 3"), true, 2, guess), 3);
-        assert_eq!(choose_depth(&go("depth 9"), true, 2, guess), MAX_DEPTH);
-        assert_eq!(choose_depth(&go("depth 4"), true, 3, guess), 4);
-        // A time limit picks the deepest depth expected to fit, up to the
-        // Depth option.
-        assert_eq!(choose_depth(&go("movetime 100"), true, 3, guess), 2);
-        assert_eq!(choose_depth(&go("movetime 5000"), true, 3, guess), 3);
-        assert_eq!(choose_depth(&go("movetime 5000"), true, 2, guess), 2);
-        assert_eq!(choose_depth(&go("movetime 5000"), true, 4, guess), 4);
-        assert_eq!(choose_depth(&go("movetime 5000"), true, 5, guess), 5);
-        // Depth 4 is expected to cost less than 3.
-        assert_eq!(choose_depth(&go("movetime 1000"), true, 5, guess), 4);
-        assert_eq!(choose_depth(&go("movetime 5000"), true, 3, |_| 9_000), 2);
+        let start = Instant::now();
+        let flag = || Arc::new(AtomicBool::new(false));
+        let of = |args: &str, white: bool, option: u32| {
+            let l = limits_of(&go(args), white, option, start, flag());
+            (
+                l.rungs,
+                l.budget
+                    .map(|b| (b.target.as_millis(), b.limit.as_millis())),
+            )
+        };
+        // An explicit depth, clamped to what the engine has, after the
+        // first rung; no time limit.
+        assert_eq!(of("depth 1", true, 5), (vec![2], None));
+        assert_eq!(of("depth 3", true, 2), (vec![2, 3], None));
+        assert_eq!(of("depth 9", true, 2), (vec![2, MAX_DEPTH], None));
+        assert_eq!(of("depth 4", true, 3), (vec![2, 4], None));
+        // A time limit climbs the ladder up to the Depth option.
         assert_eq!(
-            choose_depth(&go("movetime 5000"), true, 4, |d| if d == 4 {
-                9_000
-            } else {
-                50
-            }),
-            3
+            of("movetime 1000", true, 5),
+            (vec![2, 3, 5], Some((750, 750)))
         );
-        // The mover's clock: a thirtieth of it plus half the increment.
-        let clocks = go("wtime 600000 btime 3000 winc 0 binc 0");
-        assert_eq!(choose_depth(&clocks, true, 3, guess), 3);
-        assert_eq!(choose_depth(&clocks, false, 3, guess), 2);
-        // No limit: the Depth option.
-        assert_eq!(choose_depth(&go("infinite"), true, 3, guess), 3);
+        assert_eq!(of("movetime 1000", true, 3), (vec![2, 3], Some((750, 750))));
+        assert_eq!(
+            of("movetime 1000", true, 4),
+            (vec![2, 3, 4], Some((750, 750)))
+        );
+        // The mover's clock: (time - 250 ms) / 30 plus three quarters of
+        // the increment, up to four times that.
+        let clocks = "wtime 60250 btime 3250 winc 600 binc 0";
+        assert_eq!(of(clocks, true, 5).1, Some((2450, 9800)));
+        assert_eq!(of(clocks, false, 5).1, Some((100, 400)));
+        assert_eq!(
+            of("wtime 10250 btime 10250 movestogo 5", false, 5).1,
+            Some((2000, 4000))
+        );
+        // No limit: infinite climbs the ladder, a bare `go` searches the
+        // Depth option's depth.
+        assert_eq!(of("infinite", true, 5), (vec![2, 3, 5], None));
+        assert_eq!(of("", true, 5), (vec![2, 5], None));
+        assert_eq!(of("", true, 3), (vec![2, 3], None));
     }
 
     #[test]
@@ -646,14 +763,23 @@ mod tests {
         input.extend(std::iter::repeat_n(b'x', MAX_LINE + 10));
         input.extend(b"\n\xff\nisready\n");
         let mut output = Vec::new();
-        serve(&input[..], &mut output).unwrap();
+        serve(std::io::Cursor::new(input), &mut output).unwrap();
         let text = String::from_utf8(output).unwrap();
-        let last: Vec<&str> = text.lines().rev().take(4).collect();
-        assert!(last[0].starts_with("bestmove "), "{text}");
-        assert_eq!(last[1], "readyok", "{text}");
-        assert_eq!(last[2], "info string ignoring a line that is not UTF-8");
-        assert!(last[3].starts_with("info string ignoring a line of 1048586 bytes"));
-        assert_eq!(text.matches("bestmove").count(), 1, "{text}");
+        // The lines behind the search are answered while it runs, in
+        // their order; the end of the input stops it, and it answers.
+        let answers: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with("info depth") && !l.starts_with("info string depth"))
+            .collect();
+        assert_eq!(answers.len(), 4, "{text}");
+        assert!(
+            answers[0].starts_with("info string ignoring a line of 1048586 bytes"),
+            "{text}"
+        );
+        assert_eq!(answers[1], "info string ignoring a line that is not UTF-8");
+        assert_eq!(answers[2], "readyok", "{text}");
+        assert!(answers[3].starts_with("bestmove "), "{text}");
+        assert!(text.ends_with(&format!("{}\n", answers[3])), "{text}");
     }
 
     #[test]
@@ -687,10 +813,13 @@ mod tests {
     fn serve_stops_at_quit_and_flushes_answers() {
         let input = b"uci\nisready\nposition startpos\ngo\nquit\nisready\n";
         let mut output = Vec::new();
-        serve(&input[..], &mut output).unwrap();
+        serve(std::io::Cursor::new(input), &mut output).unwrap();
         let text = String::from_utf8(output).unwrap();
+        // `go` searches the default depth after the first rung; `quit`,
+        // right behind it, stops it: the first rung answers.
+        assert!(text.contains("uciok\nreadyok\ninfo depth 2 "), "{text}");
         assert!(
-            text.contains(&format!("uciok\nreadyok\ninfo depth {DEFAULT_DEPTH} ")),
+            text.contains(&format!("info string depth {DEFAULT_DEPTH} stopped\n")),
             "{text}"
         );
         assert!(text.ends_with('\n') && text.lines().last().unwrap().starts_with("bestmove "));

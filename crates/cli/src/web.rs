@@ -2,15 +2,20 @@
 //!
 //! This module owns writing the site and nothing else: the page's own
 //! files (`index.html`, `app.js`, `worker.js`, `style.css`, kept under
-//! `crates/cli/web/` and built into the binary), the turn program as an ES
-//! module (`turn.js`), the legal-move program that reads a screen
-//! (`moves.js`, used only to read SAN lines and to mark the squares a piece
-//! can reach) and `screen.js`, the few screen texts the page needs (the
-//! start screens of the standard position, the help text). In the page a
-//! Web Worker runs the rewrite lists with JavaScript `RegExp`; the page only
-//! draws the screen the turn program produced and appends the person's
-//! line, as the README's Python loop does. This module decides no chess and
-//! runs no program.
+//! `crates/cli/web/` and built into the binary), the turn program of each
+//! depth of the ladder as an ES module (`turn2.js`, `turn3.js`,
+//! `turn5.js`), the legal-move program that reads a screen (`moves.js`,
+//! used only to read SAN lines and to mark the squares a piece can reach)
+//! and `screen.js`, the few screen texts the page needs (the start screens
+//! of the standard position, the help text) and how the engine thinks: the
+//! ladder, each rung's expected growth, the levels a person picks from
+//! (each a set of rungs and a time budget from `chess::clock`, the default
+//! the terminal's depth 5). In the page a Web Worker runs the rewrite
+//! lists with JavaScript `RegExp`, one pass per rung, given up at the
+//! level's deadline; the page climbs the rungs as `chess::deepen` does and
+//! draws the screen of the deepest that finished, appending the person's
+//! line as the README's Python loop does. This module decides no chess
+//! and runs no program.
 
 use std::path::{Path, PathBuf};
 
@@ -27,10 +32,56 @@ pub(crate) struct WebArgs {
     /// The folder to write the site into (created if missing; files of the
     /// same names are replaced).
     pub dir: PathBuf,
-    /// Search depth of the page's turn program (plies; 4 is two
-    /// full-width plies and two capture plies).
-    #[arg(long, default_value_t = chess::search::FAST_DEPTH)]
-    pub depth: u32,
+}
+
+/// A strength the page offers: the rungs its engine climbs and the time a
+/// move may take (`None`: as long as the rungs take).
+struct Level {
+    name: &'static str,
+    rungs: Vec<u32>,
+    movetime_ms: Option<u64>,
+}
+
+/// The page's levels, weakest first; [`DEFAULT_LEVEL`] is the terminal's
+/// engine (depth 5, the same moves as `play`).
+fn levels() -> Vec<Level> {
+    let top = chess::search::DEFAULT_DEPTH;
+    vec![
+        Level {
+            name: "1: depth 2, at once",
+            rungs: vec![2],
+            movetime_ms: None,
+        },
+        Level {
+            name: "2: depth 3",
+            rungs: vec![2, 3],
+            movetime_ms: None,
+        },
+        Level {
+            name: "3: up to depth 5, 1 s a move",
+            rungs: chess::deepen::rungs_to(top),
+            movetime_ms: Some(1_000),
+        },
+        Level {
+            name: "4: up to depth 5, 5 s a move",
+            rungs: chess::deepen::rungs_to(top),
+            movetime_ms: Some(5_000),
+        },
+        Level {
+            name: "5: depth 5, as the terminal plays",
+            rungs: chess::deepen::rungs_to(top),
+            movetime_ms: None,
+        },
+    ]
+}
+
+/// The index in [`levels`] the page starts at: the engine's default
+/// strength.
+const DEFAULT_LEVEL: usize = 4;
+
+/// The file name of the turn program of `depth`.
+fn turn_file(depth: u32) -> String {
+    format!("turn{depth}.js")
 }
 
 /// The page's hand-written files, built into the binary.
@@ -53,9 +104,56 @@ fn moves_program() -> Result<Program> {
     .context("assembling the legal-move program")
 }
 
+/// How the page's engine thinks, for `screen.js`: the ladder, each rung's
+/// growth (`chess::deepen::growth`), how far past its target a clocked
+/// move may start a rung (`chess::clock::STRETCH_START`), the levels with
+/// their budgets (`chess::clock::budget` of their movetime) and the size
+/// of each program.
+fn engine_value(turns: &[(u32, usize)], moves: usize) -> serde_json::Value {
+    let ms = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+    let levels: Vec<serde_json::Value> = levels()
+        .iter()
+        .map(|level| {
+            let budget = level.movetime_ms.and_then(|t| {
+                chess::clock::budget(&chess::clock::Clock {
+                    movetime: Some(std::time::Duration::from_millis(t)),
+                    ..chess::clock::Clock::default()
+                })
+            });
+            serde_json::json!({
+                "name": level.name,
+                "rungs": level.rungs,
+                "budget": budget.map(|b| serde_json::json!({
+                    "targetMs": ms(b.target),
+                    "limitMs": ms(b.limit),
+                    "banked": b.banked,
+                })),
+            })
+        })
+        .collect();
+    let growth: serde_json::Map<String, serde_json::Value> = chess::deepen::LADDER
+        .iter()
+        .map(|&d| (d.to_string(), chess::deepen::growth(d).into()))
+        .collect();
+    let sizes: serde_json::Map<String, serde_json::Value> = turns
+        .iter()
+        .map(|&(d, n)| (format!("turn{d}"), n.into()))
+        .chain([("moves".to_string(), moves.into())])
+        .collect();
+    serde_json::json!({
+        "enginePlayed": chess::turn::ENGINE_PLAYED,
+        "ladder": chess::deepen::LADDER,
+        "growth": growth,
+        "stretchStart": chess::clock::STRETCH_START,
+        "levels": levels,
+        "defaultLevel": DEFAULT_LEVEL + 1,
+        "sizes": sizes,
+    })
+}
+
 /// `screen.js`: the texts the page takes from the program rather than
-/// repeating them.
-fn screen_module() -> Result<String> {
+/// repeating them, and how its engine thinks ([`engine_value`]).
+fn screen_module(engine: serde_json::Value) -> Result<String> {
     let start = |engine| start_screen(crate::START_FEN, engine).context("the standard position");
     let value = serde_json::json!({
         "startFen": crate::START_FEN,
@@ -68,6 +166,7 @@ fn screen_module() -> Result<String> {
             "black": start(Some(Color::Black))?,
             "none": start(None)?,
         },
+        "engine": engine,
     });
     let text = serde_json::to_string_pretty(&value).context("writing screen.js")?;
     Ok(format!(
@@ -85,24 +184,37 @@ fn write(dir: &Path, name: &str, text: &str) -> Result<u64> {
 pub(crate) fn run(args: WebArgs) -> Result<()> {
     let dir = &args.dir;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let turn = &chess::turn_pass_at(args.depth)
-        .context("building the turn program")?
-        .program;
+    chess::build_passes(&chess::deepen::LADDER, true).context("building the turn programs")?;
     let moves = moves_program()?;
     let mut total = 0;
     for (name, text) in PAGE_FILES {
         total += write(dir, name, text)?;
     }
-    total += write(dir, "screen.js", &screen_module()?)?;
-    total += write(dir, "turn.js", &regex_vm::format::to_js(turn))?;
+    let mut turns = Vec::new();
+    for depth in chess::deepen::LADDER {
+        let turn = &chess::turn_pass_at(depth)
+            .context("building the turn program")?
+            .program;
+        total += write(dir, &turn_file(depth), &regex_vm::format::to_js(turn))?;
+        turns.push((depth, turn.len()));
+    }
+    total += write(
+        dir,
+        "screen.js",
+        &screen_module(engine_value(&turns, moves.len()))?,
+    )?;
     total += write(dir, "moves.js", &regex_vm::format::to_js(&moves))?;
+    let listed: Vec<String> = turns
+        .iter()
+        .map(|(d, n)| format!("{} ({n} rewrites)", turn_file(*d)))
+        .collect();
     let mut out = crate::textio::stdout();
     writeln!(
         out,
-        "wrote {}: index.html, app.js, worker.js, style.css, screen.js, \
-         turn.js ({} rewrites), moves.js ({} rewrites); {total} bytes",
+        "wrote {}: index.html, app.js, worker.js, style.css, screen.js, {}, \
+         moves.js ({} rewrites); {total} bytes",
         dir.display(),
-        turn.len(),
+        listed.join(", "),
         moves.len()
     )?;
     writeln!(

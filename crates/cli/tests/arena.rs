@@ -408,3 +408,97 @@ fn a_plan_is_for_the_native_reference_only_and_must_be_whole() {
     ]);
     assert!(err.contains("--plan `5,3`: use FULL,PLIES"), "{err}");
 }
+
+/// `--tc`: an opponent that thinks longer than its clock loses on time,
+/// in both colours; the summary and the PGN say so.
+#[test]
+fn a_flag_that_falls_loses_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    // Half a second a move on a 0.3 s clock; e7e5 is legal for black after
+    // any first move of white (as white, the flag falls before it counts).
+    let engine = fake_engine(dir.path(), "sleep 0.5; echo 'bestmove e7e5'");
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, format!("{START_FEN}\n")).unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let (ok, out, err) = run(&[
+        "--opponent",
+        &engine,
+        "--tc",
+        "0.3+0",
+        "--depth",
+        "2",
+        "--games",
+        "2",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        summary_line(&out, "games:").starts_with("2 (regex-chess (up to depth 2, 0.3+0) vs fake"),
+        "{out}"
+    );
+    assert_eq!(
+        summary_line(&out, "W/D/L:"),
+        "2/0/0 (for regex-chess (up to depth 2, 0.3+0))"
+    );
+    assert_eq!(summary_line(&out, "endings:"), "loss on time 2", "{out}");
+    assert_eq!(
+        summary_line(&out, "time losses:"),
+        "ours 0, the opponent's 2",
+        "{out}"
+    );
+    assert!(
+        summary_line(&out, "our time a move:").ends_with("(1 moves)"),
+        "{out}"
+    );
+    assert_eq!(
+        summary_line(&out, "depth reached:"),
+        "2: 1 (100.0%)",
+        "{out}"
+    );
+    let games = read_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].result, "1-0");
+    assert_eq!(games[1].result, "0-1");
+    for game in &games {
+        assert_eq!(game.tags["Termination"], "time forfeit");
+        assert_eq!(game.tags["TimeControl"], "0.3+0");
+    }
+    // Our one move (game 1) and none of theirs.
+    assert_eq!((games[0].plies, games[1].plies), (1, 0));
+}
+
+#[test]
+fn clocks_and_movetimes_are_checked() {
+    let e = "/nonexistent/engine";
+    for (args, says) in [
+        (
+            &["--tc", "fast"][..],
+            "--tc `fast`: use BASE+INC in seconds",
+        ),
+        (&["--tc", "0+1"][..], "--tc `0+1`: use BASE+INC"),
+        (
+            &["--tc", "60+0.6", "--movetime", "50"][..],
+            "--movetime does not go with it",
+        ),
+        (
+            &["--tc", "60+0.6", "--our-movetime", "50"][..],
+            "--our-movetime does not go with it",
+        ),
+        (
+            &["--our-movetime", "soon"][..],
+            "--our-movetime `soon`: not a whole number",
+        ),
+        (
+            &["--tc", "60+0.6", "--native", "threats"][..],
+            "--native searches a fixed plan",
+        ),
+    ] {
+        let mut all = vec!["--opponent", e];
+        all.extend_from_slice(args);
+        let err = refused(&all);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

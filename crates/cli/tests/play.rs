@@ -10,10 +10,16 @@ fn play(args: &[&str], input: &str) -> (bool, String, String) {
 }
 
 fn play_bytes(args: &[&str], input: &[u8]) -> (bool, String, String) {
+    // The fast mode: these tests are about the game, not the search.
+    let mut all = vec!["--depth", "2"];
+    all.extend_from_slice(args);
+    play_as(&all, input)
+}
+
+/// `play` with exactly `args`, `input` on its standard input.
+fn play_as(args: &[&str], input: &[u8]) -> (bool, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
         .arg("play")
-        // The fast mode: these tests are about the game, not the search.
-        .args(["--depth", "2"])
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -546,4 +552,36 @@ fn terminal_play_edits_lines_undoes_and_quits() {
     ] {
         assert!(transcript.contains(text), "{text:?} in\n{transcript}");
     }
+}
+
+/// The screen the engine left after `e2e4` (the lines from the board
+/// after the move up to the next prompt) and its time line.
+fn reply_to_e4(args: &[&str]) -> (String, String) {
+    let mut all = vec!["--ascii"];
+    all.extend_from_slice(args);
+    let (ok, text, err) = play_as(&all, b"e2e4\nquit\n");
+    assert!(ok, "{err}");
+    let after = text.split("Your move: e2e4\n").nth(1).unwrap();
+    let (screen, rest) = after.split_once("\n(engine reply: ").unwrap();
+    let time = rest.lines().next().unwrap().to_string();
+    (screen.to_string(), time)
+}
+
+/// `--movetime`: the engine deepens within the time and shows the screen
+/// of a depth that finished, the one a fixed search of that depth shows.
+#[test]
+fn movetime_answers_in_time_with_a_finished_depth() {
+    let (screen, time) = reply_to_e4(&["--movetime", "300"]);
+    // "N ms, depth D)"
+    let (ms, depth) = time
+        .strip_suffix(')')
+        .and_then(|t| t.split_once(" ms, depth "))
+        .unwrap_or_else(|| panic!("{time}"));
+    let ms: u64 = ms.parse().unwrap();
+    // The stop comes between rewrites: a generous margin for a test
+    // build on a busy machine.
+    assert!(ms < 300 + 500, "{time}");
+    assert!(["2", "3", "5"].contains(&depth), "{time}");
+    let (fixed, _) = reply_to_e4(&["--depth", depth]);
+    assert_eq!(screen, fixed, "depth {depth}");
 }

@@ -112,11 +112,18 @@ fn answer(mut stream: TcpStream, dir: &Path) {
 
 /// The terminal's screens for `lines` (the first, then one after each
 /// line), as `play --ascii` shows them (the timing line left out: the page
-/// shows times elsewhere).
+/// shows times elsewhere), the engine searching depth 2, the page's level
+/// 1 (the replays below ask for it, to keep the test short).
 fn terminal_screens(args: &[&str], lines: &[&str]) -> Vec<String> {
+    terminal_screens_at(&["--depth", "2"], args, lines)
+}
+
+/// As [`terminal_screens`], `play` given `depth` (nothing: the engine's
+/// default strength, the page's default level).
+fn terminal_screens_at(depth: &[&str], args: &[&str], lines: &[&str]) -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
         .arg("play")
-        .args(["--depth", "2"])
+        .args(depth)
         .arg("--ascii")
         .args(args)
         .stdin(Stdio::piped())
@@ -279,41 +286,45 @@ fn browser_page_plays_like_the_terminal() {
     let en_passant = "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3";
     let url_fen = |f: &str| f.replace(' ', "%20");
     // (query, start FEN, the terminal's screens for the same game)
+    // Level 1 (depth 2) in the replays: the default level's depth 5 takes
+    // seconds a move in a browser.
     let replays = [
         (
-            "?moves=e2e4,g1f3".to_string(),
+            "?level=1&moves=e2e4,g1f3".to_string(),
             start_fen,
             terminal_screens(&[], &["e2e4", "g1f3"]),
         ),
         (
-            format!("?fen={}&moves=f1c4", url_fen(fen)),
+            format!("?level=1&fen={}&moves=f1c4", url_fen(fen)),
             fen,
             terminal_screens(&["--fen", fen], &["f1c4"]),
         ),
         (
-            "?engine=white&moves=e7e5".to_string(),
+            "?level=1&engine=white&moves=e7e5".to_string(),
             start_fen,
             // `--flip`: the terminal draws black's side for a person playing
             // black; the screen the program produced has white's.
             terminal_screens(&["--engine-color", "white", "--flip"], &["e7e5"]),
         ),
         (
-            "?engine=none&moves=e2e4,e7e5,g1f3".to_string(),
+            "?level=1&engine=none&moves=e2e4,e7e5,g1f3".to_string(),
             start_fen,
             terminal_screens(&["--engine-color", "none"], &["e2e4", "e7e5", "g1f3"]),
         ),
         (
-            format!("?fen={}&moves=a1a8", url_fen(mate)),
+            format!("?level=1&fen={}&moves=a1a8", url_fen(mate)),
             mate,
             terminal_screens(&["--fen", mate], &["a1a8"]),
         ),
         (
-            format!("?fen={}&moves=e5d6", url_fen(en_passant)),
+            format!("?level=1&fen={}&moves=e5d6", url_fen(en_passant)),
             en_passant,
             terminal_screens(&["--fen", en_passant], &["e5d6"]),
         ),
     ];
-    let session = terminal_screens(&[], &["e2e4", "e2e5", "Nf3"]);
+    // The session of clicks and typing plays at the page's default level:
+    // the terminal's default engine, depth 5.
+    let session = terminal_screens_at(&[], &[], &["e2e4", "e2e5", "Nf3"]);
     let promoted = terminal_screens(&["--fen", promotion], &["a7a8n"]);
 
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web");
@@ -327,7 +338,7 @@ fn browser_page_plays_like_the_terminal() {
         "replays": replays.iter().map(|(q, _, _)| q).collect::<Vec<_>>(),
         "badFen": "?fen=8/8/8/8%20w%20-%20-%200%201",
         "promotion": {
-            "query": format!("?fen={}", url_fen(promotion)),
+            "query": format!("?level=1&fen={}", url_fen(promotion)),
             "from": "a7",
             "to": "a8",
             "role": "n",
@@ -385,8 +396,9 @@ fn browser_page_plays_like_the_terminal() {
     assert!(message.starts_with("bad FEN: "), "{message}");
     assert_eq!(str_of(&seen["badFen"], "screen"), "");
 
-    // The start, then e2 and e4 clicked: the engine's reply is on the
-    // screen and the board, with the time and the rewrites of the pass.
+    // The start, then e2 and e4 clicked at the default level: the
+    // terminal's default engine's reply (depth 5) is on the screen and the
+    // board, with the time and the rewrites of the pass.
     let [start, clicked, bad, san] = &session[..] else {
         panic!("four screens expected");
     };
@@ -397,13 +409,36 @@ fn browser_page_plays_like_the_terminal() {
     assert_eq!(board_seen(&seen["clicked"]), board_of(clicked));
     let stats = str_of(&seen["clicked"], "stats");
     assert!(
-        stats.starts_with("Engine reply: ")
-            && stats.contains(" ms, ")
+        stats.starts_with(&format!(
+            "Engine reply (depth {}): ",
+            chess::search::DEFAULT_DEPTH
+        )) && stats.contains(" ms, ")
             && stats.contains(" rewrites ran"),
         "{stats}"
     );
     assert_eq!(str_of(&seen["clicked"], "url"), "/?moves=e2e4");
     println!("after e2e4 clicked: {stats}");
+    // Thinking, the page said so and turned the board over when asked.
+    let thinking = &seen["thinking"];
+    assert_eq!(str_of(thinking, "status"), "thinking");
+    assert!(
+        str_of(thinking, "turn").starts_with("Thinking…"),
+        "{thinking}"
+    );
+    assert_eq!(str_of(thinking, "corner"), "h1");
+
+    // "Move now" once the first depth is done: the screen of a depth that
+    // finished (not the default's 5), as the terminal shows it at that
+    // depth.
+    let moved = &seen["movedNow"];
+    let stats = str_of(moved, "stats");
+    let depth = stats
+        .strip_prefix("Engine reply (depth ")
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_else(|| panic!("{stats}"));
+    assert!(depth == "2" || depth == "3", "{stats}");
+    let at_depth = terminal_screens_at(&["--depth", depth], &[], &["d2d4"]);
+    assert_eq!(str_of(moved, "screen"), at_depth[1], "{stats}");
 
     // A bad move: the program's own reason, the same position.
     assert_eq!(str_of(&seen["bad"], "screen"), bad);
@@ -462,23 +497,44 @@ fn web_writes_the_site_with_the_dumped_turn_program() {
         "worker.js",
         "style.css",
         "screen.js",
-        "turn.js",
+        "turn2.js",
+        "turn3.js",
+        "turn5.js",
         "moves.js",
     ] {
         assert!(site.join(name).is_file(), "no {name}");
     }
-    // turn.js is the module `dump` writes.
-    let dumped = dir.path().join("dumped.js");
-    let status = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-        .arg("dump")
-        .arg(&dumped)
-        .stdout(Stdio::null())
-        .status()
-        .expect("regex-chess dump runs");
-    assert!(status.success());
-    assert!(
-        std::fs::read(site.join("turn.js")).unwrap() == std::fs::read(&dumped).unwrap(),
-        "turn.js differs from the dumped module"
+    // Each turnN.js is the module `dump --depth N` writes.
+    for depth in chess::deepen::LADDER {
+        let dumped = dir.path().join(format!("dumped{depth}.js"));
+        let status = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+            .args(["dump", "--depth", &depth.to_string()])
+            .arg(&dumped)
+            .stdout(Stdio::null())
+            .status()
+            .expect("regex-chess dump runs");
+        assert!(status.success());
+        assert!(
+            std::fs::read(site.join(format!("turn{depth}.js"))).unwrap()
+                == std::fs::read(&dumped).unwrap(),
+            "turn{depth}.js differs from the dumped module"
+        );
+    }
+    // The page's levels: the last, its default, climbs to the terminal's
+    // default depth without a time limit.
+    let screen = std::fs::read_to_string(site.join("screen.js")).unwrap();
+    let json = screen
+        .split_once("export const screen = ")
+        .map(|(_, j)| j.trim_end().trim_end_matches(';'))
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_str(json).unwrap();
+    let engine = &value["engine"];
+    let levels = engine["levels"].as_array().unwrap();
+    let default = &levels[engine["defaultLevel"].as_u64().unwrap() as usize - 1];
+    assert_eq!(default["budget"], serde_json::Value::Null);
+    assert_eq!(
+        default["rungs"].as_array().unwrap().last().unwrap(),
+        &serde_json::json!(chess::search::DEFAULT_DEPTH)
     );
     // Nothing in the page reaches out of the site.
     for name in ["index.html", "app.js", "worker.js", "style.css"] {

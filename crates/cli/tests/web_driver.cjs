@@ -85,12 +85,24 @@ async function main() {
     await loaded(page, plan.base + plan.badFen);
     out.badFen = await look(page);
 
-    // 2. A move by clicking two squares, then the engine's reply.
+    // 2. A move by clicking two squares, then the engine's reply at the
+    // default level. While it thinks the page says so and still answers
+    // (the board turns over and back).
     await loaded(page, plan.base);
     out.start = await look(page);
     let n = await passes(page);
     await page.click('[data-square="e2"]');
     await page.click('[data-square="e4"]');
+    await page.waitForFunction(
+      () => document.body.dataset.status === "thinking" && document.getElementById("turn").textContent.startsWith("Thinking"),
+    );
+    await page.click("#flip");
+    out.thinking = {
+      turn: await page.$eval("#turn", (e) => e.textContent),
+      corner: await page.$eval("#board .square", (e) => e.dataset.square),
+      status: await page.evaluate(() => document.body.dataset.status),
+    };
+    await page.click("#flip");
     await settled(page, n);
     out.clicked = await look(page);
 
@@ -117,7 +129,18 @@ async function main() {
     await page.click("#flip");
     out.flipped = await look(page);
 
-    // 6. A promotion by dragging the pawn, the piece picked in the chooser.
+    // 6. "Move now" as soon as it shows (the first depth done): the
+    // deepest search finished by then answers.
+    await loaded(page, plan.base);
+    n = await passes(page);
+    await page.click('[data-square="d2"]');
+    await page.click('[data-square="d4"]');
+    await page.waitForSelector("#move-now:not([hidden])");
+    await page.click("#move-now");
+    await settled(page, n);
+    out.movedNow = await look(page);
+
+    // 7. A promotion by dragging the pawn, the piece picked in the chooser.
     const promo = plan.promotion;
     await loaded(page, plan.base + promo.query);
     n = await passes(page);

@@ -3,49 +3,73 @@
 //
 // The game is the text in <pre id="screen">, exactly as the terminal shows
 // it with --ascii. A move appends the person's line and a newline to it and
-// the worker runs the turn program once over the result, as the README's
-// Python loop does; what comes back is the next screen. The board, the
-// message, the moves for the PGN file and the link are read off that text.
+// the worker runs a turn program once over the result, as the README's
+// Python loop does; what comes back is the next screen. The engine thinks
+// as the terminal's does (chess::deepen): the turn programs of the ladder's
+// depths in turn on the same text, the deeper ones only while the level's
+// time allows (and given up at its limit), and the screen of the deepest
+// pass that finished is the next one. The board, the message, the moves
+// for the PGN file and the link are read off that text.
 // Nothing here decides whether a move is legal or which move the engine
 // plays: the only list of legal moves is the one the regex move program
 // computes (used to read SAN and to mark where a piece can go).
 import { screen as SCREEN } from "./screen.js";
 
 const FILES = "abcdefgh";
+const ENGINE = SCREEN.engine;
 const $ = (id) => document.getElementById(id);
 
 // ---------------------------------------------------------------------------
-// The worker
+// The worker. "Move now" ends a pass at once by replacing the worker: a
+// pass cannot be interrupted from here (it checks only its deadline).
 
-const worker = new Worker("worker.js", { type: "module" });
+let worker = null;
 const pending = new Map();
 let nextId = 1;
-let programs = null;
-const workerReady = new Promise((resolve, reject) => {
-  worker.addEventListener("message", (event) => {
-    const data = event.data;
-    if (data.ready) {
-      programs = data;
-      resolve();
-      return;
-    }
-    const job = pending.get(data.id);
-    if (!job) return;
-    pending.delete(data.id);
-    if (data.error) job.reject(new Error(data.error));
-    else job.resolve(data);
-  });
-  worker.addEventListener("error", (event) => {
-    reject(new Error(event.message || "the worker could not start"));
-  });
-});
+let workerReady = null;
 
-/** One pass of `program` ("turn" or "moves") over `text`. */
-function runPass(program, text) {
+function startWorker() {
+  worker = new Worker("worker.js", { type: "module" });
+  workerReady = new Promise((resolve, reject) => {
+    worker.addEventListener("message", (event) => {
+      const data = event.data;
+      if (data.ready !== undefined) {
+        if (data.ready) resolve();
+        else reject(new Error(data.error));
+        return;
+      }
+      const job = pending.get(data.id);
+      if (!job) return;
+      pending.delete(data.id);
+      if (data.error) job.reject(new Error(data.error));
+      else job.resolve(data);
+    });
+    worker.addEventListener("error", (event) => {
+      reject(new Error(event.message || "the worker could not start"));
+    });
+  });
+  // The deeper turn programs load while the person thinks.
+  worker.postMessage({ preload: ENGINE.ladder.map((d) => `turn${d}`) });
+}
+
+/** Ends the running pass (answered as stopped) with the worker it ran on. */
+function stopWorker() {
+  worker.terminate();
+  for (const job of pending.values()) job.resolve({ stopped: true });
+  pending.clear();
+  startWorker();
+}
+
+/**
+ * One pass of `program` ("turn2", "turn3", "turn5" or "moves") over
+ * `text`, given up once `deadline` (Date.now() ms, or null) passes.
+ */
+async function runPass(program, text, deadline = null) {
+  await workerReady;
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    worker.postMessage({ id, program, text });
+    worker.postMessage({ id, program, text, deadline });
   });
 }
 
@@ -119,6 +143,12 @@ function readPlayed(text) {
     }
   }
   return out;
+}
+
+/** Whether the engine moved between the screens `before` and `after`. */
+function engineMoved(before, after) {
+  if (positionOf(before) === positionOf(after)) return false;
+  return readPlayed(after).some((p) => p.who === "engine");
 }
 
 /** The legal moves (coordinates) of the position on a screen, from the regex move program. */
@@ -308,9 +338,70 @@ function personSide() {
   return "w";
 }
 
-/** Runs the turn program once over `text` and shows what comes back. */
+// ---------------------------------------------------------------------------
+// Levels and thinking, as chess::deepen climbs: the first rung always runs
+// to its end; a deeper one only after the engine moved in the last, and,
+// with a time budget, only if it is expected to fit (its time: the last
+// rung's times its growth) and given up at the budget's limit.
+
+/** The level in use, 1 to ENGINE.levels.length. */
+function level() {
+  return ENGINE.levels[Number($("level").value) - 1];
+}
+
+/** Whether a rung expected to take `expected` ms may start `elapsed` ms in (chess::clock). */
+function worthStarting(budget, elapsed, expected) {
+  if (!budget.banked) return elapsed < budget.limitMs;
+  const end = elapsed + expected;
+  return end <= budget.targetMs * ENGINE.stretchStart && end <= budget.limitMs;
+}
+
+/** Set by "Move now": take the deepest finished pass. */
+let moveNow = false;
+
+/**
+ * Runs the turn programs of the level's rungs over `text`; the deepest
+ * pass that finished, with its depth and the time of all of them.
+ */
+async function think(text) {
+  const { rungs, budget } = level();
+  const start = Date.now();
+  moveNow = false;
+  let best = null;
+  const ticker = setInterval(() => showThinking(best, start), 200);
+  try {
+    for (const [i, depth] of rungs.entries()) {
+      if (best) {
+        if (moveNow || !engineMoved(text, best.state)) break;
+        const expected = best.ms * ENGINE.growth[depth];
+        if (budget && !worthStarting(budget, Date.now() - start, expected)) break;
+      }
+      const deadline = i > 0 && budget ? start + budget.limitMs : null;
+      const result = await runPass(`turn${depth}`, text, deadline);
+      if (result.stopped) break;
+      best = { ...result, depth };
+      showThinking(best, start);
+    }
+  } finally {
+    clearInterval(ticker);
+    $("move-now").hidden = true;
+  }
+  if (!best) throw new Error("stopped before a search finished");
+  best.total = Date.now() - start;
+  return best;
+}
+
+function showThinking(best, start) {
+  const seconds = ((Date.now() - start) / 1000).toFixed(1);
+  $("turn").textContent = best
+    ? `Thinking… depth ${best.depth} done, ${seconds} s`
+    : `Thinking… ${seconds} s`;
+  $("move-now").hidden = !best;
+}
+
+/** Runs the engine's turn over `text` and shows what comes back. */
 async function turn(text) {
-  const result = await runPass("turn", text);
+  const result = await think(text);
   game.passes += 1;
   document.body.dataset.passes = String(game.passes);
   game.screen = result.state;
@@ -318,10 +409,10 @@ async function turn(text) {
   return result;
 }
 
-/** The time and the rewrites of a pass; `replied`: the engine moved in it. */
+/** The time and the rewrites of a turn; `replied`: the engine moved in it. */
 function showStats(result, replied) {
   $("stats").textContent =
-    `${replied ? "Engine reply" : "Turn"}: ${Math.round(result.ms)} ms, ` +
+    `${replied ? `Engine reply (depth ${result.depth})` : "Turn"}: ${Math.round(result.total)} ms, ` +
     `${result.applied} rewrites ran (${result.changed} changed the text).`;
 }
 
@@ -486,6 +577,7 @@ function shareUrl() {
   const params = [];
   if (game.startFen !== SCREEN.startFen) params.push(`fen=${encodeURIComponent(game.startFen)}`);
   if (game.engine !== "black") params.push(`engine=${game.engine}`);
+  if (Number($("level").value) !== ENGINE.defaultLevel) params.push(`level=${$("level").value}`);
   if (game.sent.length > 0) params.push(`moves=${game.sent.join(",")}`);
   return `${location.pathname}${params.length > 0 ? `?${params.join("&")}` : ""}`;
 }
@@ -541,11 +633,14 @@ function draw() {
     });
   });
   $("board").replaceChildren(...squares);
-  $("turn").textContent = over
-    ? "Game over."
-    : side
-      ? `${side === "w" ? "White" : "Black"} to move${movable(side) ? " (you)" : ""}.`
-      : "";
+  // While the engine thinks, the line says so (showThinking).
+  if (!game.busy) {
+    $("turn").textContent = over
+      ? "Game over."
+      : side
+        ? `${side === "w" ? "White" : "Black"} to move${movable(side) ? " (you)" : ""}.`
+        : "";
+  }
   $("undo").disabled = game.undo.length === 0;
   if (pgnUrl) URL.revokeObjectURL(pgnUrl);
   pgnUrl = URL.createObjectURL(new Blob([pgn()], { type: "application/x-chess-pgn" }));
@@ -699,6 +794,25 @@ function setUpInput() {
     draw();
   });
   $("undo").addEventListener("click", undo);
+  $("level").addEventListener("change", () => draw());
+  $("move-now").addEventListener("click", () => {
+    moveNow = true;
+    stopWorker();
+  });
+}
+
+/** The level select, from the engine's levels, at `chosen` (1-based). */
+function setUpLevels(chosen) {
+  const select = $("level");
+  select.replaceChildren(
+    ...ENGINE.levels.map((l, i) => {
+      const option = document.createElement("option");
+      option.value = String(i + 1);
+      option.textContent = l.name;
+      return option;
+    }),
+  );
+  select.value = String(chosen);
 }
 
 // ---------------------------------------------------------------------------
@@ -706,7 +820,11 @@ function setUpInput() {
 
 async function main() {
   setStatus("loading");
+  const params = new URLSearchParams(location.search);
+  const asked = Number(params.get("level"));
+  setUpLevels(asked >= 1 && asked <= ENGINE.levels.length ? asked : ENGINE.defaultLevel);
   setUpInput();
+  startWorker();
   try {
     await workerReady;
   } catch (error) {
@@ -714,8 +832,8 @@ async function main() {
     setStatus("error");
     return;
   }
-  $("count").textContent = String(programs.turn);
-  const params = new URLSearchParams(location.search);
+  const sizes = ENGINE.ladder.map((d) => ENGINE.sizes[`turn${d}`].toLocaleString("en"));
+  $("count").textContent = `${sizes[0]} (depth ${ENGINE.ladder[0]}) to ${sizes[sizes.length - 1]} (depth ${ENGINE.ladder[ENGINE.ladder.length - 1]})`;
   const engine = ["white", "black", "none"].includes(params.get("engine")) ? params.get("engine") : "black";
   const fen = (params.get("fen") || SCREEN.startFen).trim();
   await newGame(fen, engine);

@@ -4,7 +4,8 @@
 //! Everything here is shakmaty's judgement on a position: checkmate,
 //! stalemate, insufficient material, repetitions (counted by
 //! [`Repetitions`], since shakmaty keeps no history), the fifty-move rule and
-//! the match's ply cap, in that order; and [`allowed_mate`], which asks
+//! the match's ply cap, in that order (a fallen flag, the clocks' verdict,
+//! is one more [`Ending`]); and [`allowed_mate`], which asks
 //! whether a move left the opponent a mate-in-one that another legal move
 //! avoided. It plays no games and knows no engine.
 
@@ -29,19 +30,27 @@ pub(super) enum Ending {
     FiftyMoveRule,
     /// The game reached the ply cap: adjudicated a draw.
     PlyCap,
+    /// The other side's clock fell (`match --tc`): `winner` wins.
+    Time {
+        winner: Color,
+    },
 }
 
 impl Ending {
+    /// The side that won, `None` for a draw.
+    pub(super) fn winner(self) -> Option<Color> {
+        match self {
+            Ending::Checkmate { winner } | Ending::Time { winner } => Some(winner),
+            _ => None,
+        }
+    }
+
     /// The PGN result.
     pub(super) fn result(self) -> &'static str {
-        match self {
-            Ending::Checkmate {
-                winner: Color::White,
-            } => "1-0",
-            Ending::Checkmate {
-                winner: Color::Black,
-            } => "0-1",
-            _ => "1/2-1/2",
+        match self.winner() {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
         }
     }
 }
@@ -56,6 +65,7 @@ impl fmt::Display for Ending {
             Ending::ThreefoldRepetition => "threefold repetition",
             Ending::FiftyMoveRule => "fifty-move rule",
             Ending::PlyCap => "ply cap",
+            Ending::Time { .. } => "loss on time",
         })
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! This module owns the child process and the protocol with it: the
 //! handshake (`uci`, the options it advertises, `setoption`, `isready`),
-//! `ucinewgame`, and one `position` + `go movetime` per move, returning the
+//! `ucinewgame`, and one `position` + `go` per move, returning the
 //! text after `bestmove`. It judges nothing about chess (the arena checks
 //! every move with shakmaty). Memory stays bounded whatever the engine
 //! prints: lines are read at most [`MAX_LINE`] bytes at a time through a
@@ -28,7 +28,7 @@ pub(super) const MAX_LINE: u64 = 64 * 1024;
 const STDERR_TAIL: usize = 300;
 /// How long the engine may take to answer `uci` and `isready`.
 const HANDSHAKE: Duration = Duration::from_secs(30);
-/// How much longer than `movetime` the engine may take before `bestmove`.
+/// How much longer than its time the engine may take before `bestmove`.
 const GRACE: Duration = Duration::from_secs(10);
 
 /// A running UCI engine.
@@ -172,17 +172,20 @@ impl Opponent {
     }
 
     /// The engine's `bestmove` text after `moves` (UCI) from `start_fen`
-    /// (`None`: the standard start), searching `movetime` milliseconds.
+    /// (`None`: the standard start), given `go` with `limits` (`movetime
+    /// 50`, or the clocks: `wtime .. btime .. winc .. binc ..`), which may
+    /// take up to `expected`.
     ///
     /// # Errors
     ///
     /// The engine exits, prints an over-long line, or does not answer
-    /// `bestmove` within `movetime` plus ten seconds.
+    /// `bestmove` within `expected` plus ten seconds.
     pub(super) fn best_move(
         &mut self,
         start_fen: Option<&str>,
         moves: &[String],
-        movetime: u64,
+        limits: &str,
+        expected: Duration,
     ) -> Result<String> {
         let mut position = match start_fen {
             Some(fen) => format!("position fen {fen}"),
@@ -193,8 +196,8 @@ impl Opponent {
             position.push_str(&moves.join(" "));
         }
         self.send(&position)?;
-        self.send(&format!("go movetime {movetime}"))?;
-        let deadline = Instant::now() + Duration::from_millis(movetime) + GRACE;
+        self.send(&format!("go {limits}"))?;
+        let deadline = Instant::now() + expected + GRACE;
         loop {
             let line = self.read_line(deadline, "bestmove")?;
             let mut words = line.split_whitespace();

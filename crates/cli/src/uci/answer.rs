@@ -1,28 +1,15 @@
-//! The lines `regex-chess uci` writes about a search: the `info` and
-//! `bestmove` lines of an [`Outcome`], a score in UCI's `cp`/`mate` form,
-//! and `info string` messages kept on one line. Text only: it runs no
-//! search and reads no input.
+//! The lines `regex-chess uci` writes about a search: an `info` line per
+//! finished depth, an `info string` saying why no deeper one answered, the
+//! `bestmove` line, a score in UCI's `cp`/`mate` form, and `info string`
+//! messages kept on one line. Text only: it runs no search and reads no
+//! input.
 
 use std::time::Duration;
 
+use chess::deepen::Ended;
 use chess::search::mate_in;
 use chess::EVEN;
-
-/// What a search found, for [`report`].
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Outcome {
-    /// The move (UCI) and its score, `None` without a legal move.
-    pub best: Option<(String, u32)>,
-    /// Plies searched.
-    pub depth: u32,
-    /// Positions searched: the most threads the search held at once (it
-    /// expands every line of play side by side).
-    pub nodes: usize,
-    /// Rewrites the regex engine applied.
-    pub rewrites: usize,
-    /// Wall time of the search.
-    pub elapsed: Duration,
-}
+use regex_vm::{Stats, StopReason};
 
 /// The UCI score of a search score, from the mover's view: `mate N` for a
 /// mate the mover gives with its `N`th move (`mate -N`: the mover is
@@ -35,42 +22,63 @@ pub(crate) fn score_text(score: u32) -> String {
     }
 }
 
-/// The `info` lines and the `bestmove` line (last) of a search.
-pub(crate) fn report(outcome: &Result<Outcome, String>) -> Vec<String> {
-    match outcome {
-        Ok(Outcome {
-            best: Some((uci, score)),
-            depth,
-            nodes,
-            rewrites,
-            elapsed,
-        }) => vec![
-            format!(
-                "info depth {} score {} time {} nodes {nodes} string {rewrites} rewrites",
-                depth,
-                score_text(*score),
-                elapsed.as_millis()
-            ),
-            format!("bestmove {uci}"),
-        ],
-        Ok(Outcome {
-            best: None,
-            nodes,
-            rewrites,
-            elapsed,
-            ..
-        }) => vec![
-            format!(
-                "info depth 0 time {} nodes {nodes} string no legal move, {rewrites} rewrites",
-                elapsed.as_millis()
-            ),
-            "bestmove 0000".into(),
-        ],
-        Err(message) => vec![
-            info_string(&format!("search failed: {message}")),
-            "bestmove 0000".into(),
-        ],
+/// The `info` line of a finished search of `depth` plies that found
+/// `best` by `at` (time since `go`): `nodes` are the most positions
+/// (threads) it held at once, the string the rewrites it applied.
+pub(crate) fn info_line(
+    depth: u32,
+    best: &Option<(String, u32)>,
+    at: Duration,
+    stats: &Stats,
+) -> String {
+    let (ms, nodes, rewrites) = (at.as_millis(), stats.peak_threads, stats.executed);
+    match best {
+        Some((_, score)) => format!(
+            "info depth {depth} score {} time {ms} nodes {nodes} string {rewrites} rewrites",
+            score_text(*score)
+        ),
+        None => format!(
+            "info depth 0 time {ms} nodes {nodes} string no legal move, {rewrites} rewrites"
+        ),
     }
+}
+
+/// The `bestmove` line of an answer (`0000` without a legal move).
+pub(crate) fn bestmove_line(best: &Option<(String, u32)>) -> String {
+    match best {
+        Some((uci, _)) => format!("bestmove {uci}"),
+        None => "bestmove 0000".into(),
+    }
+}
+
+/// Why no deeper search answered, as an `info string`; nothing when the
+/// deepest one asked for did.
+pub(crate) fn ended_line(ended: &Ended) -> Option<String> {
+    let text = match ended {
+        Ended::Top | Ended::Settled => return None,
+        Ended::Stopped {
+            depth,
+            reason: StopReason::Deadline,
+        } => format!("depth {depth} stopped at the move's time limit"),
+        Ended::Stopped {
+            depth,
+            reason: StopReason::Flag,
+        } => format!("depth {depth} stopped"),
+        Ended::NotStarted { depth, expected } => format!(
+            "depth {depth} not started: expected to take {} ms",
+            expected.as_millis()
+        ),
+        Ended::TooLarge { depth } => format!("depth {depth} outgrew its memory cap"),
+    };
+    Some(info_string(&text))
+}
+
+/// The lines of a search that failed: why, then `bestmove 0000`.
+pub(crate) fn failure_lines(message: &str) -> Vec<String> {
+    vec![
+        info_string(&format!("search failed: {message}")),
+        "bestmove 0000".into(),
+    ]
 }
 
 /// `info string <message>`, kept on one line.
@@ -96,35 +104,45 @@ mod tests {
 
     #[test]
     fn report_format() {
-        let found = Ok(Outcome {
-            best: Some(("e7e5".into(), 4997)),
-            depth: 2,
-            nodes: 600,
-            rewrites: 1234,
-            elapsed: Duration::from_micros(87_600),
-        });
+        let stats = Stats {
+            peak_threads: 600,
+            executed: 1234,
+            ..Stats::default()
+        };
+        let best = Some(("e7e5".to_string(), 4997));
         assert_eq!(
-            report(&found),
-            [
-                "info depth 2 score cp -30 time 87 nodes 600 string 1234 rewrites",
-                "bestmove e7e5"
-            ]
+            info_line(2, &best, Duration::from_micros(87_600), &stats),
+            "info depth 2 score cp -30 time 87 nodes 600 string 1234 rewrites"
         );
-        let none = Ok(Outcome {
-            best: None,
-            depth: 2,
-            nodes: 1,
-            rewrites: 10,
-            elapsed: Duration::from_millis(3),
-        });
-        assert_eq!(report(&none).last().unwrap(), "bestmove 0000");
-        let failed = Err("the regex VM stopped".to_string());
+        assert_eq!(bestmove_line(&best), "bestmove e7e5");
         assert_eq!(
-            report(&failed),
+            info_line(2, &None, Duration::from_millis(3), &stats),
+            "info depth 0 time 3 nodes 600 string no legal move, 1234 rewrites"
+        );
+        assert_eq!(bestmove_line(&None), "bestmove 0000");
+        assert_eq!(
+            failure_lines("the regex VM stopped"),
             [
                 "info string search failed: the regex VM stopped",
                 "bestmove 0000"
             ]
+        );
+        assert_eq!(ended_line(&Ended::Top), None);
+        assert_eq!(
+            ended_line(&Ended::NotStarted {
+                depth: 5,
+                expected: Duration::from_millis(2400)
+            })
+            .as_deref(),
+            Some("info string depth 5 not started: expected to take 2400 ms")
+        );
+        assert_eq!(
+            ended_line(&Ended::Stopped {
+                depth: 3,
+                reason: StopReason::Deadline
+            })
+            .as_deref(),
+            Some("info string depth 3 stopped at the move's time limit")
         );
     }
 }

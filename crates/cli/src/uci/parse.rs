@@ -50,8 +50,8 @@ pub(crate) fn parse_position(args: &[&str]) -> Result<PositionCmd, String> {
     Ok(PositionCmd { base, moves })
 }
 
-/// A parsed `go` command: the limits are read and ignored, except whether
-/// the answer must wait for `stop` / `ponderhit`.
+/// A parsed `go` command: its limits, and whether the answer must wait
+/// for `stop` / `ponderhit`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct GoCmd {
     /// `infinite` or `ponder`: hold `bestmove` back.
@@ -68,6 +68,8 @@ pub(crate) struct GoCmd {
     pub winc: Option<u64>,
     /// `binc MS`.
     pub binc: Option<u64>,
+    /// `movestogo N`.
+    pub movestogo: Option<u32>,
     /// Messages about arguments that made no sense (the search runs anyway).
     pub warnings: Vec<String>,
 }
@@ -113,6 +115,7 @@ pub(crate) fn parse_go(args: &[&str]) -> GoCmd {
                         "btime" => go.btime = Some(n),
                         "winc" => go.winc = Some(n),
                         "binc" => go.binc = Some(n),
+                        "movestogo" => go.movestogo = Some(small),
                         _ => {}
                     }
                 }
@@ -209,6 +212,7 @@ mod tests {
                 btime: Some(0),
                 winc: Some(0),
                 binc: Some(0),
+                movestogo: Some(40),
                 ..GoCmd::default()
             }
         );

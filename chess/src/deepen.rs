@@ -1,0 +1,426 @@
+//! Iterative deepening over the regex programs: the search that stops on
+//! time.
+//!
+//! A move is thought about rung by rung up a [`LADDER`] of search depths,
+//! each rung a whole run of that depth's program (the reply program for
+//! [`crate::think`], the turn program for [`crate::play_turn_within`]).
+//! The first rung always runs to its end, so there is always an answer;
+//! each deeper rung runs only if the [`Budget`] expects it to fit
+//! ([`Budget::worth_starting`], from the last rung's time and
+//! [`growth`]), and gives up when the move's limit passes or its flag is
+//! raised (the executor's [`Stop`], asked between rewrites). The answer is
+//! the deepest rung that finished: never a run that was cut short.
+//!
+//! This module owns the ladder, the order of the rungs and when to stop
+//! climbing; it must not look inside a rung's run (what a program computes
+//! is `search`'s and `turn`'s) nor decide a move's time (`clock` does).
+//!
+//! Nothing is carried from a shallower rung into a deeper one's program:
+//! the search has no alpha-beta at its root, so a move order would cut
+//! nothing, and choosing which moves a deeper rung searches by a shallower
+//! rung's order lost strength when measured (the README's "Deeper plans,
+//! measured natively": 30.8% against 52.5%). What a rung does reuse is its
+//! answer, to stop climbing: a mate on the first move cannot be bettered,
+//! and a position with one legal move needs no search.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use regex_vm::{ExecError, Stats, Stop, StopReason};
+
+use crate::clock::Budget;
+use crate::search::{mate_at, DEFAULT_DEPTH};
+use crate::Error;
+
+/// The depths deepening climbs, shallowest first. Each plays at least as
+/// well as the one before it, measured (the README's strength tables);
+/// depth 4, which plays worse than 3, is not on it.
+pub const LADDER: [u32; 3] = [2, 3, DEFAULT_DEPTH];
+
+/// How many times the last rung's time a rung at `depth` is expected to
+/// take: about the median ratio on 33 positions of two games against
+/// Stockfish (release build, the machine busy): depth 3 took 6-38 times
+/// depth 2 (median 19), depth 5 1.6-13 times depth 3 (median 2.7; the
+/// rare long ones are stopped at the move's limit).
+pub fn growth(depth: u32) -> u32 {
+    match depth {
+        3 => 20,
+        4 => 2,
+        _ => 3,
+    }
+}
+
+/// The rungs of a move whose deepest search is `top`: the ladder's depths
+/// below it, then `top` (which may be off the ladder, as `--depth 4` is).
+pub fn rungs_to(top: u32) -> Vec<u32> {
+    let mut rungs: Vec<u32> = LADDER.iter().copied().filter(|&d| d < top).collect();
+    rungs.push(top);
+    rungs
+}
+
+/// The rungs of a search of exactly `depth`: the ladder's first rung, so
+/// that a stop finds an answer in hand, then `depth` itself.
+pub fn rungs_at(depth: u32) -> Vec<u32> {
+    if depth <= LADDER[0] {
+        vec![depth]
+    } else {
+        vec![LADDER[0], depth]
+    }
+}
+
+/// The ladder's deepest depth below `depth`: what answers when a search of
+/// `depth` outgrows its state cap.
+pub fn rung_below(depth: u32) -> Option<u32> {
+    LADDER.iter().copied().filter(|&d| d < depth).max()
+}
+
+/// What bounds one move's thinking.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// When the move's time began (a GUI's `go` arriving): the budget is
+    /// counted from here.
+    pub start: Instant,
+    /// The move's time, `None` for no time limit.
+    pub budget: Option<Budget>,
+    /// Raised by another thread to stop at once (UCI's `stop`).
+    pub flag: Option<Arc<AtomicBool>>,
+    /// The rungs, shallowest first (see [`rungs_to`]).
+    pub rungs: Vec<u32>,
+}
+
+impl Limits {
+    /// Climbing to `top` with no time limit and no flag, from now.
+    pub fn to_depth(top: u32) -> Limits {
+        Limits {
+            start: Instant::now(),
+            budget: None,
+            flag: None,
+            rungs: rungs_to(top),
+        }
+    }
+
+    /// Climbing to the default depth within `budget`, from now.
+    pub fn within(budget: Budget) -> Limits {
+        Limits {
+            budget: Some(budget),
+            ..Limits::to_depth(DEFAULT_DEPTH)
+        }
+    }
+
+    /// Time since [`Limits::start`].
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// The stop of a rung after the first: the flag and the move's limit.
+    fn stop(&self) -> Stop {
+        let stop = match &self.flag {
+            Some(flag) => Stop::on_flag(Arc::clone(flag)),
+            None => Stop::never(),
+        };
+        match self.budget {
+            Some(b) => stop.with_deadline(self.start + b.limit),
+            None => stop,
+        }
+    }
+
+    fn flag_raised(&self) -> bool {
+        self.flag
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+}
+
+/// One rung that finished.
+#[derive(Debug, Clone)]
+pub struct Rung<T> {
+    /// Its depth.
+    pub depth: u32,
+    /// What it answered.
+    pub answer: T,
+    /// The VM's counts.
+    pub stats: Stats,
+    /// Its own run's time.
+    pub took: Duration,
+    /// Time from the move's start to its end.
+    pub at: Duration,
+}
+
+/// Why the climb ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The top rung finished.
+    Top,
+    /// A rung's answer cannot be bettered by a deeper one (a mate on the
+    /// first move, a single legal move).
+    Settled,
+    /// The rung at `depth` was stopped (its deadline or its flag), or not
+    /// started because the flag was raised.
+    Stopped {
+        /// The rung that did not finish.
+        depth: u32,
+        /// Why.
+        reason: StopReason,
+    },
+    /// The rung at `depth` was not started: expected to take `expected`,
+    /// it would not fit the budget.
+    NotStarted {
+        /// The rung not run.
+        depth: u32,
+        /// Its expected time.
+        expected: Duration,
+    },
+    /// The rung at `depth` outgrew its state cap.
+    TooLarge {
+        /// The rung that did not finish.
+        depth: u32,
+    },
+}
+
+/// What a climb found: every rung that finished, the last one answering.
+#[derive(Debug, Clone)]
+pub struct Climb<T> {
+    /// The finished rungs, shallowest first (never empty).
+    pub rungs: Vec<Rung<T>>,
+    /// Why no deeper rung answered.
+    pub ended: Ended,
+    /// Time from the move's start to the climb's end (a rung stopped or
+    /// cut short included).
+    pub elapsed: Duration,
+}
+
+impl<T> Climb<T> {
+    /// The deepest finished rung: the answer.
+    ///
+    /// # Panics
+    ///
+    /// Never: a climb holds at least its first rung.
+    #[allow(clippy::missing_panics_doc)]
+    pub fn answer(&self) -> &Rung<T> {
+        self.rungs.last().expect("a climb has its first rung")
+    }
+}
+
+/// Climbs `limits.rungs`: `run(depth, stop)` runs one rung (the first with
+/// a stop that never falls due), `settled` says whether a rung's answer
+/// ends the climb, `on_rung` hears of each finished rung.
+///
+/// # Errors
+///
+/// The first rung's error, or a deeper rung's that is neither a stop nor
+/// the state cap.
+pub(crate) fn climb<T>(
+    limits: &Limits,
+    mut run: impl FnMut(u32, &Stop) -> Result<(T, Stats), Error>,
+    settled: impl Fn(&T) -> bool,
+    mut on_rung: impl FnMut(&Rung<T>),
+) -> Result<Climb<T>, Error> {
+    let mut rungs: Vec<Rung<T>> = Vec::new();
+    let stop = limits.stop();
+    for (i, &depth) in limits.rungs.iter().enumerate() {
+        if let Some(last) = rungs.last() {
+            if settled(&last.answer) {
+                return Ok(Climb {
+                    rungs,
+                    elapsed: limits.elapsed(),
+                    ended: Ended::Settled,
+                });
+            }
+            let expected = last.took.saturating_mul(growth(depth));
+            let fits = limits
+                .budget
+                .is_none_or(|b| b.worth_starting(limits.elapsed(), expected));
+            if limits.flag_raised() {
+                return Ok(Climb {
+                    rungs,
+                    elapsed: limits.elapsed(),
+                    ended: Ended::Stopped {
+                        depth,
+                        reason: StopReason::Flag,
+                    },
+                });
+            }
+            if !fits {
+                return Ok(Climb {
+                    rungs,
+                    elapsed: limits.elapsed(),
+                    ended: Ended::NotStarted { depth, expected },
+                });
+            }
+        }
+        let this_stop = if i == 0 { Stop::never() } else { stop.clone() };
+        let began = Instant::now();
+        match run(depth, &this_stop) {
+            Ok((answer, stats)) => {
+                let rung = Rung {
+                    depth,
+                    answer,
+                    stats,
+                    took: began.elapsed(),
+                    at: limits.elapsed(),
+                };
+                on_rung(&rung);
+                rungs.push(rung);
+            }
+            Err(Error::Exec(ExecError::Stopped { reason, .. })) if i > 0 => {
+                return Ok(Climb {
+                    rungs,
+                    elapsed: limits.elapsed(),
+                    ended: Ended::Stopped { depth, reason },
+                })
+            }
+            Err(Error::Exec(ExecError::StateTooLarge { .. })) if i > 0 => {
+                return Ok(Climb {
+                    rungs,
+                    elapsed: limits.elapsed(),
+                    ended: Ended::TooLarge { depth },
+                })
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(Climb {
+        rungs,
+        elapsed: limits.elapsed(),
+        ended: Ended::Top,
+    })
+}
+
+/// Whether a search's answer cannot be bettered by searching deeper: a
+/// mate with the first move.
+pub(crate) fn mates_at_once(best: &Option<(String, u32)>) -> bool {
+    matches!(best, Some((_, score)) if *score == mate_at(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ladder_climbs_and_skips_depth_four() {
+        assert_eq!(LADDER, [2, 3, 5]);
+        assert!(LADDER.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(rungs_to(5), [2, 3, 5]);
+        assert_eq!(rungs_to(4), [2, 3, 4]);
+        assert_eq!(rungs_to(3), [2, 3]);
+        assert_eq!(rungs_to(2), [2]);
+        assert_eq!(rungs_at(5), [2, 5]);
+        assert_eq!(rungs_at(2), [2]);
+        assert_eq!(rung_below(5), Some(3));
+        assert_eq!(rung_below(4), Some(3));
+        assert_eq!(rung_below(3), Some(2));
+        assert_eq!(rung_below(2), None);
+    }
+
+    /// A climb over fake rungs that each take `cost(depth)` (sleeping) and
+    /// answer their depth.
+    fn fake(limits: &Limits, cost: impl Fn(u32) -> u64) -> Climb<u32> {
+        climb(
+            limits,
+            |depth, stop| {
+                let end = Instant::now() + Duration::from_millis(cost(depth));
+                while Instant::now() < end {
+                    if let Some(reason) = stop.due() {
+                        return Err(Error::Exec(ExecError::Stopped { rewrite: 0, reason }));
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                Ok((depth, Stats::default()))
+            },
+            |_| false,
+            |_| {},
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_deadline_in_the_past_answers_with_the_first_rung() {
+        let limits = Limits {
+            budget: Some(Budget {
+                target: Duration::ZERO,
+                limit: Duration::ZERO,
+                banked: true,
+            }),
+            ..Limits::to_depth(5)
+        };
+        let climb = fake(&limits, |_| 5);
+        assert_eq!(climb.rungs.len(), 1);
+        assert_eq!(climb.answer().answer, 2);
+        assert!(matches!(climb.ended, Ended::NotStarted { depth: 3, .. }));
+    }
+
+    #[test]
+    fn a_rung_cut_short_never_answers() {
+        // The third rung is expected to fit but takes far longer: it is
+        // stopped at the limit, and the second answers.
+        let limits = Limits {
+            budget: Some(Budget {
+                target: Duration::from_millis(400),
+                limit: Duration::from_millis(400),
+                banked: true,
+            }),
+            ..Limits::to_depth(5)
+        };
+        let climb = fake(&limits, |d| match d {
+            2 => 2,
+            3 => 20,
+            _ => 5_000,
+        });
+        assert_eq!(
+            climb.ended,
+            Ended::Stopped {
+                depth: 5,
+                reason: StopReason::Deadline
+            }
+        );
+        assert_eq!(climb.answer().answer, 3);
+        assert!(climb.answer().at < Duration::from_millis(400));
+    }
+
+    #[test]
+    fn a_raised_flag_stops_the_climb_but_not_the_first_rung() {
+        let flag = Arc::new(AtomicBool::new(true));
+        let limits = Limits {
+            flag: Some(flag),
+            ..Limits::to_depth(5)
+        };
+        let climb = fake(&limits, |_| 20);
+        assert_eq!(climb.rungs.len(), 1);
+        assert_eq!(climb.answer().answer, 2);
+        assert_eq!(
+            climb.ended,
+            Ended::Stopped {
+                depth: 3,
+                reason: StopReason::Flag
+            }
+        );
+        // Without a limit, every rung runs.
+        let climb = fake(&Limits::to_depth(5), |_| 1);
+        assert_eq!(climb.rungs.len(), 3);
+        assert_eq!(climb.ended, Ended::Top);
+    }
+
+    #[test]
+    fn a_rung_not_expected_to_fit_is_not_started() {
+        // Depth 2 takes 40 ms, so depth 3 is expected to take 800 ms:
+        // over twice a 200 ms target.
+        let limits = Limits {
+            budget: Some(Budget {
+                target: Duration::from_millis(200),
+                limit: Duration::from_millis(800),
+                banked: true,
+            }),
+            ..Limits::to_depth(5)
+        };
+        let climb = fake(&limits, |_| 40);
+        assert_eq!(climb.rungs.len(), 1);
+        match climb.ended {
+            Ended::NotStarted { depth, expected } => {
+                assert_eq!(depth, 3);
+                assert!(expected >= Duration::from_millis(20 * 40));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

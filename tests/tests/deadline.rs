@@ -1,0 +1,169 @@
+//! The search on a clock (`chess::think`, `chess::play_turn_within`): a
+//! deadline in the past answers with the first rung of the ladder, a stop
+//! at any moment answers with a search that finished (the move and score
+//! of one whole search of the depth it reports), and an answer that
+//! cannot be bettered ends the climb.
+// A failing unwrap in a test helper is a failing test.
+#![allow(clippy::unwrap_used)]
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use chess::clock::Budget;
+use chess::deepen::{rungs_to, Ended, Limits};
+use chess::search::DEFAULT_DEPTH;
+
+/// The rook ending of `bench.epd` after its move: depth 5 takes a few
+/// hundred milliseconds here, so a stop falls in every rung.
+const ROOK_ENDING: &str = "8/8/2R1k3/8/8/4K3/8/5r2 b - - 1 1";
+
+fn past() -> Limits {
+    Limits {
+        budget: Some(Budget {
+            target: Duration::ZERO,
+            limit: Duration::ZERO,
+            banked: true,
+        }),
+        ..Limits::to_depth(DEFAULT_DEPTH)
+    }
+}
+
+#[test]
+fn a_deadline_in_the_past_answers_with_the_shallowest_search() {
+    let shallow = chess::search_at(ROOK_ENDING, 2).unwrap();
+    let thought = chess::think(ROOK_ENDING, &[], &past(), |_| {}).unwrap();
+    assert_eq!(thought.rungs.len(), 1);
+    assert_eq!(thought.answer().depth, 2);
+    assert_eq!(thought.answer().answer, shallow.best);
+    assert!(
+        matches!(thought.ended, Ended::NotStarted { depth: 3, .. }),
+        "{:?}",
+        thought.ended
+    );
+}
+
+#[test]
+fn a_stop_at_any_moment_answers_with_a_finished_search() {
+    // What each depth answers when searched to its end.
+    let whole: Vec<(u32, Option<(String, u32)>)> = rungs_to(DEFAULT_DEPTH)
+        .into_iter()
+        .map(|d| (d, chess::search_at(ROOK_ENDING, d).unwrap().best))
+        .collect();
+    let full = chess::think(ROOK_ENDING, &[], &Limits::to_depth(DEFAULT_DEPTH), |_| {}).unwrap();
+    let total = full.answer().at;
+    assert_eq!(full.ended, Ended::Top);
+    assert_eq!(full.answer().depth, DEFAULT_DEPTH);
+    let mut depths = Vec::new();
+    for step in 0..12u32 {
+        // Stops spread over the whole climb, and past its end.
+        let after = total * step / 10;
+        let flag = Arc::new(AtomicBool::new(false));
+        let limits = Limits {
+            flag: Some(Arc::clone(&flag)),
+            ..Limits::to_depth(DEFAULT_DEPTH)
+        };
+        let raiser = thread::spawn(move || {
+            thread::sleep(after);
+            flag.store(true, Ordering::Relaxed);
+        });
+        let mut heard = Vec::new();
+        let thought =
+            chess::think(ROOK_ENDING, &[], &limits, |rung| heard.push(rung.depth)).unwrap();
+        raiser.join().unwrap();
+        let answer = thought.answer();
+        let expected = &whole.iter().find(|(d, _)| *d == answer.depth).unwrap().1;
+        assert_eq!(&answer.answer, expected, "stopped after {after:?}");
+        assert_eq!(
+            heard,
+            thought.rungs.iter().map(|r| r.depth).collect::<Vec<_>>()
+        );
+        depths.push(answer.depth);
+    }
+    // The stops fell in more than one rung.
+    depths.dedup();
+    assert!(depths.len() >= 2, "{depths:?}");
+}
+
+#[test]
+fn a_budget_keeps_the_climb_within_its_limit() {
+    // Kiwipete after Bxa6: depth 5 takes seconds, depth 3 much less.
+    let fen = "r3k2r/p1ppqpb1/Bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPB1PPP/R3K2R b KQkq - 0 1";
+    chess::reply_pass_at(DEFAULT_DEPTH).unwrap();
+    chess::reply_pass_at(3).unwrap();
+    let limit = Duration::from_millis(300);
+    let start = Instant::now();
+    let limits = Limits {
+        start,
+        budget: Some(Budget {
+            target: limit,
+            limit,
+            banked: false,
+        }),
+        ..Limits::to_depth(DEFAULT_DEPTH)
+    };
+    let thought = chess::think(fen, &[], &limits, |_| {}).unwrap();
+    let took = start.elapsed();
+    assert!(
+        thought.answer().depth < DEFAULT_DEPTH,
+        "{:?}",
+        thought.ended
+    );
+    // The stop is asked between rewrites: a generous margin for one
+    // rewrite on a test build.
+    assert!(took < limit + Duration::from_millis(300), "{took:?}");
+    let expected = chess::search_at(fen, thought.answer().depth).unwrap().best;
+    assert_eq!(thought.answer().answer, expected);
+}
+
+#[test]
+fn an_answer_that_cannot_be_bettered_ends_the_climb() {
+    // Mate in one: nothing deeper plays better.
+    let mate = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
+    let thought = chess::think(mate, &[], &Limits::to_depth(DEFAULT_DEPTH), |_| {}).unwrap();
+    assert_eq!(thought.ended, Ended::Settled);
+    assert_eq!(thought.rungs.len(), 1);
+    assert_eq!(thought.answer().answer, Some(("a1a8".into(), chess::MATE)));
+    // A single legal move.
+    let forced = "7k/R7/8/8/8/8/8/K7 b - - 0 1";
+    assert_eq!(chess::legal_moves(forced).unwrap().len(), 1);
+    let thought = chess::think(forced, &[], &Limits::to_depth(DEFAULT_DEPTH), |_| {}).unwrap();
+    assert_eq!(thought.ended, Ended::Settled);
+    assert_eq!(thought.answer().answer.as_ref().unwrap().0, "h8g8");
+    // No legal move at all.
+    let mated = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+    let thought = chess::think(mated, &[], &Limits::to_depth(DEFAULT_DEPTH), |_| {}).unwrap();
+    assert_eq!(thought.answer().answer, None);
+    assert_eq!(thought.rungs.len(), 1);
+}
+
+#[test]
+fn a_turn_on_a_clock_shows_the_screen_of_a_finished_turn() {
+    let start = chess::screen::start_screen(
+        "8/8/4k3/8/2R5/4K3/8/5r2 w - - 0 1",
+        Some(shakmaty::Color::Black),
+    )
+    .unwrap();
+    // A deadline in the past: the first rung's screen.
+    let mut shallow = start.clone();
+    chess::play_turn_at(&mut shallow, Some("c4c6"), 2).unwrap();
+    let mut state = start.clone();
+    let climb = chess::play_turn_within(&mut state, Some("c4c6"), &past()).unwrap();
+    assert_eq!(climb.answer().depth, 2);
+    assert_eq!(state, shallow);
+    // No limit: the default depth's screen.
+    let mut deep = start.clone();
+    chess::play_turn_at(&mut deep, Some("c4c6"), DEFAULT_DEPTH).unwrap();
+    let mut state = start.clone();
+    let climb = chess::play_turn_within(&mut state, Some("c4c6"), &Limits::to_depth(DEFAULT_DEPTH))
+        .unwrap();
+    assert_eq!(climb.ended, Ended::Top);
+    assert_eq!(state, deep);
+    // An illegal line: the engine does not move, nothing deeper runs.
+    let mut state = start.clone();
+    let climb = chess::play_turn_within(&mut state, Some("c4c9"), &Limits::to_depth(DEFAULT_DEPTH))
+        .unwrap();
+    assert_eq!(climb.ended, Ended::Settled);
+    assert_eq!(climb.rungs.len(), 1);
+}
