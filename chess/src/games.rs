@@ -7,7 +7,7 @@ use rand::rngs::ChaCha8Rng;
 use rand::{Rng as _, RngExt, SeedableRng};
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
-use crate::codec::{excerpt, fen_of, parse_fen, FenError};
+use crate::board::codec::{excerpt, fen_of, parse_fen, FenError};
 
 /// The standard perft suite, as the workspace keeps it (the same file as
 /// `../shared/perft.epd`): `FEN ;D1 n ;D2 n ;D3 n ;id name` per line,

@@ -1,25 +1,29 @@
 //! regex-chess-program: chess written in the regex-asm DSL.
 //!
-//! - `board`: the one-line mailbox board the regexes work on;
-//! - [`codec`]: FEN <-> position threads;
-//! - `rules`, `attacks`, `specials`, `func`: special instructions
-//!   (fork rules, the attack test, the move-making steps, small specials
-//!   from a rewrite list and a closure), each with its own reference
-//!   meaning;
+//! Folders, bottom to top (each imports only those before it):
+//!
+//! - `board`: the one-line mailbox board the regexes work on, and
+//!   [`codec`] (FEN <-> position threads);
+//! - `rules`: special instructions, each with its own reference meaning
+//!   (fork rules, the attack test, the move-making steps, small specials,
+//!   and [`ending`]: the draws besides stalemate);
+//! - `eval`: the evaluation and the terms at the search's leaves (the
+//!   lone-king term, capture quiescence, threats, good captures, standing
+//!   pat);
 //! - [`movegen`]: the legal-move program in the DSL;
-//! - [`search`], `eval`, `mopup`, `quiesce`, `threats`, `reduce`,
-//!   `repetition`: the engine's reply (minimax, evaluation, the lone-king
-//!   term, capture quiescence and the threat term at the leaves, the best
-//!   thread of each run, draw sense from the game's history);
-//! - [`turn`], [`screen`], [`ending`]: one turn of a game as one pass, the
-//!   screen between turns, the draws besides stalemate;
+//! - [`search`]: the engine's reply (minimax, the best thread of each run,
+//!   the probe cut, draw sense from the game's history) and thinking on a
+//!   clock ([`search::clock`], [`search::deepen`]);
+//! - `game`: [`turn`], one turn of a game as one pass, and [`screen`], the
+//!   screen between turns;
+//! - [`successors`]: the stand-alone FEN-to-successors program;
 //! - [`reference`](mod@reference): the same search and evaluation on shakmaty;
 //! - [`games`]: random games and mirrored positions for tests, fuzzing and
 //!   benchmarks.
 //!
 //! [`legal_moves`] runs the legal-move program on the regex VM;
 //! [`play_turn`] runs the turn program. [`think`] and [`play_turn_within`]
-//! run them on a clock: [`clock`] says how long a move may take, [`deepen`]
+//! run them on a clock: [`search::clock`] says how long a move may take, [`search::deepen`]
 //! climbs the ladder of depths until that time is up.
 //!
 //! The crate's surface: the entry points at the root (and the score scale,
@@ -30,31 +34,19 @@
 
 #![forbid(unsafe_code)]
 
-mod attacks;
 mod board;
-pub mod clock;
-pub mod codec;
-pub mod deepen;
-pub mod ending;
 mod eval;
-mod func;
+mod game;
 pub mod games;
-mod good_captures;
-mod mopup;
 pub mod movegen;
-mod probe;
-mod quiesce;
-mod reduce;
 pub mod reference;
-mod repetition;
 mod rules;
-pub mod screen;
 pub mod search;
-mod specials;
-mod standpat;
 pub mod successors;
-mod threats;
-pub mod turn;
+
+pub use board::codec;
+pub use game::{screen, turn};
+pub use rules::ending;
 
 use std::sync::{Arc, OnceLock};
 
@@ -62,7 +54,7 @@ use regex_vm::state::State;
 use regex_vm::state::StateError;
 use regex_vm::{CompileError, Config, ExecError, Executor, Program, Stats, Stop};
 
-use deepen::{Climb, Limits, Rung};
+use search::deepen::{self, Climb, Limits, Rung};
 
 pub use codec::FenError;
 pub use eval::{EVEN, MATE};

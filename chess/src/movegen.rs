@@ -12,17 +12,17 @@ use regex_asm::{AsmError, Machine};
 use regex_vm::Program;
 use shakmaty::Color;
 
+use crate::board::codec::{FULLMOVE_VAR, HALFMOVE_VAR, POSITION_VARS, TURN_VAR};
 use crate::board::{letter, pieces};
-use crate::codec::{FULLMOVE_VAR, HALFMOVE_VAR, POSITION_VARS, TURN_VAR};
+use crate::eval::good_captures::GoodCaptures;
+use crate::eval::quiesce::Recapture;
+use crate::eval::threats::{ThreatGain, Threatened};
 use crate::eval::MoveDelta;
-use crate::func::increment;
-use crate::good_captures::GoodCaptures;
-use crate::quiesce::Recapture;
-use crate::specials::{
+use crate::rules::func::increment;
+use crate::rules::specials::{
     piece_moves, select_pieces, select_pieces_of, Mover, Stage, Targets, CAPTURED, FROM, PIECE,
     PROMOTION, TO,
 };
-use crate::threats::{ThreatGain, Threatened};
 
 /// The variable holding the move just made (UCI).
 pub const MOVE_VAR: &str = "m";
@@ -274,9 +274,9 @@ pub fn legal_moves_program(options: Options) -> Result<Program, AsmError> {
 #[cfg(test)]
 mod tests {
     use super::moves_to_count_of;
-    use crate::codec::{encode, thread_of, POSITION_VARS};
+    use crate::board::codec::{encode, thread_of, POSITION_VARS};
     use crate::games::sample_positions;
-    use crate::specials::Mover;
+    use crate::rules::specials::Mover;
     use regex_vm::state::State;
     use regex_vm::{Config, Executor};
     use shakmaty::{Chess, Color, Position};
@@ -336,7 +336,7 @@ mod tests {
                 counted(executor, &pos),
                 moves.len(),
                 "{}",
-                crate::codec::fen_of(&pos)
+                crate::board::codec::fen_of(&pos)
             );
         }
     }

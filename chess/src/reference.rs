@@ -12,9 +12,9 @@
 
 use shakmaty::{Chess, Move, Position, Role, Square};
 
-use crate::codec::encode;
+use crate::board::codec::encode;
+use crate::eval::quiesce::{gain, least};
 use crate::eval::{leaf_value, EVEN};
-use crate::quiesce::{gain, least};
 use crate::search::{mate_at, mated_at, plan, Plan, FAST_DEPTH};
 
 /// What the leaves add to the evaluation. The regex program's leaves are
@@ -281,7 +281,7 @@ pub fn good_capture(pos: &Chess, m: &Move) -> bool {
     };
     let lifted = board.occupied().without(from);
     let defended = board.attacks_to(m.to(), !pos.turn(), lifted).any();
-    crate::good_captures::is_good(m.role().upper_char(), victim.upper_char(), defended)
+    crate::eval::good_captures::is_good(m.role().upper_char(), victim.upper_char(), defended)
 }
 
 /// A role's worth in the static exchange, in pawns (the king's is too
@@ -526,8 +526,8 @@ fn move_score_planned(pos: &Chess, m: Move, plan: Plan, history: &str, leaves: L
     let mut after = pos.clone();
     after.play_unchecked(m);
     let score = root_value(&after, plan, leaves);
-    if crate::repetition::repeats(&encode(&after).board, after.turn(), history) {
-        return crate::repetition::repeated_score(score);
+    if crate::search::repetition::repeats(&encode(&after).board, after.turn(), history) {
+        return crate::search::repetition::repeated_score(score);
     }
     score
 }
@@ -577,7 +577,7 @@ pub fn best_moves_planned(
 #[cfg(test)]
 mod tests {
     use super::{capture_line, capture_search, exchange, leaf_value};
-    use crate::codec::encode;
+    use crate::board::codec::encode;
     use crate::eval::EVEN;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, Position};

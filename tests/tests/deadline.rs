@@ -11,8 +11,8 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use chess::clock::Budget;
-use chess::deepen::{rungs_to, Ended, Limits};
+use chess::search::clock::Budget;
+use chess::search::deepen::{rungs_to, Ended, Limits};
 use chess::search::DEFAULT_DEPTH;
 
 /// The rook ending of `bench.epd` after its move: depth 5 takes a few

@@ -25,7 +25,7 @@ use std::sync::Arc;
 use regex_vm::state::Thread;
 use regex_vm::{Rewrite, Scope, Template};
 
-use crate::func::{decimal_successor, get, local, replace, Func};
+use crate::rules::func::{decimal_successor, get, local, replace, Func};
 
 /// Nines per `A`, `A`s per `C`.
 const BLOCK: usize = 1024;
@@ -74,7 +74,10 @@ pub(crate) fn increment_any(x: &str) -> Func {
         meaning: Arc::new(move |mut t: Thread| {
             let v = get(&t, &name)?;
             let next = decimal_successor(&v).ok_or_else(|| {
-                format!("{} is not a canonical decimal", crate::codec::excerpt(&v))
+                format!(
+                    "{} is not a canonical decimal",
+                    crate::board::codec::excerpt(&v)
+                )
             })?;
             replace(&mut t, &name, next)?;
             Ok(vec![t])

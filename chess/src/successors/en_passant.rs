@@ -16,9 +16,9 @@ use regex_vm::state::Thread;
 use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
 
-use crate::attacks::{king_attacked, king_attacked_pattern};
 use crate::board::{forward, letter, ANY, BOARD_VAR};
-use crate::func::local;
+use crate::rules::attacks::{king_attacked, king_attacked_pattern};
+use crate::rules::func::local;
 use crate::rules::{board_of, set_board};
 
 /// The scratch boards: the capture from the lower and from the higher

@@ -17,8 +17,8 @@ use regex_vm::state::{State, Thread, VarName};
 use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
 
+use crate::board::codec::{decode, Encoded, FULLMOVE_VAR, HALFMOVE_VAR, TURN_VAR};
 use crate::board::{index, index_of, name_at, ANY, BOARD_VAR};
-use crate::codec::{decode, Encoded, FULLMOVE_VAR, HALFMOVE_VAR, TURN_VAR};
 
 /// The copy of the halfmove clock the program raises by one before it
 /// forks: the clock of every successor that is not a capture or a pawn

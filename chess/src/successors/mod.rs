@@ -35,11 +35,11 @@ use regex_vm::{Config, Executor, Program};
 use shakmaty::fen::Fen;
 use shakmaty::{Color, EnPassantMode};
 
+use crate::board::codec::{excerpt, parse_fen, FenError, FULLMOVE_VAR, HALFMOVE_VAR, TURN_VAR};
 use crate::board::{letter, rank_range, BOARD_VAR};
-use crate::codec::{excerpt, parse_fen, FenError, FULLMOVE_VAR, HALFMOVE_VAR, TURN_VAR};
-use crate::func::{get, Func};
 use crate::movegen::side_letter;
-use crate::specials::{
+use crate::rules::func::{get, Func};
+use crate::rules::specials::{
     color_name, promoted_copies, promotion_rewrite, Mover, Stage, CAPTURED, PIECE, PROMOTION,
 };
 

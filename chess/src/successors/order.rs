@@ -17,8 +17,8 @@
 use shakmaty::Color;
 
 use crate::board::{square_at, ROW};
+use crate::rules::specials::{piece_moves, select_pieces, Mover, Targets};
 use crate::rules::{ForkRule, Forks, Put};
-use crate::specials::{piece_moves, select_pieces, Mover, Targets};
 
 /// Stage 1, the select rules sorted by the square's file, then rank.
 pub(crate) fn select_in_uci_order(c: Color) -> Forks {

@@ -13,7 +13,7 @@
 //! margin), `openings` (where games start), `opponent` (the UCI engine's
 //! process). It never decides a
 //! move: ours comes from the regex program (`engine_move`: on a clock or
-//! a movetime through `chess::clock` and `chess::think`, as `uci` plays),
+//! a movetime through `chess::search::clock` and `chess::think`, as `uci` plays),
 //! the opponent's from its process, and both are checked for legality
 //! here.
 
@@ -256,7 +256,7 @@ fn parse_option(text: &str) -> Result<(String, String), String> {
 /// depth that answered; `history` (the game's position keys since the last
 /// capture or pawn move) lets it score a move back into one of them as a
 /// draw. With `clock` it thinks as `uci`'s `go` does with the same limits
-/// (`chess::clock::budget`, then `chess::think` up the ladder to `depth`,
+/// (`chess::search::clock::budget`, then `chess::think` up the ladder to `depth`,
 /// timed from `start`); without, it searches `depth` plies.
 ///
 /// # Errors
@@ -266,7 +266,7 @@ fn engine_move(
     fen: &str,
     history: &[String],
     depth: u32,
-    clock: Option<&chess::clock::Clock>,
+    clock: Option<&chess::search::clock::Clock>,
     start: Instant,
 ) -> Result<(Option<String>, u32)> {
     if !DEPTHS.contains(&depth) {
@@ -277,11 +277,11 @@ fn engine_move(
         let searched = chess::search_in_game(fen, history, depth).with_context(context)?;
         return Ok((searched.best.map(|(uci, _)| uci), searched.depth));
     };
-    let limits = chess::deepen::Limits {
+    let limits = chess::search::deepen::Limits {
         start,
-        budget: chess::clock::budget(clock),
+        budget: chess::search::clock::budget(clock),
         flag: None,
-        rungs: chess::deepen::rungs_to(depth),
+        rungs: chess::search::deepen::rungs_to(depth),
     };
     let thought = chess::think(fen, history, &limits, |_| {}).with_context(context)?;
     let answer = thought.answer();
@@ -428,7 +428,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<()> {
         None => {
             // Built before the clocks run.
             chess::move_pass().context("building the move program")?;
-            chess::build_passes(&chess::deepen::rungs_to(settings.depth), false)
+            chess::build_passes(&chess::search::deepen::rungs_to(settings.depth), false)
                 .context("building the reply programs")?;
             match (settings.tc, settings.our_movetime) {
                 (Some(tc), _) => format!("regex-chess (up to depth {}, {tc})", settings.depth),
@@ -633,16 +633,16 @@ fn our_clock(
     settings: &Settings,
     clocks: Option<&Clocks>,
     side: Color,
-) -> Option<chess::clock::Clock> {
+) -> Option<chess::search::clock::Clock> {
     match (clocks, settings.our_movetime) {
-        (Some(c), _) => Some(chess::clock::Clock {
+        (Some(c), _) => Some(chess::search::clock::Clock {
             remaining: Some(c.left(side)),
             increment: c.increment(),
-            ..chess::clock::Clock::default()
+            ..chess::search::clock::Clock::default()
         }),
-        (None, Some(ms)) => Some(chess::clock::Clock {
+        (None, Some(ms)) => Some(chess::search::clock::Clock {
             movetime: Some(Duration::from_millis(ms)),
-            ..chess::clock::Clock::default()
+            ..chess::search::clock::Clock::default()
         }),
         (None, None) => None,
     }

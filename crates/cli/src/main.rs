@@ -416,15 +416,15 @@ fn reply(fen: &str, depth: u32, movetime: Option<u64>) -> Result<()> {
             (searched.best, searched.stats, start)
         }
         Some(ms) => {
-            let rungs = chess::deepen::rungs_to(depth);
+            let rungs = chess::search::deepen::rungs_to(depth);
             chess::check_depth(depth)?;
             chess::build_passes(&rungs, false).context("building the reply programs")?;
-            let limits = chess::deepen::Limits {
-                budget: chess::clock::budget(&chess::clock::Clock {
+            let limits = chess::search::deepen::Limits {
+                budget: chess::search::clock::budget(&chess::search::clock::Clock {
                     movetime: Some(std::time::Duration::from_millis(ms)),
-                    ..chess::clock::Clock::default()
+                    ..chess::search::clock::Clock::default()
                 }),
-                ..chess::deepen::Limits::to_depth(depth)
+                ..chess::search::deepen::Limits::to_depth(depth)
             };
             let start = limits.start;
             let thought = chess::think(fen, &[], &limits, |_| {}).context("the --fen position")?;

@@ -247,22 +247,22 @@ impl Thinking {
     /// The depths this engine runs, each built before the game.
     fn depths(&self) -> Vec<u32> {
         match self.movetime {
-            Some(_) => chess::deepen::rungs_to(self.depth),
+            Some(_) => chess::search::deepen::rungs_to(self.depth),
             None => vec![self.depth],
         }
     }
 
     /// The deepening limits of a move starting now, `None` at a fixed
     /// depth.
-    fn limits(&self) -> Option<chess::deepen::Limits> {
+    fn limits(&self) -> Option<chess::search::deepen::Limits> {
         let movetime = self.movetime?;
-        let budget = chess::clock::budget(&chess::clock::Clock {
+        let budget = chess::search::clock::budget(&chess::search::clock::Clock {
             movetime: Some(movetime),
-            ..chess::clock::Clock::default()
+            ..chess::search::clock::Clock::default()
         });
-        Some(chess::deepen::Limits {
+        Some(chess::search::deepen::Limits {
             budget,
-            ..chess::deepen::Limits::to_depth(self.depth)
+            ..chess::search::deepen::Limits::to_depth(self.depth)
         })
     }
 

@@ -11,14 +11,14 @@
 //! moves` plays each move by finding it among `chess::legal_moves` of the
 //! current position and taking the FEN the program computed after it, and
 //! `go` runs `chess::think`, the search deepened over the ladder of depths
-//! (`chess::deepen`), given the keys of the game's positions since the
+//! (`chess::search::deepen`), given the keys of the game's positions since the
 //! last capture or pawn move (draw sense). shakmaty only validates FEN
 //! text.
 //!
 //! The limits of a `go`: `depth N` searches N plies (clamped to the depths
 //! the engine has; the first rung of the ladder runs before it, so that a
 //! `stop` has an answer); `movetime` or the mover's clock (`wtime`/`btime`,
-//! the increments, `movestogo`) give a time budget (`chess::clock`) and the
+//! the increments, `movestogo`) give a time budget (`chess::search::clock`) and the
 //! search climbs the ladder up to the `Depth` option within it; `infinite`
 //! and `ponder` climb to the `Depth` option without a time limit; a bare
 //! `go` searches the `Depth` option's depth. Under `go infinite` and `go
@@ -49,8 +49,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use chess::clock::{budget, Clock};
-use chess::deepen::{rungs_at, rungs_to, Limits, LADDER};
+use chess::search::clock::{budget, Clock};
+use chess::search::deepen::{rungs_at, rungs_to, Limits, LADDER};
 use chess::search::{DEFAULT_DEPTH, MAX_DEPTH, MIN_DEPTH};
 
 use crate::textio::{self, quote};

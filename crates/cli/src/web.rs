@@ -9,10 +9,10 @@
 //! and `screen.js`, the few screen texts the page needs (the start screens
 //! of the standard position, the help text) and how the engine thinks: the
 //! ladder, each rung's expected growth, the levels a person picks from
-//! (each a set of rungs and a time budget from `chess::clock`, the default
+//! (each a set of rungs and a time budget from `chess::search::clock`, the default
 //! the terminal's depth 5). In the page a Web Worker runs the rewrite
 //! lists with JavaScript `RegExp`, one pass per rung, given up at the
-//! level's deadline; the page climbs the rungs as `chess::deepen` does and
+//! level's deadline; the page climbs the rungs as `chess::search::deepen` does and
 //! draws the screen of the deepest that finished, appending the person's
 //! line as the README's Python loop does. This module decides no chess
 //! and runs no program.
@@ -59,17 +59,17 @@ fn levels() -> Vec<Level> {
         },
         Level {
             name: "3: up to depth 5, 1 s a move",
-            rungs: chess::deepen::rungs_to(top),
+            rungs: chess::search::deepen::rungs_to(top),
             movetime_ms: Some(1_000),
         },
         Level {
             name: "4: up to depth 5, 5 s a move",
-            rungs: chess::deepen::rungs_to(top),
+            rungs: chess::search::deepen::rungs_to(top),
             movetime_ms: Some(5_000),
         },
         Level {
             name: "5: depth 5, as the terminal plays",
-            rungs: chess::deepen::rungs_to(top),
+            rungs: chess::search::deepen::rungs_to(top),
             movetime_ms: None,
         },
     ]
@@ -105,9 +105,9 @@ fn moves_program() -> Result<Program> {
 }
 
 /// How the page's engine thinks, for `screen.js`: the ladder, each rung's
-/// growth (`chess::deepen::growth`), how far past its target a clocked
-/// move may start a rung (`chess::clock::STRETCH_START`), the levels with
-/// their budgets (`chess::clock::budget` of their movetime) and the size
+/// growth (`chess::search::deepen::growth`), how far past its target a clocked
+/// move may start a rung (`chess::search::clock::STRETCH_START`), the levels with
+/// their budgets (`chess::search::clock::budget` of their movetime) and the size
 /// of each program.
 fn engine_value(turns: &[(u32, usize)], moves: usize) -> serde_json::Value {
     let ms = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
@@ -115,9 +115,9 @@ fn engine_value(turns: &[(u32, usize)], moves: usize) -> serde_json::Value {
         .iter()
         .map(|level| {
             let budget = level.movetime_ms.and_then(|t| {
-                chess::clock::budget(&chess::clock::Clock {
+                chess::search::clock::budget(&chess::search::clock::Clock {
                     movetime: Some(std::time::Duration::from_millis(t)),
-                    ..chess::clock::Clock::default()
+                    ..chess::search::clock::Clock::default()
                 })
             });
             serde_json::json!({
@@ -131,9 +131,9 @@ fn engine_value(turns: &[(u32, usize)], moves: usize) -> serde_json::Value {
             })
         })
         .collect();
-    let growth: serde_json::Map<String, serde_json::Value> = chess::deepen::LADDER
+    let growth: serde_json::Map<String, serde_json::Value> = chess::search::deepen::LADDER
         .iter()
-        .map(|&d| (d.to_string(), chess::deepen::growth(d).into()))
+        .map(|&d| (d.to_string(), chess::search::deepen::growth(d).into()))
         .collect();
     let sizes: serde_json::Map<String, serde_json::Value> = turns
         .iter()
@@ -142,9 +142,9 @@ fn engine_value(turns: &[(u32, usize)], moves: usize) -> serde_json::Value {
         .collect();
     serde_json::json!({
         "enginePlayed": chess::turn::ENGINE_PLAYED,
-        "ladder": chess::deepen::LADDER,
+        "ladder": chess::search::deepen::LADDER,
         "growth": growth,
-        "stretchStart": chess::clock::STRETCH_START,
+        "stretchStart": chess::search::clock::STRETCH_START,
         "levels": levels,
         "defaultLevel": DEFAULT_LEVEL + 1,
         "sizes": sizes,
@@ -184,14 +184,15 @@ fn write(dir: &Path, name: &str, text: &str) -> Result<u64> {
 pub(crate) fn run(args: WebArgs) -> Result<()> {
     let dir = &args.dir;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    chess::build_passes(&chess::deepen::LADDER, true).context("building the turn programs")?;
+    chess::build_passes(&chess::search::deepen::LADDER, true)
+        .context("building the turn programs")?;
     let moves = moves_program()?;
     let mut total = 0;
     for (name, text) in PAGE_FILES {
         total += write(dir, name, text)?;
     }
     let mut turns = Vec::new();
-    for depth in chess::deepen::LADDER {
+    for depth in chess::search::deepen::LADDER {
         let turn = &chess::turn_pass_at(depth)
             .context("building the turn program")?
             .program;

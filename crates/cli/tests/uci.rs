@@ -176,7 +176,7 @@ fn scripted_session_over_a_pipe() {
     // Each `go` prints a line for each depth it finished before its
     // bestmove: a clock of 6 s gives a 200 ms target, and a movetime of
     // 100 ms 50 ms, in which depth 2 or 3 answers (the choice itself is
-    // unit-tested in uci.rs and chess::deepen).
+    // unit-tested in uci.rs and chess::search::deepen).
     for (i, _) in &best[..2] {
         let last_info = lines[..*i]
             .iter()
@@ -326,10 +326,10 @@ fn go_answers_within_its_time_and_stop_answers_at_once() {
     let (best, at) = engine.until("bestmove", Duration::from_secs(60));
     assert_legal_bestmove(&best, &kiwipete);
     let took = at - sent;
-    let limit = chess::clock::budget(&chess::clock::Clock {
+    let limit = chess::search::clock::budget(&chess::search::clock::Clock {
         remaining: Some(Duration::from_millis(3000)),
         increment: Duration::from_millis(100),
-        ..chess::clock::Clock::default()
+        ..chess::search::clock::Clock::default()
     })
     .expect("a clock gives a budget")
     .limit;

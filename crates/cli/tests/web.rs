@@ -505,7 +505,7 @@ fn web_writes_the_site_with_the_dumped_turn_program() {
         assert!(site.join(name).is_file(), "no {name}");
     }
     // Each turnN.js is the module `dump --depth N` writes.
-    for depth in chess::deepen::LADDER {
+    for depth in chess::search::deepen::LADDER {
         let dumped = dir.path().join(format!("dumped{depth}.js"));
         let status = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
             .args(["dump", "--depth", &depth.to_string()])

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use chess::deepen::Ended;
+use chess::search::deepen::Ended;
 use chess::search::mate_in;
 use chess::EVEN;
 use regex_vm::{Stats, StopReason};

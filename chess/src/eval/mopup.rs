@@ -308,7 +308,7 @@ pub(crate) fn mop_up_rewrites(us: Color) -> Vec<Rewrite> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codec::{encode, parse_fen};
+    use crate::board::codec::{encode, parse_fen};
 
     fn board(fen: &str) -> String {
         encode(&parse_fen(fen).expect("valid")).board

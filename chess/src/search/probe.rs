@@ -25,15 +25,15 @@ use regex_vm::state::{Thread, VarName};
 use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
 
+use crate::board::codec::TURN_VAR;
 use crate::board::{pieces, BOARD_VAR};
-use crate::codec::TURN_VAR;
+use crate::eval::quiesce::LeafDelta;
+use crate::eval::threats::Threats;
 use crate::eval::{Eval, DELTA_OFFSET, DELTA_VAR, EVAL_VAR, EVEN};
 use crate::movegen::{leaf_moves_with_recaptures, legal_moves_for, Options, MOVE_VAR};
-use crate::quiesce::LeafDelta;
-use crate::reduce::Better;
+use crate::rules::specials::{Stage, CHECK_VAR};
+use crate::search::reduce::Better;
 use crate::search::{keep_best, no_reply_score, score_below, KeepOnly, Plan, SCORE};
-use crate::specials::{Stage, CHECK_VAR};
-use crate::threats::Threats;
 
 /// The probe's score, for the side to move at the node.
 const PROBE_VAR: &str = "pv";

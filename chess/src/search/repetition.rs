@@ -22,9 +22,9 @@ use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
 
 use crate::board::BOARD_VAR;
-use crate::ending::HISTORY_PREFIX;
 use crate::eval::EVEN;
-use crate::func::{append, get, local, Func};
+use crate::rules::ending::HISTORY_PREFIX;
+use crate::rules::func::{append, get, local, Func};
 use crate::search::{self, mate_at, mated_at, MAX_DEPTH, SCORE};
 
 /// The history's keys inside the root thread: each key after a space.
@@ -54,7 +54,7 @@ impl LoadHistory {
         }
         if let (Some(keys), Some(first)) = (history_of(&state.prefix), out.threads.first_mut()) {
             if first.is_active() {
-                crate::func::replace(first, HISTORY_VAR, keys)?;
+                crate::rules::func::replace(first, HISTORY_VAR, keys)?;
             }
         }
         Ok(out)

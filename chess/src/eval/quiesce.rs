@@ -27,7 +27,7 @@ use shakmaty::Color;
 use crate::board::{letter, ANY, BOARD_VAR, EMPTY};
 use crate::eval::{ReplyDelta, DELTA_VAR};
 use crate::rules::board_of;
-use crate::specials::{color_name, CAPTURED, FROM, PIECE, PROMOTION};
+use crate::rules::specials::{color_name, CAPTURED, FROM, PIECE, PROMOTION};
 
 /// The variable [`Recapture`] sets (the gain in tens of units), only where
 /// the gain is not zero; [`LeafDelta`] consumes it.
@@ -451,8 +451,8 @@ mod tests {
     /// of positions from random games, for both sides.
     #[test]
     fn attackers_are_shakmatys() {
+        use crate::board::codec::encode;
         use crate::board::{index, BOARD_LEN};
-        use crate::codec::encode;
         use crate::games::{random_game, Rng};
         use shakmaty::{Chess, Position, Square};
         let mut checked = 0;

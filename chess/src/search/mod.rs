@@ -1,3 +1,8 @@
+//! The search folder: the reply program (this file), the best thread of a
+//! run (`reduce`), the probe cut (`probe`), draw sense from the game's
+//! history (`repetition`), and thinking on a clock: the time rule
+//! ([`clock`]) and the ladder of depths it climbs ([`deepen`]).
+//!
 //! The engine's reply: a negamax of 2 to 5 plies ([`plan`]), in the DSL.
 //!
 //! The last two plies, at 2 plies: for a position with `us` to move: one thread per legal move (the
@@ -21,6 +26,12 @@
 //! The score convention is `eval`'s. This module does not apply the move or
 //! talk to the user.
 
+pub mod clock;
+pub mod deepen;
+mod probe;
+pub(crate) mod reduce;
+pub(crate) mod repetition;
+
 use std::sync::Arc;
 
 use regex_asm::ir::{Instr, RefError, Special};
@@ -29,19 +40,18 @@ use regex_vm::state::{Thread, VarName};
 use regex_vm::{Program, Rewrite, Scope, Template};
 use shakmaty::Color;
 
+use crate::board::codec::{POSITION_VARS, TURN_VAR};
 use crate::board::BOARD_VAR;
-use crate::codec::{POSITION_VARS, TURN_VAR};
+use crate::eval::quiesce::LeafDelta;
+use crate::eval::standpat::{NullReply, NULL_MOVE};
+use crate::eval::threats::{Threats, THREAT_VAR};
 use crate::eval::{Eval, DELTA_OFFSET, DELTA_VAR, EVAL_VAR, EVEN, MATE};
 use crate::movegen::{
     leaf_captures_with_recaptures, leaf_moves_with_recaptures, legal_captures_for, legal_moves_for,
     moves_to_count_of, side_letter, Options, MOVE_VAR,
 };
-use crate::quiesce::LeafDelta;
-use crate::reduce::{Better, KeepBest};
-use crate::repetition;
-use crate::specials::{Mover, Stage, CHECK_VAR};
-use crate::standpat::{NullReply, NULL_MOVE};
-use crate::threats::{Threats, THREAT_VAR};
+use crate::rules::specials::{Mover, Stage, CHECK_VAR};
+use reduce::{Better, KeepBest};
 
 use regex_asm::Expr;
 
@@ -145,8 +155,8 @@ pub fn search_onto_stack_at(m: &mut Machine, us: Color, depth: u32) {
 /// its stack (`v` for `us`) or nothing when it has no legal move. In a
 /// capture ply (`plan`) the threads must have `ck` (is `us` in check?).
 fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
-    if crate::probe::probes(plan, depth, ply) {
-        crate::probe::probed_node(m, us, plan, depth, ply);
+    if probe::probes(plan, depth, ply) {
+        probe::probed_node(m, us, plan, depth, ply);
         return;
     }
     let captures = plan.captures_at(ply);

@@ -1,3 +1,9 @@
+//! The rules folder: the chess rules as special instructions, each with
+//! its own reference meaning: fork rules (this file), the attack test
+//! (`attacks`), the move-making steps (`specials`), small specials from a
+//! rewrite list and a closure (`func`), and the draws besides stalemate
+//! ([`ending`]). Nothing here searches or evaluates.
+//!
 //! Fork rules: board patterns, as data, that make one thread per match.
 //!
 //! A [`ForkRule`] lists cells at offsets from an anchor square, each with
@@ -12,6 +18,11 @@
 //! This module knows the board line's name and layout only through
 //! `board`; it knows nothing of chess rules (the rule lists live in
 //! `specials`).
+
+pub(crate) mod attacks;
+pub mod ending;
+pub(crate) mod func;
+pub(crate) mod specials;
 
 use regex_asm::ir::{RefError, Special};
 use regex_vm::state::{Thread, VarName};

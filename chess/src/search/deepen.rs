@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use regex_vm::{ExecError, Stats, Stop, StopReason};
 
-use crate::clock::Budget;
+use crate::search::clock::Budget;
 use crate::search::{mate_at, DEFAULT_DEPTH};
 use crate::Error;
 

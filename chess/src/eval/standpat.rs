@@ -16,8 +16,8 @@ use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
 
 use crate::board::{letter, name_at, squares, ANY, BOARD_VAR};
+use crate::rules::specials::{color_name, CAPTURED, FROM, PIECE, PROMOTION, TO};
 use crate::rules::{append_var, board_of};
-use crate::specials::{color_name, CAPTURED, FROM, PIECE, PROMOTION, TO};
 
 /// The move of a null candidate (never a legal move's name).
 pub(crate) const NULL_MOVE: &str = "0000";

@@ -21,9 +21,9 @@ use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
 
 use crate::board::{pieces, ANY, BOARD_VAR};
-use crate::quiesce::{self, attackers, mark_attacked};
+use crate::eval::quiesce::{self, attackers, mark_attacked};
 use crate::rules::board_of;
-use crate::specials::{color_name, CAPTURED, FROM, PIECE};
+use crate::rules::specials::{color_name, CAPTURED, FROM, PIECE};
 
 /// A piece's worth (letter of either side): `quiesce`'s, and the king's
 /// more than any other's; an empty square's (en passant) nothing.

@@ -1,3 +1,9 @@
+//! The evaluation folder: the score of a position (this file), the
+//! lone-king term (`mopup`), and the terms the search adds at its leaves:
+//! the capture quiescence (`quiesce`), the threat term (`threats`), the
+//! good captures of the capture plies (`good_captures`) and standing pat
+//! (`standpat`). Nothing here generates moves or compares scores.
+//!
 //! The evaluation: material plus piece-square tables, defined once.
 //!
 //! [`piece_value`] is the table (units of 10 centipawns); [`evaluate`]
@@ -20,6 +26,12 @@
 //! units into one ten and ten tens into one hundred; each field becomes a
 //! digit; and one generic subtraction gives `5000 + ours - theirs`.
 
+pub(crate) mod good_captures;
+pub(crate) mod mopup;
+pub(crate) mod quiesce;
+pub(crate) mod standpat;
+pub(crate) mod threats;
+
 use regex_asm::ir::{IrProgram, RefError, Special};
 use regex_asm::lower;
 use regex_vm::state::{Thread, VarName};
@@ -28,7 +40,7 @@ use shakmaty::Color;
 
 use crate::board::{index_of, letter, name_at, pieces, square_at, squares, ANY, BOARD_VAR};
 use crate::rules::board_of;
-use crate::specials::{color_name, CAPTURED, FROM, PIECE, PROMOTION, TO};
+use crate::rules::specials::{color_name, CAPTURED, FROM, PIECE, PROMOTION, TO};
 
 /// The score of an even position.
 pub const EVEN: u32 = 5000;
@@ -148,7 +160,7 @@ pub(crate) fn evaluate(board: &str, us: Color) -> u32 {
 /// The value of a search leaf (a position the search does not expand) for
 /// `us`: the evaluation plus the mop-up term (`mopup`).
 pub(crate) fn leaf_value(board: &str, us: Color) -> u32 {
-    evaluate(board, us).saturating_add_signed(crate::mopup::mop_up(board, us))
+    evaluate(board, us).saturating_add_signed(mopup::mop_up(board, us))
 }
 
 /// The scratch variable holding the cells.
@@ -452,7 +464,7 @@ impl ReplyDelta {
     pub(crate) fn tally_rewrites(&self) -> Vec<Rewrite> {
         let mut out = self.lookup_rewrites();
         // The mop-up term, for leaves with a lone king.
-        out.extend(crate::mopup::mop_up_rewrites(self.0));
+        out.extend(mopup::mop_up_rewrites(self.0));
         out
     }
 
@@ -581,7 +593,7 @@ impl Special for ReplyDelta {
     fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
         let d = self.parts_delta(&self.name(), &t)?;
         let board = board_of(&self.name(), &t)?;
-        let d = d.saturating_add_signed(crate::mopup::mop_up(board, self.0));
+        let d = d.saturating_add_signed(mopup::mop_up(board, self.0));
         t.vars.push((VarName::must(DELTA_VAR), d.to_string()));
         Ok(vec![t])
     }
@@ -659,7 +671,7 @@ mod tests {
     /// evaluation changes for the side that did not move.
     #[test]
     fn reply_delta_is_the_change_of_the_evaluation() {
-        use crate::codec::{encode, thread_of};
+        use crate::board::codec::{encode, thread_of};
         use crate::movegen::{legal_moves_for, Options};
         use regex_vm::state::State;
         use shakmaty::Position;
@@ -686,7 +698,7 @@ mod tests {
             let us = !mover;
             let before = evaluate(&encode(&pos).board, us);
             let program = regex_asm::trace(|m| {
-                m.assume_set(&crate::codec::POSITION_VARS);
+                m.assume_set(&crate::board::codec::POSITION_VARS);
                 legal_moves_for(m, mover, Options::LEAF)
             })
             .expect("the leaf move pass traces");
@@ -712,7 +724,7 @@ mod tests {
                     after + DELTA_OFFSET,
                     before + d,
                     "{}: {}{}",
-                    crate::codec::fen_of(&pos),
+                    crate::board::codec::fen_of(&pos),
                     part(FROM),
                     part(TO)
                 );

@@ -19,18 +19,18 @@ use regex_vm::state::{Thread, VarName};
 use regex_vm::{Program, Template};
 use shakmaty::Color;
 
+use crate::board::codec::TURN_VAR;
 use crate::board::{letter, name_at, pieces, squares, ANY, BOARD_VAR};
-use crate::codec::TURN_VAR;
-use crate::ending::{dead_material, fifty_moves, NotePosition, DEAD_VAR, FIFTY_VAR};
-use crate::func::{append, get, local, Func};
-use crate::movegen::{legal_moves_dsl, legal_moves_for, Options, MOVE_VAR};
-use crate::screen::{
+use crate::game::screen::{
     players_line, side_words, ParseScreen, Render, Sanitize, ENGINE_VAR, GAME_OVER,
     INPUT_CLASS_VAR, INPUT_VAR, MESSAGE_VAR, NEW_INFO_VAR, PLAYERS_VAR, PROMPT, PROMPT_VAR,
     RENDER_VARS, SIDE_WORD_VAR,
 };
+use crate::movegen::{legal_moves_dsl, legal_moves_for, Options, MOVE_VAR};
+use crate::rules::ending::{dead_material, fifty_moves, NotePosition, DEAD_VAR, FIFTY_VAR};
+use crate::rules::func::{append, get, local, Func};
+use crate::rules::specials::{Stage, CHECK_VAR, FROM, PIECE, TO};
 use crate::search::{search_onto_stack_at, BEST, SCORE};
-use crate::specials::{Stage, CHECK_VAR, FROM, PIECE, TO};
 
 const OK: &str = "ok";
 
@@ -48,7 +48,7 @@ pub const ENGINE_PLAYED: &str = "The engine played ";
 ///
 /// Never: the standard position is a valid screen.
 pub fn default_start_screen() -> String {
-    crate::screen::start_screen(crate::codec::START_FEN, Some(Color::Black))
+    crate::game::screen::start_screen(crate::board::codec::START_FEN, Some(Color::Black))
         .expect("the standard position is valid")
 }
 
@@ -416,9 +416,9 @@ fn has_moves_into(m: &mut Machine, c: Color, dst: &str) {
 fn engine_turn(m: &mut Machine, us: Color, depth: u32) {
     // The history rides into the search's root (draw sense) and no
     // further.
-    m.special(Arc::new(crate::repetition::LoadHistory), &[], &[]);
+    m.special(Arc::new(crate::search::repetition::LoadHistory), &[], &[]);
     search_onto_stack_at(m, us, depth);
-    m.delete(crate::repetition::HISTORY_VAR);
+    m.delete(crate::search::repetition::HISTORY_VAR);
     m.if_stack_empty(
         |m| {
             // The person's move left the engine nothing: mate or stalemate.
@@ -565,7 +565,7 @@ pub fn tenths(x: &str) -> Func {
             }
             let (int, dec) = v.split_at(v.len() - 1);
             let int = if int.is_empty() { "0" } else { int };
-            crate::func::replace(&mut t, &name, format!("{int}.{dec}"))?;
+            crate::rules::func::replace(&mut t, &name, format!("{int}.{dec}"))?;
             Ok(vec![t])
         }),
         defines: vec![],

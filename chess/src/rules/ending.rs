@@ -25,9 +25,9 @@ use regex_vm::state::{State, Thread};
 use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
 
+use crate::board::codec::{HALFMOVE_VAR, TURN_VAR};
 use crate::board::{index, BOARD_VAR};
-use crate::codec::{HALFMOVE_VAR, TURN_VAR};
-use crate::func::{append, get, local, Func};
+use crate::rules::func::{append, get, local, Func};
 
 /// The history line's first word.
 pub const HISTORY_PREFIX: &str = "Positions:";
@@ -359,7 +359,7 @@ pub fn fifty_moves() -> Func {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codec::encode_fen;
+    use crate::board::codec::encode_fen;
 
     fn board(fen: &str) -> String {
         encode_fen(fen).unwrap().board
@@ -382,7 +382,7 @@ mod tests {
             "8/8/8/3nk3/8/8/8/3BK3 w - - 0 1",
             "r3k3/8/8/8/8/8/8/4K3 w q - 0 1",
         ] {
-            let pos = crate::codec::parse_fen(fen).unwrap();
+            let pos = crate::board::codec::parse_fen(fen).unwrap();
             assert_eq!(
                 insufficient_material(&board(fen)),
                 pos.is_insufficient_material(),

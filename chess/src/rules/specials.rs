@@ -26,11 +26,11 @@ use regex_vm::state::Thread;
 use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
 
-use crate::attacks::{king_attacked, king_attacked_pattern};
 use crate::board::{
     castle_rook, forward, index, letter, name_at, phantom, pieces, rank_range, squares, target,
     ANY, BOARD_VAR, EMPTY, ROW,
 };
+use crate::rules::attacks::{king_attacked, king_attacked_pattern};
 use crate::rules::{append_var, board_of, set_board, Cell, ForkRule, Forks, Put, Value};
 
 /// Variables the move pass appends, in order.

@@ -28,9 +28,9 @@ use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
 
 use crate::board::{letter, pieces, ANY, BOARD_VAR};
-use crate::quiesce::{attackers, gain, least, mark_attacked, regex_escape, GAIN_VAR};
+use crate::eval::quiesce::{attackers, gain, least, mark_attacked, regex_escape, GAIN_VAR};
 use crate::rules::board_of;
-use crate::specials::{color_name, PIECE};
+use crate::rules::specials::{color_name, PIECE};
 
 /// The variable [`Threats`] sets on a candidate where something is
 /// threatened: `g1`, `g2` (digits, tens of units), the rank of `g1`'s
@@ -419,7 +419,7 @@ impl Special for ThreatGain {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codec::encode_fen;
+    use crate::board::codec::encode_fen;
 
     #[test]
     fn a_fork_threatens_two_pieces() {

@@ -35,9 +35,9 @@ use regex_vm::state::{State, Thread, VarName};
 use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
 
+use crate::board::codec::{Encoded, FULLMOVE_VAR, HALFMOVE_VAR, TURN_VAR};
 use crate::board::{index, index_of, name_at, BOARD_VAR};
-use crate::codec::{Encoded, FULLMOVE_VAR, HALFMOVE_VAR, TURN_VAR};
-use crate::ending::{start_history, HISTORY_PREFIX};
+use crate::rules::ending::{start_history, HISTORY_PREFIX};
 
 /// The prompt a person answers.
 pub const PROMPT: &str = "Your move: ";
@@ -186,8 +186,8 @@ pub fn side_words(turn: Color, check: bool) -> String {
 /// [`crate::FenError`] for an invalid FEN.
 pub fn start_screen(fen: &str, engine: Option<Color>) -> Result<String, crate::FenError> {
     use shakmaty::Position;
-    let pos = crate::codec::parse_fen(fen)?;
-    let position = crate::codec::encode(&pos);
+    let pos = crate::board::codec::parse_fen(fen)?;
+    let position = crate::board::codec::encode(&pos);
     Ok(render_screen(&Screen {
         history: start_history(&position.board, position.turn),
         position,

@@ -1,3 +1,7 @@
+//! The board folder: the text the regexes work on. This file is the
+//! board line's layout; [`codec`] turns FEN into position threads and
+//! back.
+//!
 //! The board encoding inside the state: one line, laid out as a mailbox.
 //!
 //! This module owns the layout (where each square sits in the line, what
@@ -23,6 +27,8 @@
 //! Inside one move-generation pass only: `@` the lifted moving piece, `*`
 //! its destination, `X` / `x` the squares a castling king passes (checked
 //! for attacks like kings, then turned back).
+
+pub mod codec;
 
 use shakmaty::Color;
 
