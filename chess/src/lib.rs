@@ -29,8 +29,9 @@
 //! The crate's surface: the entry points at the root (and the score scale,
 //! [`EVEN`] and [`MATE`]), and the modules other crates build on: `codec`,
 //! `screen`, `ending`, `movegen`, `search`, `turn` (the programs' DSL for
-//! listings and differential tests), `reference` and `games`. The special
-//! instructions, the evaluation and the board layout are private stages.
+//! listings and differential tests), `clock`, `deepen`, `successors`,
+//! `reference` and `games`. The special instructions, the evaluation, the
+//! probe cut and the board layout are private stages.
 
 #![forbid(unsafe_code)]
 
@@ -621,8 +622,9 @@ pub fn play_turn(state: &mut String, line: Option<&str>) -> Result<Stats, Error>
 }
 
 /// As [`play_turn`], the engine searching `depth` plies; a turn whose
-/// deeper search outgrows its state cap is played again one ply
-/// shallower, from the same input (as [`search_at`] does).
+/// deeper search outgrows its state cap is played again at the ladder's
+/// depth below ([`deepen::rung_below`]), from the same input (as
+/// [`search_at`] does).
 ///
 /// # Errors
 ///

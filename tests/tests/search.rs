@@ -12,8 +12,8 @@ use regex_chess_tests::positions::{flip_fen, random_game, regex_reply_matches_re
 use shakmaty::uci::UciMove;
 use shakmaty::Chess;
 
-/// At the fast depth: the deeper one, the commands' default, is checked on
-/// its own set below (`vm_best_move_matches_native_search_at_every_depth`).
+/// At the fast depth ([`FAST_DEPTH`]): every other depth is checked on its
+/// own set below (`vm_best_move_matches_native_search_at_every_depth`).
 fn check(fen: &str) -> Result<(), String> {
     regex_reply_matches_reference(fen, FAST_DEPTH)
 }
@@ -215,9 +215,9 @@ fn vm_search_scores_lone_king_endings_like_the_reference() {
     }
 }
 
-/// Every depth the program is built for (the commands' default, 3, and the
-/// fast mode, 2): the
-/// perft positions with few enough moves to keep the deeper search quick
+/// Every depth the program is built for, [`MIN_DEPTH`] to [`MAX_DEPTH`]
+/// (2 to 5: the fast mode, `FAST_DEPTH`, is 2 and the commands' default,
+/// `chess::search::DEFAULT_DEPTH`, is 5): the perft positions with few enough moves to keep the deeper search quick
 /// in a test (as given and colour-flipped), and positions from random
 /// games.
 #[test]
@@ -244,7 +244,8 @@ fn vm_best_move_matches_native_search_at_every_depth() {
     }
 }
 
-/// Depth 1 and 4 are not built: a clear error, not a panic.
+/// Depths outside [`MIN_DEPTH`]..=[`MAX_DEPTH`] (0, 1 and 6) are not
+/// built: a clear error, not a panic.
 #[test]
 fn unsupported_depths_are_refused() {
     let fen = "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1";

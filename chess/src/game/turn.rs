@@ -5,7 +5,7 @@
 //! start screen, sanitizes the line, parses the screen into a thread,
 //! applies the person's move if it is legal (otherwise the same position
 //! comes back with a one-line message), lets the engine reply with the
-//! 2-ply search (`search`), notices checkmate, stalemate and the draws of
+//! search of the program's depth (`search`), notices checkmate, stalemate and the draws of
 //! `ending` after every move (and at once on a position that is already
 //! over), names both moves in SAN, and renders the next screen with the
 //! check on its status line. Everything here is DSL code; this module knows the

@@ -57,7 +57,8 @@ use regex_asm::Expr;
 
 /// The chosen move (UCI).
 pub const BEST: &str = "em";
-/// Its 2-ply score.
+/// The chosen move's score, for the side to move, from a search of
+/// whatever depth the program was built for.
 pub const SCORE: &str = "v";
 
 fn var(name: &str) -> VarName {
@@ -69,7 +70,7 @@ fn var(name: &str) -> VarName {
 pub const DEFAULT_DEPTH: u32 = 5;
 /// The fast mode's depth: the library's functions without a depth
 /// (`reply`, `play_turn`, ...), and the commands whose programs run
-/// elsewhere or many times (`dump`, `web`, `fuzz`, `trace`).
+/// elsewhere or many times (`dump`, `fuzz`, `trace`, `listing`).
 pub const FAST_DEPTH: u32 = 2;
 /// The shallowest search.
 pub const MIN_DEPTH: u32 = 2;

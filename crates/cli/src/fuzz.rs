@@ -16,9 +16,10 @@
 //!    the fuzzer keeps by Zobrist hash since the last capture or pawn move)
 //!    and refuses up to three illegal well-formed moves (showing the same
 //!    position and the refusal);
-//! 3. [`Kind::Reply`], every `--reply-every`-th ply: `chess::reply` plays a
-//!    legal move that reaches the reference's best 2-ply score, and claims
-//!    that score; no legal move gives no reply;
+//! 3. [`Kind::Reply`], every `--reply-every`-th ply: the reply program at
+//!    `--depth` (`chess::search_at`) plays a legal move that reaches the
+//!    reference's best score at that depth, and claims that score; no legal
+//!    move gives no reply;
 //! 4. [`Kind::Screen`], every position: the turn program renders it and
 //!    reading the screen back gives the same FEN.
 //!
@@ -157,7 +158,7 @@ pub(crate) enum Kind {
     Movegen,
     /// 2. The game's verdict (mate, stalemate, draw), from the turn program.
     Verdict,
-    /// 3. The engine's 2-ply reply against the reference search.
+    /// 3. The engine's reply against the reference search, at `--depth`.
     Reply,
     /// 4. The rendered screen, from the turn program.
     Screen,

@@ -23,7 +23,7 @@ pub(crate) enum Which {
     /// The turn program `play` runs (what `dump` writes).
     #[default]
     Turn,
-    /// The 2-ply reply program (`reply`).
+    /// The reply program (`reply`), at `--depth`.
     Reply,
     /// The legal-move program (`moves`, `perft`).
     Moves,

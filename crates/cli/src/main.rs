@@ -11,8 +11,12 @@
 //! file as the README's Python loop does; `successors` prints the FEN of
 //! every position one legal move away (`dump --program successors` writes
 //! that rewrite list).
-//! The binary owns argument parsing, terminal I/O and printing; all chess
-//! is computed by the regex programs of `regex-chess-program`.
+//! The binary owns argument parsing, terminal I/O and printing; the game's
+//! chess (moves, legality, search, game end) is computed by the regex
+//! programs of `regex-chess-program`. What it computes with shakmaty is
+//! bookkeeping and judging around them: SAN, PGN, FEN checks, `match`'s
+//! adjudication and move checks, `fuzz`'s oracle, and `match --native`,
+//! which plays the native reference search instead of a regex program.
 
 #![forbid(unsafe_code)]
 

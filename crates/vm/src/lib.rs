@@ -3,7 +3,8 @@
 //! A [`Program`] is an ordered list of `(pattern, replacement)` rewrites; the
 //! [`Executor`] applies each once, in order, with replace-all semantics, to
 //! one text state whose grammar lives in [`state`]. [`format`] reads and
-//! writes programs as JSON (the original project's shape) and JavaScript;
+//! writes programs as JSON (the original project's shape) and writes them
+//! as JavaScript;
 //! [`portable`] decides whether a pattern belongs to the subset that every
 //! engine (Rust, Python `re`, JavaScript) runs the same way, and [`python`]
 //! whether a program read from a file runs exactly as CPython runs it.

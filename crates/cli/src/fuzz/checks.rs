@@ -414,8 +414,9 @@ fn diff_moves(regex: &[(String, String)], reference: &[(String, String)]) -> Opt
     })
 }
 
-/// Kind 3: `chess::reply` plays a legal move reaching the reference's best
-/// 2-ply score and claims that score; no legal move, no reply.
+/// Kind 3: the reply program at `depth` plays a legal move reaching the
+/// reference's best score at that depth and claims that score; no legal
+/// move, no reply.
 fn check_reply(ply: &Ply, fault: Option<Fault>, depth: u32) -> Outcome {
     let found = reply_finding(ply, fault, depth);
     Outcome {
