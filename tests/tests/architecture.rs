@@ -32,7 +32,7 @@
 //!    trees. Its first segment is a crate (a member's package or `[lib]`
 //!    name with `_`, or its folder's name: `chess`, `regex_vm`, `vm`,
 //!    `asm`, `cli`), or any module file of that name (`search` is
-//!    `chess/src/search.rs` or `pyre/search.rs` or ...), or any type of
+//!    `chess/src/search/mod.rs` or `pyre/search.rs` or ...), or any type of
 //!    that name. Each later segment must be, below a module, a `mod`
 //!    declared at that module's top level (then its file `name.rs` or
 //!    `name/mod.rs`, or its inline braces) or an item defined there (`fn`,
@@ -388,7 +388,7 @@ fn spans_are_told_apart_by_the_rule() {
         ("FormatError::Io/Json", rust(&["FormatError", "Io"])),
         ("rayon::join", Named::Outside),
         ("std::io::Error", Named::Outside),
-        ("chess/src/turn.rs", file("chess/src/turn.rs")),
+        ("chess/src/game/turn.rs", file("chess/src/game/turn.rs")),
         ("crates/cli/web/*", file("crates/cli/web/*")),
         ("backtrack/", file("backtrack/")),
         ("lib.rs", file("lib.rs")),
@@ -434,7 +434,7 @@ fn renamed_and_missing_items_do_not_resolve() {
     ] {
         assert!(!workspace.resolves(&path(bad)), "{bad} should not resolve");
     }
-    assert!(workspace.file_exists("chess/src/turn.rs"));
+    assert!(workspace.file_exists("chess/src/game/turn.rs"));
     assert!(workspace.file_exists("exec/compile.rs"));
     assert!(!workspace.file_exists("chess/src/no_such.rs"));
     assert!(!workspace.file_exists("no_such.rs"));

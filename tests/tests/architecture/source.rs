@@ -439,11 +439,16 @@ impl Workspace {
                     match keyword {
                         "mod" => out.extend(self.child_module(source, at, dir, segment)),
                         "use" => {
+                            // A re-export is not followed to what it names:
+                            // it may stand for an item, a type, or a module
+                            // of that name anywhere in the workspace (e.g.
+                            // `pub use board::codec;` makes `chess::codec`).
                             out.push(Scope::Leaf);
                             out.push(Scope::Type {
                                 name: name.clone(),
                                 src: source.src.clone(),
                             });
+                            out.extend(self.roots(&name));
                         }
                         kw if is_type_keyword(kw) => out.push(Scope::Type {
                             name: name.clone(),
