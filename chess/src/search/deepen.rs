@@ -18,7 +18,7 @@
 //! Nothing is carried from a shallower rung into a deeper one's program:
 //! the search has no alpha-beta at its root, so a move order would cut
 //! nothing, and choosing which moves a deeper rung searches by a shallower
-//! rung's order lost strength when measured (the README's "Deeper plans,
+//! rung's order lost strength when measured (docs/strength.md, "Deeper plans,
 //! measured natively": 30.8% against 52.5%). What a rung does reuse is its
 //! answer, to stop climbing: a mate on the first move cannot be bettered,
 //! and a position with one legal move needs no search.
@@ -34,7 +34,7 @@ use crate::search::{mate_at, DEFAULT_DEPTH};
 use crate::Error;
 
 /// The depths deepening climbs, shallowest first. Each plays at least as
-/// well as the one before it, measured (the README's strength tables);
+/// well as the one before it, measured (docs/strength.md);
 /// depth 4, which plays worse than 3, is not on it.
 pub const LADDER: [u32; 3] = [2, 3, DEFAULT_DEPTH];
 

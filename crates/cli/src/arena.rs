@@ -99,7 +99,7 @@ pub(crate) struct MatchArgs {
     /// instead of the regex program, with these leaves: `quiescent`,
     /// `threats` (the regex program's), `threats-on-quiet`, `full`,
     /// `two-captures`, `capture-line`, `leaf-threats`, `leaf-see`,
-    /// `threats-see` or `static` (the README says what each adds); to
+    /// `threats-see` or `static` (docs/strength.md says what each adds); to
     /// measure a search idea before its regexes exist.
     #[arg(long, value_name = "LEAVES")]
     pub native: Option<String>,

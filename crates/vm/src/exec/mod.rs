@@ -359,7 +359,7 @@ impl Executor {
     /// rewrite only on the pieces it could touch, in parallel, was measured
     /// and dropped: the regex crate's own literal prefilter already jumps
     /// over paused threads, and per-piece calls cost more than they saved;
-    /// see the README's performance notes.)
+    /// see docs/experiments.md, "Executor: dropped".)
     fn run_fast(&self, state: &mut String, stop: &Stop) -> Result<Stats, ExecError> {
         let start = Instant::now();
         let mut stats = self.new_stats(state);
