@@ -62,10 +62,10 @@ fn dump(dir: &Path, name: &str, promotions: &str) -> (PathBuf, usize, u64) {
         .expect("binary runs");
     assert!(out.status.success(), "{}", text(&out));
     let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    // "wrote PATH: the successors list, N rewrites, ...".
     let rewrites: usize = said
-        .split(": ")
-        .nth(1)
-        .and_then(|s| s.split(' ').next())
+        .split(", ")
+        .find_map(|part| part.strip_suffix(" rewrites"))
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no rewrite count in {said:?}"));
     let bytes = std::fs::metadata(&path).expect("written").len();
