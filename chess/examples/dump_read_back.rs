@@ -32,8 +32,12 @@ fn median(v: &[f64]) -> f64 {
 fn main() -> Result<(), Box<dyn Error>> {
     let mut args = std::env::args().skip(1);
     let runs: usize = args.next().map(|a| a.parse()).transpose()?.unwrap_or(5);
-    let depth: u32 = args.next().map(|a| a.parse()).transpose()?.unwrap_or(2);
-    let pass = chess::turn_pass_at(depth)?;
+    let depth: chess::Depth = args
+        .next()
+        .map(|a| a.parse())
+        .transpose()?
+        .unwrap_or(chess::Depth::FAST);
+    let pass = chess::turn_pass(depth)?;
     let json = format::to_json(&pass.program);
     let t0 = Instant::now();
     let read = python::exact(&format::from_json(&json)?)?;

@@ -13,9 +13,9 @@
 use shakmaty::{Chess, Move, Position, Role, Square};
 
 use crate::board::codec::encode;
+use crate::eval::leaf_value;
 use crate::eval::quiesce::{gain, least};
-use crate::eval::{leaf_value, EVEN};
-use crate::search::{mate_at, mated_at, plan, Plan, FAST_DEPTH};
+use crate::vocabulary::{mate_at, mated_at, Depth, Plan, EVEN};
 
 /// What the leaves add to the evaluation. The regex program's leaves are
 /// [`SEARCHED`]; tests also run the search with the others, to find where
@@ -124,7 +124,7 @@ impl Threats {
 
 /// The value, for the side that moves at ply `ply`, of having played into
 /// `after`, searched `depth` plies from the position before that move
-/// (`plan`: which plies are captures only, see `search::plan`).
+/// (`plan`: which plies are captures only, see `Depth::plan`).
 fn candidate_value(after: &Chess, plan: Plan, depth: u32, ply: u32, leaves: Leaves) -> u32 {
     // In a capture ply the replier may stand pat unless it is in check;
     // its moves are then its good captures.
@@ -363,10 +363,10 @@ fn best_exchange_against(pos: &Chess, replier: shakmaty::Color) -> (u32, Option<
 /// best reply to it, and so on to the leaf's move (the first of equal
 /// moves in shakmaty's order each time). For the full-width depths only
 /// (2 and 3): the line does not stop where a side stands pat.
-pub fn principal_line(pos: &Chess, depth: u32, leaves: Leaves) -> Vec<Move> {
+pub fn principal_line(pos: &Chess, depth: Depth, leaves: Leaves) -> Vec<Move> {
     let mut line = Vec::new();
     let mut here = pos.clone();
-    let plan = plan(depth);
+    let plan = depth.plan();
     let (mut depth, mut ply) = (plan.plies, 1);
     loop {
         let scored = here.legal_moves().into_iter().map(|m| {
@@ -455,15 +455,15 @@ pub fn recapture_gain(leaf: &Chess, reply: &Move) -> u32 {
 
 /// The `depth`-ply value of playing `m` in `pos`, for the side to move
 /// (depth clamped as the regex program's is).
-pub fn move_score_at(pos: &Chess, m: Move, depth: u32) -> u32 {
+pub fn move_score_at(pos: &Chess, m: Move, depth: Depth) -> u32 {
     move_score_with(pos, m, depth, SEARCHED)
 }
 
 /// [`move_score_at`] with the given leaves.
-pub fn move_score_with(pos: &Chess, m: Move, depth: u32, leaves: Leaves) -> u32 {
+pub fn move_score_with(pos: &Chess, m: Move, depth: Depth, leaves: Leaves) -> u32 {
     let mut after = pos.clone();
     after.play_unchecked(m);
-    root_value(&after, plan(depth), leaves)
+    root_value(&after, depth.plan(), leaves)
 }
 
 /// The value of the root move that led to `after`, searched by `plan`.
@@ -471,40 +471,40 @@ fn root_value(after: &Chess, plan: Plan, leaves: Leaves) -> u32 {
     candidate_value(after, plan, plan.plies, 1, leaves)
 }
 
-/// [`move_score_at`] the fast depth ([`FAST_DEPTH`]).
+/// [`move_score_at`] the fast depth ([`Depth::FAST`]).
 pub fn move_score(pos: &Chess, m: Move) -> u32 {
-    move_score_at(pos, m, FAST_DEPTH)
+    move_score_at(pos, m, Depth::FAST)
 }
 
 /// The best `depth`-ply score of the side to move, `None` without a legal
 /// move.
-pub fn best_score_at(pos: &Chess, depth: u32) -> Option<u32> {
+pub fn best_score_at(pos: &Chess, depth: Depth) -> Option<u32> {
     pos.legal_moves()
         .into_iter()
         .map(|m| move_score_at(pos, m, depth))
         .max()
 }
 
-/// [`best_score_at`] the fast depth ([`FAST_DEPTH`]).
+/// [`best_score_at`] the fast depth ([`Depth::FAST`]).
 pub fn best_score(pos: &Chess) -> Option<u32> {
-    best_score_at(pos, FAST_DEPTH)
+    best_score_at(pos, Depth::FAST)
 }
 
 /// Every move reaching the best `depth`-ply score, and the score.
-pub fn best_moves_at(pos: &Chess, depth: u32) -> Option<(Vec<Move>, u32)> {
+pub fn best_moves_at(pos: &Chess, depth: Depth) -> Option<(Vec<Move>, u32)> {
     best_moves_in_game(pos, depth, "")
 }
 
-/// [`best_moves_at`] the fast depth ([`FAST_DEPTH`]).
+/// [`best_moves_at`] the fast depth ([`Depth::FAST`]).
 pub fn best_moves(pos: &Chess) -> Option<(Vec<Move>, u32)> {
-    best_moves_at(pos, FAST_DEPTH)
+    best_moves_at(pos, Depth::FAST)
 }
 
 /// [`move_score_at`] in a game whose positions so far have the keys
 /// `history` (each after a space, as the `Positions:` line holds them):
 /// a move into one of them is a draw, [`EVEN`], unless it scores as a mate
 /// (`repetition::repeated_score`).
-pub fn move_score_in_game(pos: &Chess, m: Move, depth: u32, history: &str) -> u32 {
+pub fn move_score_in_game(pos: &Chess, m: Move, depth: Depth, history: &str) -> u32 {
     move_score_in_game_with(pos, m, depth, history, SEARCHED)
 }
 
@@ -512,11 +512,11 @@ pub fn move_score_in_game(pos: &Chess, m: Move, depth: u32, history: &str) -> u3
 pub fn move_score_in_game_with(
     pos: &Chess,
     m: Move,
-    depth: u32,
+    depth: Depth,
     history: &str,
     leaves: Leaves,
 ) -> u32 {
-    move_score_planned(pos, m, plan(depth), history, leaves)
+    move_score_planned(pos, m, depth.plan(), history, leaves)
 }
 
 /// [`move_score_in_game_with`] searching `plan` (any number of full-width
@@ -534,7 +534,7 @@ fn move_score_planned(pos: &Chess, m: Move, plan: Plan, history: &str, leaves: L
 
 /// [`best_moves_at`] in a game with `history` (see
 /// [`move_score_in_game`]; an empty history repeats nothing).
-pub fn best_moves_in_game(pos: &Chess, depth: u32, history: &str) -> Option<(Vec<Move>, u32)> {
+pub fn best_moves_in_game(pos: &Chess, depth: Depth, history: &str) -> Option<(Vec<Move>, u32)> {
     best_moves_in_game_with(pos, depth, history, SEARCHED)
 }
 
@@ -542,11 +542,11 @@ pub fn best_moves_in_game(pos: &Chess, depth: u32, history: &str) -> Option<(Vec
 /// the first of them).
 pub fn best_moves_in_game_with(
     pos: &Chess,
-    depth: u32,
+    depth: Depth,
     history: &str,
     leaves: Leaves,
 ) -> Option<(Vec<Move>, u32)> {
-    best_moves_planned(pos, plan(depth), history, leaves)
+    best_moves_planned(pos, depth.plan(), history, leaves)
 }
 
 /// [`best_moves_in_game_with`] searching `plan` (see
@@ -578,7 +578,7 @@ pub fn best_moves_planned(
 mod tests {
     use super::{capture_line, capture_search, exchange, leaf_value};
     use crate::board::codec::encode;
-    use crate::eval::EVEN;
+    use crate::vocabulary::EVEN;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, Position};
 

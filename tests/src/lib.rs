@@ -249,6 +249,15 @@ pub fn naive() -> Config {
     }
 }
 
+/// The search depth of `plies`, for tests that name depths as numbers.
+///
+/// # Panics
+///
+/// On a depth the programs are not built for (a mistake in the test).
+pub fn depth(plies: u32) -> chess::Depth {
+    chess::Depth::new(plies).expect("a depth the programs are built for")
+}
+
 /// Chess helpers, re-exported from the chess crate.
 pub mod positions {
     pub use chess::games::{flip_fen, random_game, Rng};
@@ -289,15 +298,15 @@ pub mod positions {
     /// depth: the same best score, and the chosen move is legal and
     /// reaches it (`Err` says how they differ; the tests assert on it).
     /// A search whose state outgrew its cap and answered shallower
-    /// (`chess::search_at`) is an `Err` too: the test did not check the
+    /// (`chess::search`) is an `Err` too: the test did not check the
     /// depth it asked for.
     ///
     /// # Errors
     ///
     /// A message naming the position, the move and both scores.
-    pub fn regex_reply_matches_reference(fen: &str, depth: u32) -> Result<(), String> {
+    pub fn regex_reply_matches_reference(fen: &str, depth: chess::Depth) -> Result<(), String> {
         let pos = parse_fen(fen).map_err(|e| format!("{fen}: {e}"))?;
-        let searched = chess::search_at(fen, depth).map_err(|e| format!("{fen}: {e}"))?;
+        let searched = chess::search(fen, &[], depth).map_err(|e| format!("{fen}: {e}"))?;
         if searched.depth != depth {
             return Err(format!(
                 "{fen}: the depth-{depth} search outgrew its state cap and depth {} answered",

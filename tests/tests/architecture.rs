@@ -9,7 +9,7 @@
 //!    break), and the entries of a heading's trailing `(a, b, c)` list
 //!    that hold no backtick. A span is
 //!    - a **Rust path** when it starts with at least two identifiers joined
-//!      by `::` (`chess::search::DEFAULT_DEPTH`, `Budget::worth_starting`;
+//!      by `::` (`chess::Depth::DEFAULT`, `Budget::worth_starting`;
 //!      the path is that leading run, so `clock::budget(&Clock)` is
 //!      `clock::budget` and `Config::parallel = false` is
 //!      `Config::parallel`). A path whose first segment is a dependency
@@ -377,8 +377,8 @@ fn spans_are_told_apart_by_the_rule() {
     let file = |s: &str| Named::File(s.to_string());
     let cases = [
         (
-            "chess::search::DEFAULT_DEPTH",
-            rust(&["chess", "search", "DEFAULT_DEPTH"]),
+            "chess::Depth::DEFAULT",
+            rust(&["chess", "Depth", "DEFAULT"]),
         ),
         (
             "clock::budget(&Clock) -> Option<Budget>",
@@ -411,7 +411,7 @@ fn renamed_and_missing_items_do_not_resolve() {
     let workspace = Workspace::load(&root());
     let path = |p: &str| p.split("::").map(str::to_string).collect::<Vec<_>>();
     for good in [
-        "chess::search::DEFAULT_DEPTH",
+        "chess::Depth::DEFAULT",
         "regex_vm::ExecError::FancyRegex",
         "deepen::climb",
         "Budget::worth_starting",

@@ -8,7 +8,7 @@ use regex_vm::{Config, Executor};
 
 #[test]
 fn fast_paths_and_naive_loop_agree_on_every_bench_turn() {
-    let program = &chess::turn_pass().unwrap().program;
+    let program = &chess::turn_pass(chess::Depth::FAST).unwrap().program;
     let slow = Executor::new(program, naive()).unwrap();
     let fast = Executor::new(program, Config::default()).unwrap();
     // The two-halves path from smaller states than by default, and the
@@ -82,7 +82,7 @@ fn fast_paths_and_naive_loop_agree_on_every_bench_turn() {
 #[test]
 fn declared_scopes_agree_with_the_executors_analysis() {
     use regex_vm::analysis::{analyse, Reach};
-    let program = &chess::turn_pass().unwrap().program;
+    let program = &chess::turn_pass(chess::Depth::FAST).unwrap().program;
     let mut local = 0;
     for r in program.rewrites() {
         if r.scope == regex_vm::Scope::ActiveThread {

@@ -1,4 +1,4 @@
-//! The capture plies (`search::plan`: depth 4 is two full-width plies and
+//! The capture plies (`Depth::plan`: depth 4 is two full-width plies and
 //! two plies of captures, check evasions and standing pat): the regex
 //! program's choice against the native reference, on positions where the
 //! capture plies change the best move and on positions with captures to
@@ -7,18 +7,20 @@
 #![allow(clippy::unwrap_used)]
 
 use chess::reference::best_moves_at;
-use chess::search::plan;
+use regex_chess_tests::depth;
 use regex_chess_tests::positions::{positions_where, regex_reply_matches_reference};
 use shakmaty::{Chess, Position};
 
 /// The depth whose plan has capture plies.
-const DEPTH: u32 = 4;
+fn depth_under_test() -> chess::Depth {
+    depth(4)
+}
 
 #[test]
 fn depth_four_is_two_full_plies_and_two_capture_plies() {
-    let p = plan(DEPTH);
+    let p = depth_under_test().plan();
     assert_eq!((p.full, p.plies), (2, 4));
-    let p = plan(2);
+    let p = depth(2).plan();
     assert_eq!((p.full, p.plies), (2, 2));
 }
 
@@ -32,7 +34,7 @@ fn capture_plies_match_the_native_search_on_random_positions() {
     let found = positions_where(100, 8, 25, with_captures);
     assert_eq!(found.len(), 8);
     for fen in found {
-        regex_reply_matches_reference(&fen, DEPTH).unwrap();
+        regex_reply_matches_reference(&fen, depth_under_test()).unwrap();
     }
 }
 
@@ -45,9 +47,10 @@ fn capture_plies_change_the_move_as_the_reference_says() {
         if !with_captures(pos) {
             return false;
         }
-        let (Some((shallow, _)), Some((deep, _))) =
-            (best_moves_at(pos, 2), best_moves_at(pos, DEPTH))
-        else {
+        let (Some((shallow, _)), Some((deep, _))) = (
+            best_moves_at(pos, depth(2)),
+            best_moves_at(pos, depth_under_test()),
+        ) else {
             return false;
         };
         deep.iter().all(|m| !shallow.contains(m))
@@ -55,6 +58,6 @@ fn capture_plies_change_the_move_as_the_reference_says() {
     let found = positions_where(500, 5, 25, differ);
     assert_eq!(found.len(), 5, "only {} positions found", found.len());
     for fen in found {
-        regex_reply_matches_reference(&fen, DEPTH).unwrap();
+        regex_reply_matches_reference(&fen, depth_under_test()).unwrap();
     }
 }

@@ -10,6 +10,7 @@ use chess::codec::{encode, fen_of, thread_of};
 use chess::movegen::{legal_moves_dsl, Options};
 use chess::search::reply_dsl;
 use proptest::prelude::*;
+use regex_chess_tests::depth;
 use std::sync::OnceLock;
 
 use chess::codec::START_FEN;
@@ -53,7 +54,7 @@ fn move_pass() -> &'static Stepwise {
 
 fn reply_pass() -> &'static Stepwise {
     static CELL: OnceLock<Stepwise> = OnceLock::new();
-    CELL.get_or_init(|| Stepwise::new(optimize(&trace(|m| reply_dsl(m, 2)).unwrap())))
+    CELL.get_or_init(|| Stepwise::new(optimize(&trace(|m| reply_dsl(m, depth(2))).unwrap())))
 }
 
 /// Runs the program instruction by instruction on both sides; the first
@@ -229,7 +230,11 @@ proptest! {
 
 fn turn_pass() -> &'static Stepwise {
     static CELL: OnceLock<Stepwise> = OnceLock::new();
-    CELL.get_or_init(|| Stepwise::new(optimize(&trace(chess::turn::turn_dsl).unwrap())))
+    CELL.get_or_init(|| {
+        Stepwise::new(optimize(
+            &trace(|m| chess::turn::turn_dsl(m, chess::Depth::FAST)).unwrap(),
+        ))
+    })
 }
 
 /// The screen instructions (sanitize, parse, render) and the turn's helper
@@ -286,7 +291,7 @@ fn turn_program_interp_and_vm_agree() {
     // The third occurrence of a position, two people moving knights.
     let mut repeated = screen(start, None);
     for mv in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
-        chess::play_turn(&mut repeated, Some(mv)).unwrap();
+        chess::play_turn(&mut repeated, Some(mv), chess::Depth::FAST).unwrap();
     }
     let mut cases = cases;
     cases.push((repeated, "f6g8\n"));

@@ -165,14 +165,14 @@ json.dump(screens, sys.stdout)
 /// line in between), shows the same screens as the VM.
 #[test]
 fn turn_program_under_cpython_matches_vm() {
-    let program = &chess::turn_pass().unwrap().program;
+    let program = &chess::turn_pass(chess::Depth::FAST).unwrap().program;
     let lines = ["e2e4", "hello", "g1f3", "f1c4"];
     let mut state = String::new();
     let mut expected = Vec::new();
-    chess::play_turn(&mut state, None).unwrap();
+    chess::play_turn(&mut state, None, chess::Depth::FAST).unwrap();
     expected.push(state.clone());
     for l in lines {
-        chess::play_turn(&mut state, Some(l)).unwrap();
+        chess::play_turn(&mut state, Some(l), chess::Depth::FAST).unwrap();
         expected.push(state.clone());
     }
     let job = serde_json::json!({
@@ -205,7 +205,11 @@ fn readme_game_loop_runs_the_dump() {
     let script = dir.path().join("loop.py");
     let json = dir.path().join("turn.json");
     std::fs::write(&script, code).unwrap();
-    format::write_file(&chess::turn_pass().unwrap().program, &json).unwrap();
+    format::write_file(
+        &chess::turn_pass(chess::Depth::FAST).unwrap().program,
+        &json,
+    )
+    .unwrap();
     let mut child = Command::new("python3")
         .arg(&script)
         .arg(&json)
@@ -224,7 +228,7 @@ fn readme_game_loop_runs_the_dump() {
     let mut state = String::new();
     let mut shown = String::new();
     for line in [None, Some("e2e4"), Some("hello")] {
-        chess::play_turn(&mut state, line).unwrap();
+        chess::play_turn(&mut state, line, chess::Depth::FAST).unwrap();
         shown.push_str(&state);
     }
     assert_eq!(String::from_utf8_lossy(&out.stdout), shown);

@@ -6,6 +6,7 @@
 // A failing unwrap in a test helper is a failing test.
 #![allow(clippy::unwrap_used)]
 
+use regex_chess_tests::depth;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
@@ -13,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use chess::search::clock::Budget;
 use chess::search::deepen::{rungs_to, Ended, Limits};
-use chess::search::DEFAULT_DEPTH;
+use chess::Depth;
 
 /// The rook ending of `bench.epd` after its move: depth 5 takes a few
 /// hundred milliseconds here, so a stop falls in every rung.
@@ -26,19 +27,19 @@ fn past() -> Limits {
             limit: Duration::ZERO,
             banked: true,
         }),
-        ..Limits::to_depth(DEFAULT_DEPTH)
+        ..Limits::to_depth(Depth::DEFAULT)
     }
 }
 
 #[test]
 fn a_deadline_in_the_past_answers_with_the_shallowest_search() {
-    let shallow = chess::search_at(ROOK_ENDING, 2).unwrap();
+    let shallow = chess::search(ROOK_ENDING, &[], depth(2)).unwrap();
     let thought = chess::think(ROOK_ENDING, &[], &past(), |_| {}).unwrap();
     assert_eq!(thought.rungs.len(), 1);
     assert_eq!(thought.answer().depth, 2);
     assert_eq!(thought.answer().answer, shallow.best);
     assert!(
-        matches!(thought.ended, Ended::NotStarted { depth: 3, .. }),
+        matches!(thought.ended, Ended::NotStarted { depth, .. } if depth == 3),
         "{:?}",
         thought.ended
     );
@@ -47,14 +48,14 @@ fn a_deadline_in_the_past_answers_with_the_shallowest_search() {
 #[test]
 fn a_stop_at_any_moment_answers_with_a_finished_search() {
     // What each depth answers when searched to its end.
-    let whole: Vec<(u32, Option<(String, u32)>)> = rungs_to(DEFAULT_DEPTH)
+    let whole: Vec<(Depth, Option<(String, u32)>)> = rungs_to(Depth::DEFAULT)
         .into_iter()
-        .map(|d| (d, chess::search_at(ROOK_ENDING, d).unwrap().best))
+        .map(|d| (d, chess::search(ROOK_ENDING, &[], d).unwrap().best))
         .collect();
-    let full = chess::think(ROOK_ENDING, &[], &Limits::to_depth(DEFAULT_DEPTH), |_| {}).unwrap();
+    let full = chess::think(ROOK_ENDING, &[], &Limits::to_depth(Depth::DEFAULT), |_| {}).unwrap();
     let total = full.answer().at;
     assert_eq!(full.ended, Ended::Top);
-    assert_eq!(full.answer().depth, DEFAULT_DEPTH);
+    assert_eq!(full.answer().depth, Depth::DEFAULT);
     let mut depths = Vec::new();
     for step in 0..12u32 {
         // Stops spread over the whole climb, and past its end.
@@ -62,7 +63,7 @@ fn a_stop_at_any_moment_answers_with_a_finished_search() {
         let flag = Arc::new(AtomicBool::new(false));
         let limits = Limits {
             flag: Some(Arc::clone(&flag)),
-            ..Limits::to_depth(DEFAULT_DEPTH)
+            ..Limits::to_depth(Depth::DEFAULT)
         };
         let raiser = thread::spawn(move || {
             thread::sleep(after);
@@ -90,8 +91,8 @@ fn a_stop_at_any_moment_answers_with_a_finished_search() {
 fn a_budget_keeps_the_climb_within_its_limit() {
     // Kiwipete after Bxa6: depth 5 takes seconds, depth 3 much less.
     let fen = "r3k2r/p1ppqpb1/Bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPB1PPP/R3K2R b KQkq - 0 1";
-    chess::reply_pass_at(DEFAULT_DEPTH).unwrap();
-    chess::reply_pass_at(3).unwrap();
+    chess::reply_pass(Depth::DEFAULT).unwrap();
+    chess::reply_pass(depth(3)).unwrap();
     let limit = Duration::from_millis(300);
     let start = Instant::now();
     let limits = Limits {
@@ -101,19 +102,21 @@ fn a_budget_keeps_the_climb_within_its_limit() {
             limit,
             banked: false,
         }),
-        ..Limits::to_depth(DEFAULT_DEPTH)
+        ..Limits::to_depth(Depth::DEFAULT)
     };
     let thought = chess::think(fen, &[], &limits, |_| {}).unwrap();
     let took = start.elapsed();
     assert!(
-        thought.answer().depth < DEFAULT_DEPTH,
+        thought.answer().depth < Depth::DEFAULT,
         "{:?}",
         thought.ended
     );
     // The stop is asked between rewrites: a generous margin for one
     // rewrite on a test build.
     assert!(took < limit + Duration::from_millis(300), "{took:?}");
-    let expected = chess::search_at(fen, thought.answer().depth).unwrap().best;
+    let expected = chess::search(fen, &[], thought.answer().depth)
+        .unwrap()
+        .best;
     assert_eq!(thought.answer().answer, expected);
 }
 
@@ -121,19 +124,19 @@ fn a_budget_keeps_the_climb_within_its_limit() {
 fn an_answer_that_cannot_be_bettered_ends_the_climb() {
     // Mate in one: nothing deeper plays better.
     let mate = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
-    let thought = chess::think(mate, &[], &Limits::to_depth(DEFAULT_DEPTH), |_| {}).unwrap();
+    let thought = chess::think(mate, &[], &Limits::to_depth(Depth::DEFAULT), |_| {}).unwrap();
     assert_eq!(thought.ended, Ended::Settled);
     assert_eq!(thought.rungs.len(), 1);
     assert_eq!(thought.answer().answer, Some(("a1a8".into(), chess::MATE)));
     // A single legal move.
     let forced = "7k/R7/8/8/8/8/8/K7 b - - 0 1";
     assert_eq!(chess::legal_moves(forced).unwrap().len(), 1);
-    let thought = chess::think(forced, &[], &Limits::to_depth(DEFAULT_DEPTH), |_| {}).unwrap();
+    let thought = chess::think(forced, &[], &Limits::to_depth(Depth::DEFAULT), |_| {}).unwrap();
     assert_eq!(thought.ended, Ended::Settled);
     assert_eq!(thought.answer().answer.as_ref().unwrap().0, "h8g8");
     // No legal move at all.
     let mated = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
-    let thought = chess::think(mated, &[], &Limits::to_depth(DEFAULT_DEPTH), |_| {}).unwrap();
+    let thought = chess::think(mated, &[], &Limits::to_depth(Depth::DEFAULT), |_| {}).unwrap();
     assert_eq!(thought.answer().answer, None);
     assert_eq!(thought.rungs.len(), 1);
 }
@@ -147,23 +150,25 @@ fn a_turn_on_a_clock_shows_the_screen_of_a_finished_turn() {
     .unwrap();
     // A deadline in the past: the first rung's screen.
     let mut shallow = start.clone();
-    chess::play_turn_at(&mut shallow, Some("c4c6"), 2).unwrap();
+    chess::play_turn(&mut shallow, Some("c4c6"), depth(2)).unwrap();
     let mut state = start.clone();
     let climb = chess::play_turn_within(&mut state, Some("c4c6"), &past()).unwrap();
     assert_eq!(climb.answer().depth, 2);
     assert_eq!(state, shallow);
     // No limit: the default depth's screen.
     let mut deep = start.clone();
-    chess::play_turn_at(&mut deep, Some("c4c6"), DEFAULT_DEPTH).unwrap();
+    chess::play_turn(&mut deep, Some("c4c6"), Depth::DEFAULT).unwrap();
     let mut state = start.clone();
-    let climb = chess::play_turn_within(&mut state, Some("c4c6"), &Limits::to_depth(DEFAULT_DEPTH))
-        .unwrap();
+    let climb =
+        chess::play_turn_within(&mut state, Some("c4c6"), &Limits::to_depth(Depth::DEFAULT))
+            .unwrap();
     assert_eq!(climb.ended, Ended::Top);
     assert_eq!(state, deep);
     // An illegal line: the engine does not move, nothing deeper runs.
     let mut state = start.clone();
-    let climb = chess::play_turn_within(&mut state, Some("c4c9"), &Limits::to_depth(DEFAULT_DEPTH))
-        .unwrap();
+    let climb =
+        chess::play_turn_within(&mut state, Some("c4c9"), &Limits::to_depth(Depth::DEFAULT))
+            .unwrap();
     assert_eq!(climb.ended, Ended::Settled);
     assert_eq!(climb.rungs.len(), 1);
 }

@@ -11,6 +11,7 @@ use chess::ending::position_key;
 use chess::reference::{best_moves_in_game, move_score_in_game};
 use chess::screen::{parse_screen, render_screen, start_screen};
 use chess::EVEN;
+use regex_chess_tests::depth;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position};
 
@@ -69,9 +70,10 @@ fn uci(p: &Chess, text: &str) -> Move {
 
 /// The regex reply at `depth` with `keys` as the history; checked against
 /// the reference in the same game.
-fn reply_in_game(p: &Chess, keys: &[String], depth: u32) -> (Move, u32) {
+fn reply_in_game(p: &Chess, keys: &[String], plies: u32) -> (Move, u32) {
+    let depth = regex_chess_tests::depth(plies);
     let fen = fen_of(p);
-    let (got, _) = chess::reply_with_history(&fen, keys, depth).unwrap();
+    let got = chess::search(&fen, keys, depth).unwrap().best;
     let (text, score) = got.expect("a move");
     let m = uci(p, &text);
     let history = history_line(keys);
@@ -132,7 +134,7 @@ fn the_turn_program_reads_the_history_on_its_screen() {
     let mut screen = parse_screen(&start_screen(fen, Some(Color::White)).unwrap()).unwrap();
     screen.history = history_line(&keys);
     let mut state = render_screen(&screen);
-    chess::play_turn(&mut state, None).unwrap();
+    chess::play_turn(&mut state, None, chess::Depth::FAST).unwrap();
     let after = parse_screen(&state).unwrap();
     let played = after
         .info
@@ -141,11 +143,11 @@ fn the_turn_program_reads_the_history_on_its_screen() {
         .map(|(m, _)| uci(&start, m))
         .unwrap_or_else(|| panic!("{}", after.info));
     assert_ne!(played, first, "{}", after.info);
-    let (best, _) = best_moves_in_game(&start, 2, &history_line(&keys)).unwrap();
+    let (best, _) = best_moves_in_game(&start, depth(2), &history_line(&keys)).unwrap();
     assert!(best.contains(&played), "{}", after.info);
     // And without the history it is the repeating move.
     let mut state = start_screen(fen, Some(Color::White)).unwrap();
-    chess::play_turn(&mut state, None).unwrap();
+    chess::play_turn(&mut state, None, chess::Depth::FAST).unwrap();
     let info = parse_screen(&state).unwrap().info;
     let text = first.to_uci(shakmaty::CastlingMode::Standard).to_string();
     assert!(
@@ -156,8 +158,12 @@ fn the_turn_program_reads_the_history_on_its_screen() {
 
 #[test]
 fn a_malformed_history_key_is_an_error() {
-    let err = chess::reply_with_history("3k4/8/8/8/8/8/8/Q3K3 w - - 0 1", &["w#".to_string()], 2)
-        .unwrap_err();
+    let err = chess::search(
+        "3k4/8/8/8/8/8/8/Q3K3 w - - 0 1",
+        &["w#".to_string()],
+        depth(2),
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("not a position key"), "{err}");
 }
 
@@ -181,7 +187,12 @@ fn a_repetition_that_allows_mate_is_not_a_draw() {
         assert!(score < EVEN, "depth {depth}: still lost, {score}");
         // The reference scores the repetition as the mate it allows.
         let history = history_line(&keys);
-        let repeat = move_score_in_game(&start, into_mate, depth, &history);
-        assert_eq!(chess::search::mate_in(repeat), Some(-1), "depth {depth}");
+        let repeat =
+            move_score_in_game(&start, into_mate, regex_chess_tests::depth(depth), &history);
+        assert_eq!(
+            chess::vocabulary::mate_in(repeat),
+            Some(-1),
+            "depth {depth}"
+        );
     }
 }

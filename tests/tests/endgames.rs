@@ -37,13 +37,16 @@ fn note(pos: &Chess, keys: &mut Vec<String>) {
 
 /// Plays from `fen` (the stronger side to move) at `depth`; the number of
 /// the engine's moves to mate, or the reason it did not mate in 50.
-fn mate_from(fen: &str, depth: u32) -> Result<u32, String> {
+fn mate_from(fen: &str, plies: u32) -> Result<u32, String> {
+    let depth = regex_chess_tests::depth(plies);
     let mut pos = parse_fen(fen).unwrap();
     let mut keys: Vec<String> = Vec::new();
     note(&pos, &mut keys);
     for moves in 1..=50 {
         let now = fen_of(&pos);
-        let (got, _) = chess::reply_with_history(&now, &keys, depth).map_err(|e| e.to_string())?;
+        let got = chess::search(&now, &keys, depth)
+            .map_err(|e| e.to_string())?
+            .best;
         let (text, _) = got.ok_or_else(|| format!("no move in {now}"))?;
         let m = text
             .parse::<UciMove>()

@@ -6,16 +6,18 @@
 #![allow(clippy::unwrap_used)]
 
 use chess::reference::best_moves_at;
-use chess::search::plan;
+use regex_chess_tests::depth;
 use regex_chess_tests::positions::{flip_fen, positions_where, regex_reply_matches_reference};
 use shakmaty::{Chess, Position};
 
 /// The depth searched with probes at two plies.
-const DEPTH: u32 = 5;
+fn depth_under_test() -> chess::Depth {
+    depth(5)
+}
 
 #[test]
 fn depth_five_is_three_full_plies_and_two_capture_plies() {
-    let p = plan(DEPTH);
+    let p = depth_under_test().plan();
     assert_eq!((p.full, p.plies), (3, 5));
 }
 
@@ -26,7 +28,7 @@ fn probed_search_matches_the_whole_search_on_random_positions() {
     });
     assert_eq!(found.len(), 8);
     for fen in found {
-        regex_reply_matches_reference(&fen, DEPTH).unwrap();
+        regex_reply_matches_reference(&fen, depth_under_test()).unwrap();
     }
 }
 
@@ -39,9 +41,10 @@ fn probed_search_finds_what_depth_three_misses() {
         if pos.legal_moves().len() > 20 {
             return false;
         }
-        let (Some((shallow, _)), Some((deep, _))) =
-            (best_moves_at(pos, 3), best_moves_at(pos, DEPTH))
-        else {
+        let (Some((shallow, _)), Some((deep, _))) = (
+            best_moves_at(pos, depth(3)),
+            best_moves_at(pos, depth_under_test()),
+        ) else {
             return false;
         };
         deep.iter().all(|m| !shallow.contains(m))
@@ -49,7 +52,7 @@ fn probed_search_finds_what_depth_three_misses() {
     let found = positions_where(700, 4, 20, differ);
     assert_eq!(found.len(), 4, "only {} positions found", found.len());
     for fen in found {
-        regex_reply_matches_reference(&fen, DEPTH).unwrap();
+        regex_reply_matches_reference(&fen, depth_under_test()).unwrap();
     }
 }
 
@@ -64,7 +67,7 @@ fn probed_search_scores_tactical_positions_like_the_reference() {
         "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
         "r1b1k2r/ppppqppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R w KQkq - 1 6",
     ] {
-        regex_reply_matches_reference(fen, DEPTH).unwrap();
+        regex_reply_matches_reference(fen, depth_under_test()).unwrap();
     }
 }
 
@@ -84,7 +87,7 @@ fn probed_search_scores_lone_king_endings_like_the_reference() {
         "2k5/7K/3R4/8/8/8/6N1/8 w - - 0 1",
         "1R6/2k5/7K/8/7N/8/8/8 w - - 0 1",
     ] {
-        regex_reply_matches_reference(fen, DEPTH).unwrap();
-        regex_reply_matches_reference(&flip_fen(fen).unwrap(), DEPTH).unwrap();
+        regex_reply_matches_reference(fen, depth_under_test()).unwrap();
+        regex_reply_matches_reference(&flip_fen(fen).unwrap(), depth_under_test()).unwrap();
     }
 }

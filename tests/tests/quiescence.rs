@@ -8,6 +8,7 @@
 #![allow(clippy::unwrap_used)]
 
 use chess::reference::{exchange_worth, principal_line, Leaves};
+use regex_chess_tests::depth;
 use regex_chess_tests::positions::{positions_where, regex_reply_matches_reference};
 use shakmaty::{Chess, Move, Position};
 
@@ -34,7 +35,8 @@ fn ends_in_losing_capture(pos: &Chess, line: &[Move]) -> bool {
 
 /// `want` positions from random games where the line without quiescence
 /// ends in a losing capture and the line with it does not.
-fn horizon_positions(depth: u32, want: usize, max_moves: usize) -> Vec<String> {
+fn horizon_positions(plies: u32, want: usize, max_moves: usize) -> Vec<String> {
+    let depth = regex_chess_tests::depth(plies);
     let found = positions_where(7000, want, max_moves, |pos| {
         let old = principal_line(pos, depth, Leaves::Static);
         let new = principal_line(pos, depth, Leaves::Quiescent);
@@ -47,13 +49,13 @@ fn horizon_positions(depth: u32, want: usize, max_moves: usize) -> Vec<String> {
 #[test]
 fn depth_2_sees_the_recapture_after_a_reply_that_takes() {
     for fen in horizon_positions(2, 4, 40) {
-        regex_reply_matches_reference(&fen, 2).unwrap();
+        regex_reply_matches_reference(&fen, depth(2)).unwrap();
     }
 }
 
 #[test]
 fn depth_3_does_not_count_a_defended_piece_as_won() {
     for fen in horizon_positions(3, 2, 25) {
-        regex_reply_matches_reference(&fen, 3).unwrap();
+        regex_reply_matches_reference(&fen, depth(3)).unwrap();
     }
 }

@@ -5,17 +5,18 @@
 #![allow(clippy::unwrap_used)]
 
 use chess::codec::{fen_of, parse_fen};
-use chess::search::{FAST_DEPTH, MAX_DEPTH, MIN_DEPTH};
+use chess::Depth;
 use proptest::prelude::*;
 use regex_chess_tests::cases;
+use regex_chess_tests::depth;
 use regex_chess_tests::positions::{flip_fen, random_game, regex_reply_matches_reference, Rng};
 use shakmaty::uci::UciMove;
 use shakmaty::Chess;
 
-/// At the fast depth ([`FAST_DEPTH`]): every other depth is checked on its
+/// At the fast depth ([`Depth::FAST`]): every other depth is checked on its
 /// own set below (`vm_best_move_matches_native_search_at_every_depth`).
 fn check(fen: &str) -> Result<(), String> {
-    regex_reply_matches_reference(fen, FAST_DEPTH)
+    regex_reply_matches_reference(fen, Depth::FAST)
 }
 
 #[test]
@@ -29,10 +30,14 @@ fn vm_best_move_matches_native_minimax_on_perft_positions() {
 #[test]
 fn vm_search_sees_mate_in_one_and_stalemate() {
     // Back-rank mate in one: Ra8#.
-    let (r, _) = chess::reply("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1").unwrap();
+    let r = chess::search("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", &[], Depth::FAST)
+        .unwrap()
+        .best;
     assert_eq!(r, Some(("a1a8".to_string(), chess::MATE)));
     // No legal move: no reply.
-    let (r, _) = chess::reply("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+    let r = chess::search("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", &[], Depth::FAST)
+        .unwrap()
+        .best;
     assert_eq!(r, None);
     check("k7/8/1QK5/8/8/8/8/8 w - - 0 1").unwrap();
 }
@@ -75,7 +80,9 @@ fn allows_mate_in_one(pos: &Chess, m: &shakmaty::Move) -> bool {
 fn avoids_mate(fen: &str) -> Result<(), String> {
     check(fen)?;
     let pos = parse_fen(fen).unwrap();
-    let (got, _) = chess::reply(fen).map_err(|e| format!("{fen}: {e}"))?;
+    let got = chess::search(fen, &[], Depth::FAST)
+        .map_err(|e| format!("{fen}: {e}"))?
+        .best;
     let (uci, _) = got.ok_or_else(|| format!("{fen}: no move"))?;
     let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
     if allows_mate_in_one(&pos, &m) {
@@ -182,7 +189,7 @@ fn vm_search_scores_promotion_heavy_positions_like_the_reference() {
     check(fen).unwrap();
     let pos = parse_fen(fen).unwrap();
     let (best, _) = chess::reference::best_moves(&pos).unwrap();
-    let (got, _) = chess::reply(fen).unwrap();
+    let got = chess::search(fen, &[], Depth::FAST).unwrap().best;
     let (uci, _) = got.unwrap();
     let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
     assert!(best.contains(&m), "{uci} is not among the best");
@@ -215,9 +222,9 @@ fn vm_search_scores_lone_king_endings_like_the_reference() {
     }
 }
 
-/// Every depth the program is built for, [`MIN_DEPTH`] to [`MAX_DEPTH`]
-/// (2 to 5: the fast mode, `FAST_DEPTH`, is 2 and the commands' default,
-/// `chess::search::DEFAULT_DEPTH`, is 5): the perft positions with few enough moves to keep the deeper search quick
+/// Every depth the program is built for, [`Depth::MIN`] to [`Depth::MAX`]
+/// (2 to 5: the fast mode, `Depth::FAST`, is 2 and the commands' default,
+/// `chess::Depth::DEFAULT`, is 5): the perft positions with few enough moves to keep the deeper search quick
 /// in a test (as given and colour-flipped), and positions from random
 /// games.
 #[test]
@@ -237,20 +244,19 @@ fn vm_best_move_matches_native_search_at_every_depth() {
             fens.push(fen_of(&pos));
         }
     }
-    for depth in MIN_DEPTH..=MAX_DEPTH {
+    for depth in Depth::all() {
         for fen in &fens {
             regex_reply_matches_reference(fen, depth).unwrap();
         }
     }
 }
 
-/// Depths outside [`MIN_DEPTH`]..=[`MAX_DEPTH`] (0, 1 and 6) are not
-/// built: a clear error, not a panic.
+/// Depths outside [`Depth::MIN`]..=[`Depth::MAX`] (0, 1 and 6) cannot
+/// be asked for: a clear error, not a panic, before any program is built.
 #[test]
 fn unsupported_depths_are_refused() {
-    let fen = "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1";
-    for depth in [0, 1, MAX_DEPTH + 1] {
-        let err = chess::reply_at(fen, depth).unwrap_err();
+    for plies in [0, 1, Depth::MAX.plies() + 1] {
+        let err = chess::Error::from(Depth::new(plies).unwrap_err());
         assert!(err.to_string().contains("not supported"), "{err}");
     }
 }
@@ -278,11 +284,11 @@ fn vm_search_mates_with_king_and_queen() {
         let fen = fen_of(&pos);
         // One search a move, checked as `regex_reply_matches_reference`
         // checks it.
-        let (got, _) = chess::reply_at(&fen, 3).unwrap();
+        let got = chess::search(&fen, &[], depth(3)).unwrap().best;
         let (uci, score) = got.unwrap();
         let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-        let best = chess::reference::best_score_at(&pos, 3).unwrap();
-        let reached = chess::reference::move_score_at(&pos, m, 3);
+        let best = chess::reference::best_score_at(&pos, depth(3)).unwrap();
+        let reached = chess::reference::move_score_at(&pos, m, depth(3));
         assert!(
             score == best && reached == best,
             "{fen}: regex plays {uci} claiming {score}, it reaches {reached}; best is {best}"

@@ -5,11 +5,13 @@
 #![allow(clippy::unwrap_used)]
 
 use chess::{search, search_with, Error, Pass};
+use regex_chess_tests::depth;
 use regex_vm::{ExecError, Executor};
 
 /// The reply pass of `depth` with the state capped at `cap` bytes.
-fn capped(depth: u32, cap: usize) -> Pass {
-    let program = search::reply_program_at(depth).unwrap();
+fn capped(plies: u32, cap: usize) -> Pass {
+    let depth = regex_chess_tests::depth(plies);
+    let program = search::reply_program(depth).unwrap();
     let mut config = chess::config_for(depth);
     config.max_state_bytes = cap;
     let executor = Executor::new(&program, config).unwrap();
@@ -19,9 +21,9 @@ fn capped(depth: u32, cap: usize) -> Pass {
 #[test]
 fn a_search_over_its_cap_answers_one_ply_shallower() {
     let fen = "8/8/4k3/2R5/8/4K3/8/5r2 b - - 1 1";
-    let shallow = chess::search_at(fen, 2).unwrap();
-    let deep = chess::search_at(fen, 3).unwrap();
-    assert_eq!((shallow.depth, deep.depth), (2, 3));
+    let shallow = chess::search(fen, &[], depth(2)).unwrap();
+    let deep = chess::search(fen, &[], depth(3)).unwrap();
+    assert_eq!((shallow.depth, deep.depth), (depth(2), depth(3)));
     // A cap the 2-ply search fits in and the 3-ply search does not.
     let cap = 2 * shallow.stats.peak_state_bytes;
     assert!(
@@ -30,15 +32,21 @@ fn a_search_over_its_cap_answers_one_ply_shallower() {
         deep.stats.peak_state_bytes
     );
     let passes = [capped(2, cap), capped(3, cap)];
-    let got = search_with(fen, &[], 3, |d| Ok(&passes[(d - 2) as usize])).unwrap();
+    let got = search_with(
+        fen,
+        &[],
+        depth(3),
+        |d| Ok(&passes[(d.plies() - 2) as usize]),
+    )
+    .unwrap();
     assert_eq!(got.depth, 2);
     assert_eq!(got.best, shallow.best);
 
     // Nothing shallower to fall back on: the error is the cap's.
-    let err = search_with(fen, &[], 2, |_| Ok(&passes[0])).map(|_| ());
+    let err = search_with(fen, &[], depth(2), |_| Ok(&passes[0])).map(|_| ());
     assert!(err.is_ok(), "{err:?}");
     let tiny = capped(2, 1 << 10);
-    let err = search_with(fen, &[], 2, |_| Ok(&tiny)).unwrap_err();
+    let err = search_with(fen, &[], depth(2), |_| Ok(&tiny)).unwrap_err();
     assert!(
         matches!(err, Error::Exec(ExecError::StateTooLarge { .. })),
         "{err}"

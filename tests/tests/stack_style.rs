@@ -81,8 +81,8 @@ json.dump(out, sys.stdout)
 
 #[test]
 fn stack_style_dump_plays_the_same_turns_as_ours_under_the_vm_and_cpython() {
-    let depth = chess::search::FAST_DEPTH;
-    let stack = chess::turn::turn_stack_program_at(depth).expect("stack-style program");
+    let depth = chess::Depth::FAST;
+    let stack = chess::turn::turn_stack_program(depth).expect("stack-style program");
     let json = format::to_json(&stack);
     let read = python::exact(&format::from_json(&json).expect("own dump reads back"))
         .expect("the stack-style dump runs exactly as CPython runs it");
@@ -98,7 +98,7 @@ fn stack_style_dump_plays_the_same_turns_as_ours_under_the_vm_and_cpython() {
     let mut expected = Vec::new();
     for (start, (fen, mv)) in starts.iter().zip(TURNS) {
         let mut ours = start.clone();
-        chess::play_turn_at(&mut ours, None, depth).expect("our turn runs");
+        chess::play_turn(&mut ours, None, depth).expect("our turn runs");
         assert!(
             ours.contains(&format!("You played {mv}")) && ours.contains("The engine played"),
             "{fen} {mv}: the turn is a move and a reply:\n{ours}"

@@ -9,11 +9,13 @@
 
 use chess::codec::fen_of;
 use chess::reference::{best_moves_in_game_with, Leaves, Threats};
+use regex_chess_tests::depth;
 use regex_chess_tests::positions::{positions_where, regex_reply_matches_reference};
 
 /// `want` positions from random games where no best move of the search
 /// with threats is a best move of the search without them.
-fn changed_positions(depth: u32, want: usize, max_moves: usize) -> Vec<String> {
+fn changed_positions(plies: u32, want: usize, max_moves: usize) -> Vec<String> {
+    let depth = regex_chess_tests::depth(plies);
     let found = positions_where(9100, want, max_moves, |pos| {
         let best = |leaves| best_moves_in_game_with(pos, depth, "", leaves).map(|(ms, _)| ms);
         let (Some(with), Some(without)) = (best(Leaves::Threats), best(Leaves::Quiescent)) else {
@@ -33,9 +35,9 @@ fn changed_positions(depth: u32, want: usize, max_moves: usize) -> Vec<String> {
 fn the_regex_program_searches_with_threats() {
     for fen in changed_positions(2, 3, 40) {
         let pos = chess::codec::parse_fen(&fen).unwrap();
-        let (with, _) = best_moves_in_game_with(&pos, 2, "", Leaves::Threats).unwrap();
-        let (without, _) = best_moves_in_game_with(&pos, 2, "", Leaves::Quiescent).unwrap();
-        let (uci, _) = chess::search_at(&fen, 2).unwrap().best.unwrap();
+        let (with, _) = best_moves_in_game_with(&pos, depth(2), "", Leaves::Threats).unwrap();
+        let (without, _) = best_moves_in_game_with(&pos, depth(2), "", Leaves::Quiescent).unwrap();
+        let (uci, _) = chess::search(&fen, &[], depth(2)).unwrap().best.unwrap();
         let m = uci
             .parse::<shakmaty::uci::UciMove>()
             .unwrap()
@@ -52,14 +54,14 @@ fn the_regex_program_searches_with_threats() {
 #[test]
 fn depth_2_sees_a_piece_left_hanging() {
     for fen in changed_positions(2, 5, 40) {
-        regex_reply_matches_reference(&fen, 2).unwrap();
+        regex_reply_matches_reference(&fen, depth(2)).unwrap();
     }
 }
 
 #[test]
 fn depth_3_sees_a_piece_left_hanging() {
     for fen in changed_positions(3, 2, 25) {
-        regex_reply_matches_reference(&fen, 3).unwrap();
+        regex_reply_matches_reference(&fen, depth(3)).unwrap();
     }
 }
 
@@ -73,5 +75,5 @@ fn a_fork_leaves_the_second_piece() {
     assert_eq!(t.x1, Some(shakmaty::Square::E8));
     assert_eq!(t.after(Some(shakmaty::Square::E8)), 5);
     assert_eq!(t.after(Some(shakmaty::Square::A6)), 6);
-    regex_reply_matches_reference(&fen_of(&pos), 2).unwrap();
+    regex_reply_matches_reference(&fen_of(&pos), depth(2)).unwrap();
 }

@@ -9,6 +9,7 @@ use chess::codec::START_FEN;
 use chess::codec::{decode, parse_fen};
 use chess::reference::{best_score, move_score};
 use chess::screen::{parse_screen, render_screen, start_screen, Screen, GAME_OVER, PROMPT};
+use regex_chess_tests::depth;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Position};
@@ -23,7 +24,7 @@ fn position_of(screen: &Screen) -> Chess {
 /// screen shows the resulting position.
 fn turn(state: &mut String, line: Option<&str>) -> Screen {
     let before = parse_screen(state).expect("a screen before the turn");
-    chess::play_turn(state, line).unwrap();
+    chess::play_turn(state, line, chess::Depth::FAST).unwrap();
     let after = parse_screen(state).unwrap_or_else(|| panic!("not a screen:\n{state}"));
     assert_eq!(
         render_screen(&after),
@@ -75,7 +76,7 @@ fn turn(state: &mut String, line: Option<&str>) -> Screen {
 
 fn booted() -> String {
     let mut s = String::new();
-    chess::play_turn(&mut s, None).unwrap();
+    chess::play_turn(&mut s, None, chess::Depth::FAST).unwrap();
     s
 }
 
@@ -181,7 +182,7 @@ fn stalemate_ends_the_game() {
     assert_eq!(end.prompt, GAME_OVER);
     // After the end, input changes nothing.
     let before = s.clone();
-    chess::play_turn(&mut s, Some("e2e4")).unwrap();
+    chess::play_turn(&mut s, Some("e2e4"), chess::Depth::FAST).unwrap();
     assert!(s.starts_with(&before[..before.len() - GAME_OVER.len()]));
 }
 
@@ -290,7 +291,7 @@ fn the_score_line_shows_a_mate_in_moves_for_the_side_that_mates() {
     // Depth 3 sees the mate in 2 (Kf7, then Rh1#): score 8998, not 899.8
     // pawns.
     let mut s = start_screen("7k/8/5K2/8/8/8/8/6R1 w - - 0 1", Some(Color::White)).unwrap();
-    chess::play_turn_at(&mut s, None, 3).unwrap();
+    chess::play_turn(&mut s, None, depth(3)).unwrap();
     let info = parse_screen(&s).unwrap().info;
     assert!(
         info.ends_with("(Kf7), score mate in 2 for white."),

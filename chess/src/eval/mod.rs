@@ -41,12 +41,7 @@ use shakmaty::Color;
 use crate::board::{index_of, letter, name_at, pieces, square_at, squares, ANY, BOARD_VAR};
 use crate::rules::board_of;
 use crate::rules::specials::{color_name, CAPTURED, FROM, PIECE, PROMOTION, TO};
-
-/// The score of an even position.
-pub const EVEN: u32 = 5000;
-/// The score of a position where the side to move is checkmated, from the
-/// other side's point of view.
-pub const MATE: u32 = 9000;
+use crate::vocabulary::EVEN;
 
 /// Value of a piece (uppercase role letter; `T` counts as a rook) of a side
 /// on a square given as (file 0..8, rank 1..=8 from that side's own first

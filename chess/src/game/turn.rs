@@ -30,7 +30,8 @@ use crate::movegen::{legal_moves_dsl, legal_moves_for, Options, MOVE_VAR};
 use crate::rules::ending::{dead_material, fifty_moves, NotePosition, DEAD_VAR, FIFTY_VAR};
 use crate::rules::func::{append, get, local, Func};
 use crate::rules::specials::{Stage, CHECK_VAR, FROM, PIECE, TO};
-use crate::search::{search_onto_stack_at, BEST, SCORE};
+use crate::search::search_onto_stack;
+use crate::vocabulary::{Depth, BEST, SCORE};
 
 const OK: &str = "ok";
 
@@ -52,13 +53,8 @@ pub fn default_start_screen() -> String {
         .expect("the standard position is valid")
 }
 
-/// Records one turn (the engine searching [`crate::search::FAST_DEPTH`]).
-pub fn turn_dsl(m: &mut Machine) {
-    turn_dsl_at(m, crate::search::FAST_DEPTH);
-}
-
 /// Records one turn, the engine searching `depth` plies.
-pub fn turn_dsl_at(m: &mut Machine, depth: u32) {
+pub fn turn_dsl(m: &mut Machine, depth: Depth) {
     m.boot(&default_start_screen());
     m.special(Arc::new(Sanitize), &[], &[]);
     m.special(Arc::new(ParseScreen), &[], &[]);
@@ -215,22 +211,13 @@ fn after_move(m: &mut Machine, us: Color, need_moves: impl Fn(&Machine) -> Expr)
     }
 }
 
-/// The assembled turn program.
-///
-/// # Errors
-///
-/// Only if the program breaks an assembler rule (a bug).
-pub fn turn_program() -> Result<Program, AsmError> {
-    regex_asm::assemble(turn_dsl)
-}
-
 /// The assembled turn program, the engine searching `depth` plies.
 ///
 /// # Errors
 ///
 /// Only if the program breaks an assembler rule (a bug).
-pub fn turn_program_at(depth: u32) -> Result<Program, AsmError> {
-    regex_asm::assemble(|m| turn_dsl_at(m, depth))
+pub fn turn_program(depth: Depth) -> Result<Program, AsmError> {
+    regex_asm::assemble(|m| turn_dsl(m, depth))
 }
 
 /// The same turn program in the stack style ([`regex_asm::lower_stack`]):
@@ -240,8 +227,8 @@ pub fn turn_program_at(depth: u32) -> Result<Program, AsmError> {
 /// # Errors
 ///
 /// Only if the program breaks an assembler rule (a bug).
-pub fn turn_stack_program_at(depth: u32) -> Result<Program, AsmError> {
-    let ir = regex_asm::trace(|m| turn_dsl_at(m, depth))?;
+pub fn turn_stack_program(depth: Depth) -> Result<Program, AsmError> {
+    let ir = regex_asm::trace(|m| turn_dsl(m, depth))?;
     Ok(regex_asm::lower_stack(&regex_asm::optimize(&ir))?)
 }
 
@@ -413,11 +400,11 @@ fn has_moves_into(m: &mut Machine, c: Color, dst: &str) {
     any_move_into(m, c, dst, |_| {}, |_| Expr::from(true));
 }
 
-fn engine_turn(m: &mut Machine, us: Color, depth: u32) {
+fn engine_turn(m: &mut Machine, us: Color, depth: Depth) {
     // The history rides into the search's root (draw sense) and no
     // further.
     m.special(Arc::new(crate::search::repetition::LoadHistory), &[], &[]);
-    search_onto_stack_at(m, us, depth);
+    search_onto_stack(m, us, depth);
     m.delete(crate::search::repetition::HISTORY_VAR);
     m.if_stack_empty(
         |m| {
@@ -494,14 +481,14 @@ fn score_text(m: &mut Machine, us: Color) {
 const MATE_WORDS: &str = "mt";
 
 /// The words for a mate score of `us` (the engine), `mate in 2 for white`
-/// (the side that mates), as [`crate::search::mate_in`] reads the score;
+/// (the side that mates), as [`crate::vocabulary::mate_in`] reads the score;
 /// empty for any other score.
 pub fn mate_text(score: &str, us: Color) -> String {
     let side = |c: Color| match c {
         Color::White => "white",
         Color::Black => "black",
     };
-    match score.parse().ok().and_then(crate::search::mate_in) {
+    match score.parse().ok().and_then(crate::vocabulary::mate_in) {
         Some(n) if n > 0 => format!("mate in {n} for {}", side(us)),
         Some(n) => format!("mate in {} for {}", n.unsigned_abs(), side(!us)),
         None => String::new(),
@@ -516,7 +503,7 @@ pub fn mate_words(us: Color) -> Func {
         r"(%%\n[^%]*)",
         Template::new().group(1).text(&format!("#{MATE_WORDS}:\n")),
     )];
-    for score in 0..=2 * crate::eval::EVEN {
+    for score in 0..=2 * crate::vocabulary::EVEN {
         let words = mate_text(&score.to_string(), us);
         if !words.is_empty() {
             rules.push(local(

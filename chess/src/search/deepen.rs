@@ -30,21 +30,21 @@ use std::time::{Duration, Instant};
 use regex_vm::{ExecError, Stats, Stop, StopReason};
 
 use crate::search::clock::Budget;
-use crate::search::{mate_at, DEFAULT_DEPTH};
+use crate::vocabulary::{mate_at, Depth};
 use crate::Error;
 
 /// The depths deepening climbs, shallowest first. Each plays at least as
 /// well as the one before it, measured (docs/strength.md);
 /// depth 4, which plays worse than 3, is not on it.
-pub const LADDER: [u32; 3] = [2, 3, DEFAULT_DEPTH];
+pub const LADDER: [Depth; 3] = [Depth::MIN, Depth::exactly(3), Depth::DEFAULT];
 
 /// How many times the last rung's time a rung at `depth` is expected to
 /// take: about the median ratio on 33 positions of two games against
 /// Stockfish (release build, the machine busy): depth 3 took 6-38 times
 /// depth 2 (median 19), depth 5 1.6-13 times depth 3 (median 2.7; the
 /// rare long ones are stopped at the move's limit).
-pub fn growth(depth: u32) -> u32 {
-    match depth {
+pub fn growth(depth: Depth) -> u32 {
+    match depth.plies() {
         3 => 20,
         4 => 2,
         _ => 3,
@@ -53,15 +53,15 @@ pub fn growth(depth: u32) -> u32 {
 
 /// The rungs of a move whose deepest search is `top`: the ladder's depths
 /// below it, then `top` (which may be off the ladder, as `--depth 4` is).
-pub fn rungs_to(top: u32) -> Vec<u32> {
-    let mut rungs: Vec<u32> = LADDER.iter().copied().filter(|&d| d < top).collect();
+pub fn rungs_to(top: Depth) -> Vec<Depth> {
+    let mut rungs: Vec<Depth> = LADDER.iter().copied().filter(|&d| d < top).collect();
     rungs.push(top);
     rungs
 }
 
 /// The rungs of a search of exactly `depth`: the ladder's first rung, so
 /// that a stop finds an answer in hand, then `depth` itself.
-pub fn rungs_at(depth: u32) -> Vec<u32> {
+pub fn rungs_at(depth: Depth) -> Vec<Depth> {
     if depth <= LADDER[0] {
         vec![depth]
     } else {
@@ -71,7 +71,7 @@ pub fn rungs_at(depth: u32) -> Vec<u32> {
 
 /// The ladder's deepest depth below `depth`: what answers when a search of
 /// `depth` outgrows its state cap.
-pub fn rung_below(depth: u32) -> Option<u32> {
+pub fn rung_below(depth: Depth) -> Option<Depth> {
     LADDER.iter().copied().filter(|&d| d < depth).max()
 }
 
@@ -86,12 +86,12 @@ pub struct Limits {
     /// Raised by another thread to stop at once (UCI's `stop`).
     pub flag: Option<Arc<AtomicBool>>,
     /// The rungs, shallowest first (see [`rungs_to`]).
-    pub rungs: Vec<u32>,
+    pub rungs: Vec<Depth>,
 }
 
 impl Limits {
     /// Climbing to `top` with no time limit and no flag, from now.
-    pub fn to_depth(top: u32) -> Limits {
+    pub fn to_depth(top: Depth) -> Limits {
         Limits {
             start: Instant::now(),
             budget: None,
@@ -104,7 +104,7 @@ impl Limits {
     pub fn within(budget: Budget) -> Limits {
         Limits {
             budget: Some(budget),
-            ..Limits::to_depth(DEFAULT_DEPTH)
+            ..Limits::to_depth(Depth::DEFAULT)
         }
     }
 
@@ -136,7 +136,7 @@ impl Limits {
 #[derive(Debug, Clone)]
 pub struct Rung<T> {
     /// Its depth.
-    pub depth: u32,
+    pub depth: Depth,
     /// What it answered.
     pub answer: T,
     /// The VM's counts.
@@ -159,7 +159,7 @@ pub enum Ended {
     /// started because the flag was raised.
     Stopped {
         /// The rung that did not finish.
-        depth: u32,
+        depth: Depth,
         /// Why.
         reason: StopReason,
     },
@@ -167,14 +167,14 @@ pub enum Ended {
     /// it would not fit the budget.
     NotStarted {
         /// The rung not run.
-        depth: u32,
+        depth: Depth,
         /// Its expected time.
         expected: Duration,
     },
     /// The rung at `depth` outgrew its state cap.
     TooLarge {
         /// The rung that did not finish.
-        depth: u32,
+        depth: Depth,
     },
 }
 
@@ -212,7 +212,7 @@ impl<T> Climb<T> {
 /// the state cap.
 pub(crate) fn climb<T>(
     limits: &Limits,
-    mut run: impl FnMut(u32, &Stop) -> Result<(T, Stats), Error>,
+    mut run: impl FnMut(Depth, &Stop) -> Result<(T, Stats), Error>,
     settled: impl Fn(&T) -> bool,
     mut on_rung: impl FnMut(&Rung<T>),
 ) -> Result<Climb<T>, Error> {
@@ -297,20 +297,28 @@ pub(crate) fn mates_at_once(best: &Option<(String, u32)>) -> bool {
 mod tests {
     use super::*;
 
+    fn d(plies: u32) -> Depth {
+        Depth::new(plies).unwrap()
+    }
+
+    fn plies(depths: &[Depth]) -> Vec<u32> {
+        depths.iter().map(|d| d.plies()).collect()
+    }
+
     #[test]
     fn the_ladder_climbs_and_skips_depth_four() {
-        assert_eq!(LADDER, [2, 3, 5]);
+        assert_eq!(plies(&LADDER), [2, 3, 5]);
         assert!(LADDER.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(rungs_to(5), [2, 3, 5]);
-        assert_eq!(rungs_to(4), [2, 3, 4]);
-        assert_eq!(rungs_to(3), [2, 3]);
-        assert_eq!(rungs_to(2), [2]);
-        assert_eq!(rungs_at(5), [2, 5]);
-        assert_eq!(rungs_at(2), [2]);
-        assert_eq!(rung_below(5), Some(3));
-        assert_eq!(rung_below(4), Some(3));
-        assert_eq!(rung_below(3), Some(2));
-        assert_eq!(rung_below(2), None);
+        assert_eq!(plies(&rungs_to(d(5))), [2, 3, 5]);
+        assert_eq!(plies(&rungs_to(d(4))), [2, 3, 4]);
+        assert_eq!(plies(&rungs_to(d(3))), [2, 3]);
+        assert_eq!(plies(&rungs_to(d(2))), [2]);
+        assert_eq!(plies(&rungs_at(d(5))), [2, 5]);
+        assert_eq!(plies(&rungs_at(d(2))), [2]);
+        assert_eq!(rung_below(d(5)).map(Depth::plies), Some(3));
+        assert_eq!(rung_below(d(4)).map(Depth::plies), Some(3));
+        assert_eq!(rung_below(d(3)).map(Depth::plies), Some(2));
+        assert_eq!(rung_below(d(2)).map(Depth::plies), None);
     }
 
     /// A climb over fake rungs that each take `cost(depth)` (sleeping) and
@@ -319,14 +327,14 @@ mod tests {
         climb(
             limits,
             |depth, stop| {
-                let end = Instant::now() + Duration::from_millis(cost(depth));
+                let end = Instant::now() + Duration::from_millis(cost(depth.plies()));
                 while Instant::now() < end {
                     if let Some(reason) = stop.due() {
                         return Err(Error::Exec(ExecError::Stopped { rewrite: 0, reason }));
                     }
                     std::thread::sleep(Duration::from_millis(1));
                 }
-                Ok((depth, Stats::default()))
+                Ok((depth.plies(), Stats::default()))
             },
             |_| false,
             |_| {},
@@ -342,12 +350,12 @@ mod tests {
                 limit: Duration::ZERO,
                 banked: true,
             }),
-            ..Limits::to_depth(5)
+            ..Limits::to_depth(d(5))
         };
         let climb = fake(&limits, |_| 5);
         assert_eq!(climb.rungs.len(), 1);
         assert_eq!(climb.answer().answer, 2);
-        assert!(matches!(climb.ended, Ended::NotStarted { depth: 3, .. }));
+        assert!(matches!(climb.ended, Ended::NotStarted { depth, .. } if depth == d(3)));
     }
 
     #[test]
@@ -360,7 +368,7 @@ mod tests {
                 limit: Duration::from_millis(400),
                 banked: true,
             }),
-            ..Limits::to_depth(5)
+            ..Limits::to_depth(d(5))
         };
         let climb = fake(&limits, |d| match d {
             2 => 2,
@@ -370,7 +378,7 @@ mod tests {
         assert_eq!(
             climb.ended,
             Ended::Stopped {
-                depth: 5,
+                depth: d(5),
                 reason: StopReason::Deadline
             }
         );
@@ -383,7 +391,7 @@ mod tests {
         let flag = Arc::new(AtomicBool::new(true));
         let limits = Limits {
             flag: Some(flag),
-            ..Limits::to_depth(5)
+            ..Limits::to_depth(d(5))
         };
         let climb = fake(&limits, |_| 20);
         assert_eq!(climb.rungs.len(), 1);
@@ -391,12 +399,12 @@ mod tests {
         assert_eq!(
             climb.ended,
             Ended::Stopped {
-                depth: 3,
+                depth: d(3),
                 reason: StopReason::Flag
             }
         );
         // Without a limit, every rung runs.
-        let climb = fake(&Limits::to_depth(5), |_| 1);
+        let climb = fake(&Limits::to_depth(d(5)), |_| 1);
         assert_eq!(climb.rungs.len(), 3);
         assert_eq!(climb.ended, Ended::Top);
     }
@@ -411,13 +419,13 @@ mod tests {
                 limit: Duration::from_millis(800),
                 banked: true,
             }),
-            ..Limits::to_depth(5)
+            ..Limits::to_depth(d(5))
         };
         let climb = fake(&limits, |_| 40);
         assert_eq!(climb.rungs.len(), 1);
         match climb.ended {
             Ended::NotStarted { depth, expected } => {
-                assert_eq!(depth, 3);
+                assert_eq!(depth, d(3));
                 assert!(expected >= Duration::from_millis(20 * 40));
             }
             other => panic!("{other:?}"),

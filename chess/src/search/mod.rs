@@ -12,7 +12,7 @@
 //! instead of a whole board) plus what we gain by capturing on the
 //! reply's square (`quiesce`: the capture quiescence); the minimum over each candidate's replies
 //! (`reduce::KeepBest`), added to the candidate's evaluation; a candidate without a legal
-//! reply scores [`MATE`] if the opponent is in check, [`EVEN`] otherwise;
+//! reply scores [`MATE`](crate::MATE) if the opponent is in check, [`EVEN`] otherwise;
 //! then the maximum over candidates. Threads never leave their run: each
 //! candidate's paused copy separates its replies from the next candidate's,
 //! and `absorb` hands a run's result back to the paused thread before it.
@@ -45,109 +45,27 @@ use crate::board::BOARD_VAR;
 use crate::eval::quiesce::LeafDelta;
 use crate::eval::standpat::{NullReply, NULL_MOVE};
 use crate::eval::threats::{Threats, THREAT_VAR};
-use crate::eval::{Eval, DELTA_OFFSET, DELTA_VAR, EVAL_VAR, EVEN, MATE};
+use crate::eval::{Eval, DELTA_OFFSET, DELTA_VAR, EVAL_VAR};
 use crate::movegen::{
     leaf_captures_with_recaptures, leaf_moves_with_recaptures, legal_captures_for, legal_moves_for,
     moves_to_count_of, side_letter, Options, MOVE_VAR,
 };
 use crate::rules::specials::{Mover, Stage, CHECK_VAR};
+use crate::vocabulary::{mate_at, mated_at, Depth, Plan, BEST, EVEN, SCORE};
 use reduce::{Better, KeepBest};
 
 use regex_asm::Expr;
-
-/// The chosen move (UCI).
-pub const BEST: &str = "em";
-/// The chosen move's score, for the side to move, from a search of
-/// whatever depth the program was built for.
-pub const SCORE: &str = "v";
 
 fn var(name: &str) -> VarName {
     VarName::must(name)
 }
 
-/// The depth the commands search when none is given (`play`, `reply`,
-/// `uci`, `match`, `bench`): the playing strength.
-pub const DEFAULT_DEPTH: u32 = 5;
-/// The fast mode's depth: the library's functions without a depth
-/// (`reply`, `play_turn`, ...), and the commands whose programs run
-/// elsewhere or many times (`dump`, `fuzz`, `trace`, `listing`).
-pub const FAST_DEPTH: u32 = 2;
-/// The shallowest search.
-pub const MIN_DEPTH: u32 = 2;
-/// The deepest search the program can be built for.
-pub const MAX_DEPTH: u32 = 5;
-
-/// How a search spends its plies: every move for the first `full` plies,
-/// then captures only (and every move where the side to move is in check,
-/// each side free to stand pat otherwise) up to `plies`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Plan {
-    /// The full-width plies.
-    pub full: u32,
-    /// All plies, capture plies included (at most two more than `full`).
-    pub plies: u32,
-}
-
-/// The plan of a search of `depth` (clamped to
-/// [`MIN_DEPTH`]..=[`MAX_DEPTH`]): depths 2 and 3 are full width;
-/// depth 4 is 2 full-width plies and 2 capture plies, depth 5 three and
-/// two (searched with probes, `probe`).
-pub fn plan(depth: u32) -> Plan {
-    match depth.clamp(MIN_DEPTH, MAX_DEPTH) {
-        2 => Plan { full: 2, plies: 2 },
-        3 => Plan { full: 3, plies: 3 },
-        4 => Plan { full: 2, plies: 4 },
-        _ => Plan { full: 3, plies: 5 },
-    }
-}
-
-impl Plan {
-    /// Whether the moves made at `ply` are captures only.
-    pub(crate) fn captures_at(self, ply: u32) -> bool {
-        ply > self.full
-    }
-}
-
-/// The score of delivering mate with the move at ply `ply` (1 = the
-/// searching side's own move), for the side that mates: [`MATE`] at ply 1,
-/// one less for each ply later, so that a nearer mate scores more.
-pub fn mate_at(ply: u32) -> u32 {
-    MATE + 1 - ply
-}
-
-/// The score of being mated by the move at ply `ply`, for the mated side.
-pub fn mated_at(ply: u32) -> u32 {
-    2 * EVEN - mate_at(ply)
-}
-
-/// The mate a search score promises, in moves of the side that mates:
-/// `Some(n)` when the side to move mates with its `n`th move, `Some(-n)`
-/// when it is mated by the opponent's `n`th move, `None` for any other
-/// score. Mate scores are [`mate_at`] / [`mated_at`] of a ply, and no
-/// search is deeper than [`MAX_DEPTH`] plies. Every front end that shows a
-/// score as mate (UCI, `reply`, the play screen) reads it from here.
-pub fn mate_in(score: u32) -> Option<i32> {
-    let moves = |ply: u32| i32::try_from(ply).ok();
-    if (mate_at(MAX_DEPTH)..=MATE).contains(&score) {
-        moves((MATE + 1 - score).div_ceil(2))
-    } else if (mated_at(1)..=mated_at(MAX_DEPTH)).contains(&score) {
-        moves((MATE + 1 - (2 * EVEN - score)) / 2).map(|n| -n)
-    } else {
-        None
-    }
-}
-
-/// Searches every active thread (a position with `us` to move) 2 plies
-/// deep. Afterwards each such thread is as before, with `[em, v]` on its
-/// stack (top first) if it has a legal move and an empty stack otherwise.
-pub fn search_onto_stack(m: &mut Machine, us: Color) {
-    search_onto_stack_at(m, us, MIN_DEPTH);
-}
-
-/// As [`search_onto_stack`], `depth` plies deep (clamped to
-/// [`MIN_DEPTH`]..=[`MAX_DEPTH`]).
-pub fn search_onto_stack_at(m: &mut Machine, us: Color, depth: u32) {
-    let plan = plan(depth);
+/// Searches every active thread (a position with `us` to move) `depth`
+/// plies deep. Afterwards each such thread is as before, with `[em, v]` on
+/// its stack (top first) if it has a legal move and an empty stack
+/// otherwise.
+pub fn search_onto_stack(m: &mut Machine, us: Color, depth: Depth) {
+    let plan = depth.plan();
     node(m, us, plan, plan.plies, 1);
 }
 
@@ -473,13 +391,13 @@ impl Special for KeepOnly {
 /// Searches every active position thread for its side to move, `depth`
 /// plies, and stores the result in `em` and `v` (both empty when there is
 /// no legal move).
-pub fn reply_dsl(m: &mut Machine, depth: u32) {
+pub fn reply_dsl(m: &mut Machine, depth: Depth) {
     m.assume_set(&POSITION_VARS);
     m.special(Arc::new(repetition::LoadHistory), &[], &[]);
     m.if_else(
         m.get(TURN_VAR).eq("w"),
-        |m| search_onto_stack_at(m, Color::White, depth),
-        |m| search_onto_stack_at(m, Color::Black, depth),
+        |m| search_onto_stack(m, Color::White, depth),
+        |m| search_onto_stack(m, Color::Black, depth),
     );
     m.delete(repetition::HISTORY_VAR);
     store_result(m);
@@ -500,20 +418,11 @@ pub fn store_result(m: &mut Machine) {
     );
 }
 
-/// The assembled reply program at [`FAST_DEPTH`].
-///
-/// # Errors
-///
-/// Only if the program breaks an assembler rule (a bug).
-pub fn reply_program() -> Result<Program, AsmError> {
-    reply_program_at(FAST_DEPTH)
-}
-
 /// The assembled reply program searching `depth` plies.
 ///
 /// # Errors
 ///
 /// Only if the program breaks an assembler rule (a bug).
-pub fn reply_program_at(depth: u32) -> Result<Program, AsmError> {
+pub fn reply_program(depth: Depth) -> Result<Program, AsmError> {
     regex_asm::assemble(|m| reply_dsl(m, depth))
 }

@@ -29,11 +29,12 @@ use crate::board::codec::TURN_VAR;
 use crate::board::{pieces, BOARD_VAR};
 use crate::eval::quiesce::LeafDelta;
 use crate::eval::threats::Threats;
-use crate::eval::{Eval, DELTA_OFFSET, DELTA_VAR, EVAL_VAR, EVEN};
+use crate::eval::{Eval, DELTA_OFFSET, DELTA_VAR, EVAL_VAR};
 use crate::movegen::{leaf_moves_with_recaptures, legal_moves_for, Options, MOVE_VAR};
 use crate::rules::specials::{Stage, CHECK_VAR};
 use crate::search::reduce::Better;
-use crate::search::{keep_best, no_reply_score, score_below, KeepOnly, Plan, SCORE};
+use crate::search::{keep_best, no_reply_score, score_below, KeepOnly};
+use crate::vocabulary::{Plan, EVEN, SCORE};
 
 /// The probe's score, for the side to move at the node.
 const PROBE_VAR: &str = "pv";

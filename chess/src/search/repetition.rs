@@ -7,7 +7,7 @@
 //! thread's variable [`HISTORY_VAR`] (empty when there is none), and the
 //! search's root calls [`mark_candidates`] (each candidate's `rp` := whether
 //! the position it leads to is one of the history's keys) and
-//! [`repeats_are_even`] (such a candidate's score becomes `eval::EVEN`,
+//! [`repeats_are_even`] (such a candidate's score becomes `vocabulary::EVEN`,
 //! unless it is a mate score).
 //! Ahead, the engine then prefers any move that keeps its advantage to a
 //! repetition; behind, it takes one. The native twin is [`repeats`]. This
@@ -22,10 +22,9 @@ use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
 
 use crate::board::BOARD_VAR;
-use crate::eval::EVEN;
 use crate::rules::ending::HISTORY_PREFIX;
 use crate::rules::func::{append, get, local, Func};
-use crate::search::{self, mate_at, mated_at, MAX_DEPTH, SCORE};
+use crate::vocabulary::{self, mate_at, mated_at, Depth, EVEN, SCORE};
 
 /// The history's keys inside the root thread: each key after a space.
 pub(crate) const HISTORY_VAR: &str = "hi";
@@ -183,14 +182,16 @@ pub(crate) fn mark_candidates(m: &mut Machine, them: Color, ply: u32) {
 }
 
 /// At the root, once each candidate has its score: a repeating one scores
-/// [`EVEN`], a draw, unless its score is a mate ([`search::mate_in`]): the
+/// [`EVEN`], a draw, unless its score is a mate ([`vocabulary::mate_in`]): the
 /// side to move after it need not repeat, and will not when it can mate
 /// (nor can it stop a mate it is under).
 pub(crate) fn repeats_are_even(m: &mut Machine, ply: u32) {
     if ply == 1 && m.is_set(REPEAT_VAR) {
         m.if_(m.get(REPEAT_VAR).eq("T"), |m| {
-            m.if_(m.get(SCORE).gt(mated_at(MAX_DEPTH)), |m| {
-                m.if_(m.get(SCORE).lt(mate_at(MAX_DEPTH)), |m| m.set(SCORE, EVEN));
+            m.if_(m.get(SCORE).gt(mated_at(Depth::MAX.plies())), |m| {
+                m.if_(m.get(SCORE).lt(mate_at(Depth::MAX.plies())), |m| {
+                    m.set(SCORE, EVEN)
+                });
             });
         });
         m.delete(REPEAT_VAR);
@@ -201,7 +202,7 @@ pub(crate) fn repeats_are_even(m: &mut Machine, ply: u32) {
 /// unless the search scored it as a mate (the native twin of
 /// [`repeats_are_even`]).
 pub(crate) fn repeated_score(score: u32) -> u32 {
-    if search::mate_in(score).is_some() {
+    if vocabulary::mate_in(score).is_some() {
         score
     } else {
         EVEN

@@ -35,16 +35,13 @@ use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 use chess::reference::Leaves;
-use chess::search::Plan;
+use chess::vocabulary::Plan;
 
 use adjudicate::{adjudicate, allowed_mate, AllowedMate, Ending, Repetitions};
 use clock::{Clocks, TimeControl, TimeStats};
 use elo::elo;
 use openings::{built_in_openings, legal_move, read_openings, start_position, Opening};
 use opponent::Opponent;
-
-/// The search depths our engine offers.
-const DEPTHS: std::ops::RangeInclusive<u32> = chess::search::MIN_DEPTH..=chess::search::MAX_DEPTH;
 
 /// Arguments of `match`.
 #[derive(clap::Args, Debug)]
@@ -77,7 +74,7 @@ pub(crate) struct MatchArgs {
     /// Our engine's search depth in plies (2 to 5; 4 is two full-width plies and two capture plies,
     /// 5 three and two); with `--tc` or `--our-movetime`, the deepest it
     /// climbs to.
-    #[arg(long, value_name = "N", default_value_t = chess::search::DEFAULT_DEPTH.to_string())]
+    #[arg(long, value_name = "N", default_value_t = chess::Depth::DEFAULT.to_string())]
     pub depth: String,
     /// Openings, one a line: UCI moves from the start position, or a FEN
     /// (blank lines and lines starting with `#` are skipped).
@@ -120,7 +117,7 @@ struct Settings {
     tc: Option<TimeControl>,
     /// Our time a move (`--our-movetime`).
     our_movetime: Option<u64>,
-    depth: u32,
+    depth: chess::Depth,
     max_plies: u32,
     /// Our side in every game, `None` for alternating colours.
     ours: Option<Color>,
@@ -137,7 +134,8 @@ impl Settings {
                 .parse()
                 .map_err(|_| anyhow!("{flag} {}: not a whole number in range", quote(text)))
         }
-        let depth = number("--depth", &args.depth)?;
+        let plies: u32 = number("--depth", &args.depth)?;
+        let depth = chess::Depth::new(plies).map_err(|_| unknown_depth(plies))?;
         let mut settings = Settings {
             games: number("--games", &args.games)?,
             movetime: match &args.movetime {
@@ -151,7 +149,7 @@ impl Settings {
                 .map(|text| number("--our-movetime", text))
                 .transpose()?,
             depth,
-            plan: chess::search::plan(depth),
+            plan: depth.plan(),
             max_plies: number("--max-plies", &args.max_plies)?,
             ours: match args.ours.trim() {
                 "both" => None,
@@ -177,9 +175,6 @@ impl Settings {
                 ),
             },
         };
-        if !DEPTHS.contains(&settings.depth) {
-            return Err(unknown_depth(settings.depth));
-        }
         if let Some(text) = &args.plan {
             if settings.native.is_none() {
                 bail!("--plan: only the native reference (--native) searches other plans");
@@ -261,20 +256,17 @@ fn parse_option(text: &str) -> Result<(String, String), String> {
 ///
 /// # Errors
 ///
-/// A depth the engine does not offer, or a failure of the regex program.
+/// A failure of the regex program.
 fn engine_move(
     fen: &str,
     history: &[String],
-    depth: u32,
+    depth: chess::Depth,
     clock: Option<&chess::search::clock::Clock>,
     start: Instant,
-) -> Result<(Option<String>, u32)> {
-    if !DEPTHS.contains(&depth) {
-        return Err(unknown_depth(depth));
-    }
+) -> Result<(Option<String>, chess::Depth)> {
     let context = || format!("our engine on {}", quote(fen));
     let Some(clock) = clock else {
-        let searched = chess::search_in_game(fen, history, depth).with_context(context)?;
+        let searched = chess::search(fen, history, depth).with_context(context)?;
         return Ok((searched.best.map(|(uci, _)| uci), searched.depth));
     };
     let limits = chess::search::deepen::Limits {
@@ -305,7 +297,7 @@ fn native_move(pos: &Chess, history: &[String], plan: Plan, leaves: Leaves) -> O
 }
 
 fn unknown_depth(depth: u32) -> anyhow::Error {
-    let offered: Vec<String> = DEPTHS.map(|d| d.to_string()).collect();
+    let offered: Vec<String> = chess::Depth::all().map(|d| d.to_string()).collect();
     anyhow!(
         "--depth {depth}: our engine offers only depth {}",
         offered.join(", ")
@@ -547,7 +539,7 @@ fn play(
                     let (m, depth) =
                         engine_move(&fen, &history, settings.depth, clock.as_ref(), start)?;
                     let took = start.elapsed();
-                    tally.times.ours(took, depth);
+                    tally.times.ours(took, depth.plies());
                     if settings
                         .our_movetime
                         .is_some_and(|ms| took > Duration::from_millis(ms))
@@ -763,15 +755,14 @@ mod tests {
         let parsed =
             <Command as clap::Parser>::try_parse_from(["match", "--opponent", "sf"]).unwrap();
         let settings = Settings::of(&parsed.args).unwrap();
-        assert_eq!(settings.depth, 5);
-        assert_eq!(settings.depth, chess::search::DEFAULT_DEPTH);
-        assert_eq!(settings.plan, chess::search::plan(5));
+        assert_eq!(settings.depth, chess::Depth::DEFAULT);
+        assert_eq!(settings.plan, chess::Depth::DEFAULT.plan());
     }
 
     #[test]
     fn native_plans_parse_and_bad_ones_are_refused() {
         assert_eq!(native_plan("3,5").unwrap(), Plan { full: 3, plies: 5 });
-        assert_eq!(native_plan(" 2 , 2 ").unwrap(), chess::search::plan(2));
+        assert_eq!(native_plan(" 2 , 2 ").unwrap(), chess::Depth::MIN.plan());
         for bad in [
             "", "3", "3,", ",5", "0,2", "4,3", "1,1", "3,9", "a,b", "3,5,7",
         ] {
@@ -798,7 +789,7 @@ mod tests {
                 .map(|m| m.to_uci(CastlingMode::Standard).to_string())
                 .collect::<Vec<_>>()
         };
-        assert_eq!(moves(chess::search::plan(3)), ["e4f6"]);
+        assert_eq!(moves(Plan { full: 3, plies: 3 }), ["e4f6"]);
         let deeper = moves(Plan { full: 3, plies: 4 });
         assert!(!deeper.contains(&"e4f6".to_string()), "{deeper:?}");
     }

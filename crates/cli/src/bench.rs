@@ -61,8 +61,8 @@ pub(crate) struct BenchArgs {
     pub profile: Option<usize>,
     /// Search depth (plies; 4 is two full-width plies and two capture plies,
     /// 5 three and two).
-    #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
-    pub depth: u32,
+    #[arg(long, default_value_t = chess::Depth::DEFAULT)]
+    pub depth: chess::Depth,
     /// Split states of at least this many bytes into two halves run on two
     /// cores (the executor's default when not given), to measure where the
     /// second core pays.
@@ -300,7 +300,7 @@ pub(crate) fn run(args: BenchArgs) -> Result<()> {
     let turns = parse_suite(&text)?;
     let runs = args.runs.max(1);
     let t0 = Instant::now();
-    let pass = chess::turn_pass_at(args.depth).context("building the turn program")?;
+    let pass = chess::turn_pass(args.depth).context("building the turn program")?;
     let build_ms = t0.elapsed().as_secs_f64() * 1e3;
     let other;
     if let Some(top) = args.profile {

@@ -17,7 +17,7 @@
 //!    and refuses up to three illegal well-formed moves (showing the same
 //!    position and the refusal);
 //! 3. [`Kind::Reply`], every `--reply-every`-th ply: the reply program at
-//!    `--depth` (`chess::search_at`) plays a legal move that reaches the
+//!    `--depth` (`chess::search`) plays a legal move that reaches the
 //!    reference's best score at that depth, and claims that score; no legal
 //!    move gives no reply;
 //! 4. [`Kind::Screen`], every position: the turn program renders it and
@@ -87,7 +87,7 @@ const DRAWS: [&str; 3] = ["threefold", "fifty-move", "insufficient-material"];
 /// purpose so that the fuzzer can be seen to fail: `drop-move` removes the
 /// first move of the regex program's list before it is compared (a
 /// movegen disagreement at every position with a legal move), `wrong-score`
-/// adds 1 to the score `chess::reply` claims (a reply disagreement at every
+/// adds 1 to the score `chess::search` claims (a reply disagreement at every
 /// sampled position with a legal move), `wrong-verdict` inverts the turn
 /// program's verdict on the first move tried at a sampled position.
 /// Reproducers name the fault.
@@ -114,8 +114,8 @@ pub(crate) struct FuzzArgs {
     #[arg(long, default_value_t = 8)]
     pub reply_every: u32,
     /// Plies of the search whose replies are checked.
-    #[arg(long, default_value_t = chess::search::FAST_DEPTH)]
-    pub depth: u32,
+    #[arg(long, default_value_t = chess::Depth::FAST)]
+    pub depth: chess::Depth,
     /// Check the turn program's verdict on moves (legal ones accepted,
     /// illegal well-formed ones refused) every K-th ply; 0 disables it.
     #[arg(long, default_value_t = 4)]
@@ -200,7 +200,7 @@ struct Settings {
     seed: u64,
     max_plies: u32,
     reply_every: u32,
-    depth: u32,
+    depth: chess::Depth,
     verdict_every: u32,
     verdict_moves: usize,
     fault: Option<Fault>,
@@ -333,9 +333,9 @@ pub(crate) fn run(args: FuzzArgs) -> Result<ExitCode> {
     // cannot be built.
     chess::move_pass().context("building the move program")?;
     if settings.reply_every > 0 {
-        chess::reply_pass_at(settings.depth).context("building the reply program")?;
+        chess::reply_pass(settings.depth).context("building the reply program")?;
     }
-    chess::turn_pass().context("building the turn program")?;
+    chess::turn_pass(chess::Depth::FAST).context("building the turn program")?;
 
     let replies = match settings.reply_every {
         0 => "reply check off".to_string(),

@@ -43,8 +43,8 @@ pub(crate) struct ListingArgs {
     pub rewrites: bool,
     /// Search depth of the turn and reply programs (plies; 4 is two
     /// full-width plies and two capture plies).
-    #[arg(long, default_value_t = chess::search::FAST_DEPTH)]
-    pub depth: u32,
+    #[arg(long, default_value_t = chess::Depth::FAST)]
+    pub depth: chess::Depth,
 }
 
 /// A program with the instruction list it was lowered from: rewrite `i`
@@ -61,10 +61,9 @@ pub(crate) struct Assembled {
 /// # Errors
 ///
 /// When the program breaks an assembler rule (a bug in the chess program).
-pub(crate) fn assemble(which: Which, depth: u32) -> Result<Assembled> {
-    chess::check_depth(depth)?;
+pub(crate) fn assemble(which: Which, depth: chess::Depth) -> Result<Assembled> {
     let traced = match which {
-        Which::Turn => regex_asm::trace(|m| chess::turn::turn_dsl_at(m, depth)),
+        Which::Turn => regex_asm::trace(|m| chess::turn::turn_dsl(m, depth)),
         Which::Reply => regex_asm::trace(|m| chess::search::reply_dsl(m, depth)),
         Which::Moves => regex_asm::trace(|m| {
             chess::movegen::legal_moves_dsl(m, chess::movegen::Options::default())
@@ -205,21 +204,24 @@ pub(crate) fn run(args: ListingArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chess::search::FAST_DEPTH;
 
     #[test]
     fn listing_rewrites_are_the_programs_the_game_runs() {
-        let a = assemble(Which::Turn, FAST_DEPTH).expect("assembles");
-        let game = &chess::turn_pass().expect("builds").program;
+        let a = assemble(Which::Turn, chess::Depth::FAST).expect("assembles");
+        let game = &chess::turn_pass(chess::Depth::FAST)
+            .expect("builds")
+            .program;
         assert_eq!(&a.program, game);
-        let moves = assemble(Which::Moves, FAST_DEPTH).expect("assembles");
+        let moves = assemble(Which::Moves, chess::Depth::FAST).expect("assembles");
         assert_eq!(&moves.program, &chess::move_pass().expect("builds").program);
-        let reply = assemble(Which::Reply, FAST_DEPTH).expect("assembles");
+        let reply = assemble(Which::Reply, chess::Depth::FAST).expect("assembles");
         assert_eq!(
             &reply.program,
-            &chess::reply_pass().expect("builds").program
+            &chess::reply_pass(chess::Depth::FAST)
+                .expect("builds")
+                .program
         );
-        let successors = assemble(Which::Successors, FAST_DEPTH).expect("assembles");
+        let successors = assemble(Which::Successors, chess::Depth::FAST).expect("assembles");
         let dumped = chess::successors::pass(chess::successors::Promotions::All).expect("builds");
         assert_eq!(&successors.program, &dumped.program);
     }
@@ -227,7 +229,7 @@ mod tests {
     #[test]
     fn summary_counts_add_up_to_the_program() {
         for which in [Which::Turn, Which::Reply, Which::Moves, Which::Successors] {
-            let a = assemble(which, FAST_DEPTH).expect("assembles");
+            let a = assemble(which, chess::Depth::FAST).expect("assembles");
             let s = summary(&a).expect("summary");
             let count: usize = s.values().map(|k| k.count).sum();
             let rewrites: usize = s.values().map(|k| k.rewrites).sum();

@@ -85,7 +85,7 @@ enum Command {
         /// strength). The fast mode, 2, by default: the dump runs under
         /// CPython and in browsers, about 20 times slower at depth 3.
         #[arg(long)]
-        depth: Option<u32>,
+        depth: Option<chess::Depth>,
         /// How the instructions become rewrites: `ours` (the program `play`
         /// runs) or `stack` (the same screens in a foreign style: variables
         /// named on the stack and found by back-reference, no scope hints;
@@ -131,8 +131,8 @@ enum Command {
         fen: String,
         /// Search depth (plies; 4 is two full-width plies and two capture plies,
         /// 5 three and two); with --movetime, the deepest it climbs to.
-        #[arg(long, default_value_t = chess::search::DEFAULT_DEPTH)]
-        depth: u32,
+        #[arg(long, default_value_t = chess::Depth::DEFAULT)]
+        depth: chess::Depth,
         /// Think this many milliseconds, deepening (depth 2, 3, then 5) as
         /// `uci`'s `go movetime` does, instead of searching a fixed depth.
         #[arg(long, value_name = "MS")]
@@ -239,13 +239,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     anyhow::bail!("--promotions is the successors list's (--program successors)")
                 }
                 (DumpProgram::Turn, DumpStyle::Ours) => {
-                    &chess::turn_pass_at(depth.unwrap_or(chess::search::FAST_DEPTH))
+                    &chess::turn_pass(depth.unwrap_or(chess::Depth::FAST))
                         .context("building the turn program")?
                         .program
                 }
                 (DumpProgram::Turn, DumpStyle::Stack) => {
-                    let depth = chess::check_depth(depth.unwrap_or(chess::search::FAST_DEPTH))?;
-                    stack = chess::turn::turn_stack_program_at(depth)
+                    let depth = depth.unwrap_or(chess::Depth::FAST);
+                    stack = chess::turn::turn_stack_program(depth)
                         .context("building the stack-style turn program")?;
                     &stack
                 }
@@ -259,13 +259,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let what = match program_kind {
                 DumpProgram::Successors => "the successors list".to_string(),
                 DumpProgram::Turn => {
-                    let depth = depth.unwrap_or(chess::search::FAST_DEPTH);
-                    let which = if depth == chess::search::DEFAULT_DEPTH {
+                    let depth = depth.unwrap_or(chess::Depth::FAST);
+                    let which = if depth == chess::Depth::DEFAULT {
                         "the engine's default".to_string()
                     } else {
                         format!(
                             "--depth {} writes the engine's default",
-                            chess::search::DEFAULT_DEPTH
+                            chess::Depth::DEFAULT
                         )
                     };
                     format!("the turn program at depth {depth} ({which})")
@@ -403,14 +403,14 @@ fn perft(fen: &str, depth: u32, runs: u32, divide: bool, batch: usize) -> Result
 
 /// `reply`: `MOVE cp N` / `MOVE mate N` from the mover's view, or why
 /// there is no move.
-fn reply(fen: &str, depth: u32, movetime: Option<u64>) -> Result<()> {
+fn reply(fen: &str, depth: chess::Depth, movetime: Option<u64>) -> Result<()> {
     use shakmaty::Position;
     let position = chess::codec::parse_fen(fen).context("the --fen position")?;
     let (best, stats, start) = match movetime {
         None => {
-            chess::reply_pass_at(depth).context("building the reply program")?;
+            chess::reply_pass(depth).context("building the reply program")?;
             let start = Instant::now();
-            let searched = chess::search_at(fen, depth).context("the --fen position")?;
+            let searched = chess::search(fen, &[], depth).context("the --fen position")?;
             if searched.depth != depth {
                 eprintln!(
                     "note: the depth {depth} search outgrew its memory cap; this is the depth {} answer",
@@ -421,7 +421,6 @@ fn reply(fen: &str, depth: u32, movetime: Option<u64>) -> Result<()> {
         }
         Some(ms) => {
             let rungs = chess::search::deepen::rungs_to(depth);
-            chess::check_depth(depth)?;
             chess::build_passes(&rungs, false).context("building the reply programs")?;
             let limits = chess::search::deepen::Limits {
                 budget: chess::search::clock::budget(&chess::search::clock::Clock {

@@ -66,7 +66,7 @@ pub(crate) struct PlayArgs {
     /// Plies the engine searches (default: the engine's default depth);
     /// with --movetime, the deepest it climbs to.
     #[arg(long)]
-    pub depth: Option<u32>,
+    pub depth: Option<chess::Depth>,
     /// The engine thinks this many milliseconds a move, deepening (depth
     /// 2, 3, then 5) as `uci`'s `go movetime` does, instead of searching
     /// a fixed depth.
@@ -230,7 +230,7 @@ struct Game {
 #[derive(Debug, Clone, Copy)]
 struct Thinking {
     /// Plies the engine searches (the deepest, with `movetime`).
-    depth: u32,
+    depth: chess::Depth,
     /// Time a move.
     movetime: Option<std::time::Duration>,
 }
@@ -240,12 +240,12 @@ struct Reply {
     /// The turn's time, every depth searched included.
     took: std::time::Duration,
     /// The depth that answered, when the engine deepened.
-    depth: Option<u32>,
+    depth: Option<chess::Depth>,
 }
 
 impl Thinking {
     /// The depths this engine runs, each built before the game.
-    fn depths(&self) -> Vec<u32> {
+    fn depths(&self) -> Vec<chess::Depth> {
         match self.movetime {
             Some(_) => chess::search::deepen::rungs_to(self.depth),
             None => vec![self.depth],
@@ -266,12 +266,12 @@ impl Thinking {
         })
     }
 
-    /// Runs one turn of the turn program (see `chess::play_turn_at` and
+    /// Runs one turn of the turn program (see `chess::play_turn` and
     /// `chess::play_turn_within`).
     fn turn(&self, state: &mut String, line: Option<&str>) -> Result<Reply> {
         match self.limits() {
             None => {
-                let stats = chess::play_turn_at(state, line, self.depth)
+                let stats = chess::play_turn(state, line, self.depth)
                     .context("running the turn program")?;
                 Ok(Reply {
                     took: stats.elapsed,
@@ -292,7 +292,7 @@ impl Thinking {
     /// The engine's move for the side to move of `fen` (a hint).
     fn hint(&self, fen: &str) -> Result<Option<String>> {
         let best = match self.limits() {
-            None => chess::reply_at(fen, self.depth)?.0,
+            None => chess::search(fen, &[], self.depth)?.best,
             Some(limits) => chess::think(fen, &[], &limits, |_| {})?
                 .answer()
                 .answer
@@ -385,7 +385,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     };
     let t0 = Instant::now();
     let thinking = Thinking {
-        depth: args.depth.unwrap_or(chess::search::DEFAULT_DEPTH),
+        depth: args.depth.unwrap_or(chess::Depth::DEFAULT),
         movetime: args.movetime.map(std::time::Duration::from_millis),
     };
     chess::build_passes(&thinking.depths(), true).context("building the turn programs")?;
@@ -420,7 +420,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     let sizes: Vec<String> = thinking
         .depths()
         .iter()
-        .map(|&d| Ok(chess::turn_pass_at(d)?.program.len().to_string()))
+        .map(|&d| Ok(chess::turn_pass(d)?.program.len().to_string()))
         .collect::<Result<_>>()?;
     eprintln!(
         "regex-chess: turn program{} of {} rewrites ready in {} ms",

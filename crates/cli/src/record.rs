@@ -394,7 +394,7 @@ mod tests {
             Some(Color::Black),
         )
         .unwrap();
-        chess::play_turn(&mut screen, None).unwrap();
+        chess::play_turn(&mut screen, None, chess::Depth::FAST).unwrap();
         r.note_turn("", &screen);
         let pgn = r.pgn("2026.11.29");
         assert!(

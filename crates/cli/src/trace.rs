@@ -49,8 +49,8 @@ pub(crate) struct TraceArgs {
     pub step: bool,
     /// Search depth (plies; 4 is two full-width plies and two capture plies,
     /// 5 three and two).
-    #[arg(long, default_value_t = chess::search::FAST_DEPTH)]
-    pub depth: u32,
+    #[arg(long, default_value_t = chess::Depth::FAST)]
+    pub depth: chess::Depth,
 }
 
 /// What a marker instruction starts.
@@ -447,7 +447,7 @@ mod tests {
     use super::*;
 
     fn turn() -> Assembled {
-        listing::assemble(Which::Turn, chess::search::FAST_DEPTH).expect("assembles")
+        listing::assemble(Which::Turn, chess::Depth::FAST).expect("assembles")
     }
 
     #[test]
@@ -504,7 +504,8 @@ mod tests {
             })
             .expect("runs");
         let mut played = screen;
-        let whole = chess::play_turn(&mut played, line.as_deref()).expect("plays");
+        let whole =
+            chess::play_turn(&mut played, line.as_deref(), chess::Depth::FAST).expect("plays");
         assert_eq!(traced, played, "{fen} {mv:?}");
         assert_eq!(after.last(), Some(&played));
         assert_eq!(runs.len(), tracer.phases.len());

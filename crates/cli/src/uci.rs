@@ -51,7 +51,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use chess::search::clock::{budget, Clock};
 use chess::search::deepen::{rungs_at, rungs_to, Limits, LADDER};
-use chess::search::{DEFAULT_DEPTH, MAX_DEPTH, MIN_DEPTH};
+use chess::Depth;
 
 use crate::textio::{self, quote};
 
@@ -71,7 +71,10 @@ pub(crate) const MAX_LINE: usize = 1 << 20;
 /// The `option` lines of the `uci` answer: every option the engine has.
 pub(crate) fn options() -> Vec<String> {
     vec![format!(
-        "option name Depth type spin default {DEFAULT_DEPTH} min {MIN_DEPTH} max {MAX_DEPTH}"
+        "option name Depth type spin default {} min {} max {}",
+        Depth::DEFAULT,
+        Depth::MIN,
+        Depth::MAX
     )]
 }
 
@@ -97,14 +100,14 @@ pub(crate) fn clock_of(go: &GoCmd, white_to_move: bool) -> Clock {
 pub(crate) fn limits_of(
     go: &GoCmd,
     white_to_move: bool,
-    option: u32,
+    option: Depth,
     start: Instant,
     flag: Arc<AtomicBool>,
 ) -> Limits {
-    let top = option.clamp(MIN_DEPTH, MAX_DEPTH);
+    let top = option;
     let budget = budget(&clock_of(go, white_to_move));
     let (rungs, budget) = match (go.depth, budget) {
-        (Some(d), _) => (rungs_at(d.clamp(MIN_DEPTH, MAX_DEPTH)), None),
+        (Some(d), _) => (rungs_at(Depth::nearest(d)), None),
         (None, Some(b)) => (rungs_to(top), Some(b)),
         (None, None) if go.wait => (rungs_to(top), None),
         (None, None) => (rungs_at(top), None),
@@ -159,7 +162,7 @@ pub(crate) struct Session {
     /// `quit` was received.
     quit: bool,
     /// The `Depth` option: the deepest search.
-    depth: u32,
+    depth: Depth,
 }
 
 impl Default for Session {
@@ -178,7 +181,7 @@ impl Session {
             history: history_after(Vec::new(), START_FEN),
             pending: None,
             quit: false,
-            depth: DEFAULT_DEPTH,
+            depth: Depth::DEFAULT,
         }
     }
 
@@ -340,7 +343,7 @@ static WARMED: OnceLock<Vec<String>> = OnceLock::new();
 
 /// Waits for the warm-up, then builds what a search up to `top` needs
 /// beyond the ladder; the failures as `info string` lines.
-fn wait_warm_up(top: u32) -> Vec<String> {
+fn wait_warm_up(top: Depth) -> Vec<String> {
     start_warm_up();
     let mut out = WARMED.wait().clone();
     out.extend(build(&rungs_to(top)));
@@ -348,7 +351,7 @@ fn wait_warm_up(top: u32) -> Vec<String> {
 }
 
 /// Builds the move program and the reply programs of `depths`.
-fn build(depths: &[u32]) -> Vec<String> {
+fn build(depths: &[Depth]) -> Vec<String> {
     let built = chess::move_pass().and_then(|_| chess::build_passes(depths, false));
     match built {
         Ok(()) => Vec::new(),
@@ -476,14 +479,16 @@ fn set_option(args: &[&str], session: &mut Session) -> Option<String> {
             quote(name.trim())
         )));
     }
-    match value.trim().parse::<u32>() {
-        Ok(v) if (MIN_DEPTH..=MAX_DEPTH).contains(&v) => {
-            session.depth = v;
+    match value.parse::<Depth>() {
+        Ok(depth) => {
+            session.depth = depth;
             None
         }
-        _ => Some(info_string(&format!(
-            "Depth {} refused: the search looks {MIN_DEPTH} to {MAX_DEPTH} plies ahead",
-            quote(value.trim())
+        Err(_) => Some(info_string(&format!(
+            "Depth {} refused: the search looks {} to {} plies ahead",
+            quote(value.trim()),
+            Depth::MIN,
+            Depth::MAX
         ))),
     }
 }
@@ -550,7 +555,7 @@ mod tests {
     #[test]
     fn the_history_follows_the_moves_and_go_avoids_repeating_when_ahead() {
         let start = "3k4/8/8/8/8/8/8/Q3K3 w - - 0 1";
-        let (best, _) = chess::reply_at(start, 2).unwrap();
+        let best = chess::search(start, &[], Depth::MIN).unwrap().best;
         let (first, _) = best.unwrap();
         let after = |fen: &str, mv: &str| {
             chess::legal_moves(fen)
@@ -697,9 +702,10 @@ mod tests {
         let start = Instant::now();
         let flag = || Arc::new(AtomicBool::new(false));
         let of = |args: &str, white: bool, option: u32| {
+            let option = Depth::new(option).unwrap();
             let l = limits_of(&go(args), white, option, start, flag());
             (
-                l.rungs,
+                l.rungs.iter().map(|d| d.plies()).collect::<Vec<_>>(),
                 l.budget
                     .map(|b| (b.target.as_millis(), b.limit.as_millis())),
             )
@@ -708,7 +714,7 @@ mod tests {
         // first rung; no time limit.
         assert_eq!(of("depth 1", true, 5), (vec![2], None));
         assert_eq!(of("depth 3", true, 2), (vec![2, 3], None));
-        assert_eq!(of("depth 9", true, 2), (vec![2, MAX_DEPTH], None));
+        assert_eq!(of("depth 9", true, 2), (vec![2, Depth::MAX.plies()], None));
         assert_eq!(of("depth 4", true, 3), (vec![2, 4], None));
         // A time limit climbs the ladder up to the Depth option.
         assert_eq!(
@@ -745,9 +751,9 @@ mod tests {
         );
         let mut s = Session::new();
         assert!(lines(&mut s, "setoption name Depth value 3").is_empty());
-        assert_eq!(s.depth, 3);
+        assert_eq!(s.depth.plies(), 3);
         assert!(lines(&mut s, "setoption name Depth value 2").is_empty());
-        assert_eq!(s.depth, 2);
+        assert_eq!(s.depth.plies(), 2);
         let out = lines(&mut s, "setoption name Depth value 7");
         assert!(
             out[0].starts_with("info string Depth \"7\" refused"),
@@ -786,7 +792,7 @@ mod tests {
     fn unknown_and_ignored_commands() {
         let mut s = Session::new();
         let before = s.clone();
-        let same_depth = format!("setoption name Depth value {DEFAULT_DEPTH}");
+        let same_depth = format!("setoption name Depth value {}", Depth::DEFAULT);
         for line in [
             "",
             "   ",
@@ -819,7 +825,7 @@ mod tests {
         // right behind it, stops it: the first rung answers.
         assert!(text.contains("uciok\nreadyok\ninfo depth 2 "), "{text}");
         assert!(
-            text.contains(&format!("info string depth {DEFAULT_DEPTH} stopped\n")),
+            text.contains(&format!("info string depth {} stopped\n", Depth::DEFAULT)),
             "{text}"
         );
         assert!(text.ends_with('\n') && text.lines().last().unwrap().starts_with("bestmove "));

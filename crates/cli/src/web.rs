@@ -38,6 +38,7 @@ pub(crate) struct WebArgs {
 /// move may take (`None`: as long as the rungs take).
 struct Level {
     name: &'static str,
+    /// The rungs' depths in plies (as the page reads them).
     rungs: Vec<u32>,
     movetime_ms: Option<u64>,
 }
@@ -45,7 +46,7 @@ struct Level {
 /// The page's levels, weakest first; [`DEFAULT_LEVEL`] is the terminal's
 /// engine (depth 5, the same moves as `play`).
 fn levels() -> Vec<Level> {
-    let top = chess::search::DEFAULT_DEPTH;
+    let top = || plies(&chess::search::deepen::rungs_to(chess::Depth::DEFAULT));
     vec![
         Level {
             name: "1: depth 2, at once",
@@ -59,17 +60,17 @@ fn levels() -> Vec<Level> {
         },
         Level {
             name: "3: up to depth 5, 1 s a move",
-            rungs: chess::search::deepen::rungs_to(top),
+            rungs: top(),
             movetime_ms: Some(1_000),
         },
         Level {
             name: "4: up to depth 5, 5 s a move",
-            rungs: chess::search::deepen::rungs_to(top),
+            rungs: top(),
             movetime_ms: Some(5_000),
         },
         Level {
             name: "5: depth 5, as the terminal plays",
-            rungs: chess::search::deepen::rungs_to(top),
+            rungs: top(),
             movetime_ms: None,
         },
     ]
@@ -79,8 +80,13 @@ fn levels() -> Vec<Level> {
 /// strength.
 const DEFAULT_LEVEL: usize = 4;
 
+/// The plies of each depth of `depths`.
+fn plies(depths: &[chess::Depth]) -> Vec<u32> {
+    depths.iter().map(|d| d.plies()).collect()
+}
+
 /// The file name of the turn program of `depth`.
-fn turn_file(depth: u32) -> String {
+fn turn_file(depth: chess::Depth) -> String {
     format!("turn{depth}.js")
 }
 
@@ -109,7 +115,7 @@ fn moves_program() -> Result<Program> {
 /// move may start a rung (`chess::search::clock::STRETCH_START`), the levels with
 /// their budgets (`chess::search::clock::budget` of their movetime) and the size
 /// of each program.
-fn engine_value(turns: &[(u32, usize)], moves: usize) -> serde_json::Value {
+fn engine_value(turns: &[(chess::Depth, usize)], moves: usize) -> serde_json::Value {
     let ms = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
     let levels: Vec<serde_json::Value> = levels()
         .iter()
@@ -142,7 +148,7 @@ fn engine_value(turns: &[(u32, usize)], moves: usize) -> serde_json::Value {
         .collect();
     serde_json::json!({
         "enginePlayed": chess::turn::ENGINE_PLAYED,
-        "ladder": chess::search::deepen::LADDER,
+        "ladder": plies(&chess::search::deepen::LADDER),
         "growth": growth,
         "stretchStart": chess::search::clock::STRETCH_START,
         "levels": levels,
@@ -193,7 +199,7 @@ pub(crate) fn run(args: WebArgs) -> Result<()> {
     }
     let mut turns = Vec::new();
     for depth in chess::search::deepen::LADDER {
-        let turn = &chess::turn_pass_at(depth)
+        let turn = &chess::turn_pass(depth)
             .context("building the turn program")?
             .program;
         total += write(dir, &turn_file(depth), &regex_vm::format::to_js(turn))?;

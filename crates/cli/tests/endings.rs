@@ -110,13 +110,13 @@ fn dumped() -> &'static Path {
 /// CI, where it fails.
 fn both_ways(screen: &str, moves: &[&str]) -> String {
     let mut state = screen.to_string();
-    chess::play_turn(&mut state, None).unwrap();
+    chess::play_turn(&mut state, None, chess::Depth::FAST).unwrap();
     let mut transcript = state.clone();
     for mv in moves {
         if state.ends_with("Game over.") {
             break;
         }
-        chess::play_turn(&mut state, Some(mv)).unwrap();
+        chess::play_turn(&mut state, Some(mv), chess::Depth::FAST).unwrap();
         transcript.push_str(&state);
     }
     let python = Command::new("python3").arg("--version").output();

@@ -218,7 +218,7 @@ fn trace_report_parses_holds_a_point_per_phase_and_ends_as_play_does() {
     let last = std::fs::read_to_string(out.join(&files[n - 1])).expect("last state");
     let mut played =
         chess::screen::start_screen(env_start(), Some(shakmaty::Color::Black)).expect("valid");
-    chess::play_turn(&mut played, Some("e2e4")).expect("plays");
+    chess::play_turn(&mut played, Some("e2e4"), chess::Depth::FAST).expect("plays");
     assert_eq!(last, played);
     let start = std::fs::read_to_string(out.join("start.txt")).expect("start state");
     assert!(start.ends_with("e2e4\n"), "{start}");

@@ -160,9 +160,9 @@ fn scripted_session_over_a_pipe() {
     assert!(infos[3].contains("no option named \"Hash\""), "{infos:?}");
     let depth_option = format!(
         "option name Depth type spin default {} min {} max {}",
-        chess::search::DEFAULT_DEPTH,
-        chess::search::MIN_DEPTH,
-        chess::search::MAX_DEPTH
+        chess::Depth::DEFAULT,
+        chess::Depth::MIN,
+        chess::Depth::MAX
     );
     assert!(lines.contains(&depth_option.as_str()), "{lines:?}");
 

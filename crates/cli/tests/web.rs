@@ -409,10 +409,8 @@ fn browser_page_plays_like_the_terminal() {
     assert_eq!(board_seen(&seen["clicked"]), board_of(clicked));
     let stats = str_of(&seen["clicked"], "stats");
     assert!(
-        stats.starts_with(&format!(
-            "Engine reply (depth {}): ",
-            chess::search::DEFAULT_DEPTH
-        )) && stats.contains(" ms, ")
+        stats.starts_with(&format!("Engine reply (depth {}): ", chess::Depth::DEFAULT))
+            && stats.contains(" ms, ")
             && stats.contains(" rewrites ran"),
         "{stats}"
     );
@@ -534,7 +532,7 @@ fn web_writes_the_site_with_the_dumped_turn_program() {
     assert_eq!(default["budget"], serde_json::Value::Null);
     assert_eq!(
         default["rungs"].as_array().unwrap().last().unwrap(),
-        &serde_json::json!(chess::search::DEFAULT_DEPTH)
+        &serde_json::json!(chess::Depth::DEFAULT.plies())
     );
     // Nothing in the page reaches out of the site.
     for name in ["index.html", "app.js", "worker.js", "style.css"] {

@@ -1,6 +1,6 @@
 //! The Rust side of the architecture test: the workspace's members, its
 //! source files read as text (comments and literals blanked), the items
-//! each defines, and whether a path such as `chess::search::DEFAULT_DEPTH`
+//! each defines, and whether a path such as `chess::Depth::DEFAULT`
 //! names one of them. The rule it implements is stated in the test's own
 //! doc (`architecture.rs`); this module reads no doc.
 

@@ -181,7 +181,7 @@ fn check_verdict(ply: &Ply, s: &Settings) -> Outcome {
     };
     // The first pass (nothing typed) announces a finished position at once.
     outcome.verdicts_checked += 1;
-    if let Err(e) = chess::play_turn(&mut screen, None) {
+    if let Err(e) = chess::play_turn(&mut screen, None, chess::Depth::FAST) {
         outcome.found = Some(finding(
             None,
             format!("error: {}", crate::textio::chain(&e)),
@@ -220,7 +220,7 @@ fn check_verdict(ply: &Ply, s: &Settings) -> Outcome {
     for (i, (mv, is_legal)) in tries.enumerate() {
         outcome.verdicts_checked += 1;
         let mut state = screen.clone();
-        if let Err(e) = chess::play_turn(&mut state, Some(mv)) {
+        if let Err(e) = chess::play_turn(&mut state, Some(mv), chess::Depth::FAST) {
             outcome.found = Some(finding(
                 Some(mv),
                 format!("error: {}", crate::textio::chain(&e)),
@@ -309,7 +309,7 @@ fn check_screen(ply: &Ply) -> Outcome {
             return outcome;
         }
     };
-    if let Err(e) = chess::play_turn(&mut state, None) {
+    if let Err(e) = chess::play_turn(&mut state, None, chess::Depth::FAST) {
         outcome.found = Some(finding(format!("error: {}", crate::textio::chain(&e))));
         return outcome;
     }
@@ -417,7 +417,7 @@ fn diff_moves(regex: &[(String, String)], reference: &[(String, String)]) -> Opt
 /// Kind 3: the reply program at `depth` plays a legal move reaching the
 /// reference's best score at that depth and claims that score; no legal
 /// move, no reply.
-fn check_reply(ply: &Ply, fault: Option<Fault>, depth: u32) -> Outcome {
+fn check_reply(ply: &Ply, fault: Option<Fault>, depth: chess::Depth) -> Outcome {
     let found = reply_finding(ply, fault, depth);
     Outcome {
         replies_checked: 1,
@@ -426,8 +426,8 @@ fn check_reply(ply: &Ply, fault: Option<Fault>, depth: u32) -> Outcome {
     }
 }
 
-fn reply_finding(ply: &Ply, fault: Option<Fault>, depth: u32) -> Option<Finding> {
-    let searched = chess::search_at(ply.fen, depth);
+fn reply_finding(ply: &Ply, fault: Option<Fault>, depth: chess::Depth) -> Option<Finding> {
+    let searched = chess::search(ply.fen, &[], depth);
     // A search that outgrew its state cap answered shallower: the
     // reference searches as deep as the regex program did.
     let depth = searched.as_ref().map_or(depth, |s| s.depth);
@@ -487,7 +487,7 @@ fn reply_finding(ply: &Ply, fault: Option<Fault>, depth: u32) -> Option<Finding>
 }
 
 /// The reference's best score and the moves reaching it.
-fn describe_best(pos: &Chess, depth: u32) -> String {
+fn describe_best(pos: &Chess, depth: chess::Depth) -> String {
     match best_moves_at(pos, depth) {
         None => "no legal move".into(),
         Some((moves, score)) => {
@@ -532,7 +532,7 @@ mod tests {
             seed: 1,
             max_plies: 10,
             reply_every: 0,
-            depth: chess::search::FAST_DEPTH,
+            depth: chess::Depth::FAST,
             verdict_every: 1,
             verdict_moves: 8,
             fault: None,
@@ -574,7 +574,7 @@ mod tests {
             fault: None,
             out: PathBuf::from("unused"),
             starts: Vec::new(),
-            depth: chess::search::FAST_DEPTH,
+            depth: chess::Depth::FAST,
         };
         let fen = "8/8/3k4/8/8/8/8/R3K3 w - - 10 60";
         let pos = parse_fen(fen).unwrap();

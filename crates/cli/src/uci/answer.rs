@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use chess::search::deepen::Ended;
-use chess::search::mate_in;
+use chess::vocabulary::mate_in;
 use chess::EVEN;
 use regex_vm::{Stats, StopReason};
 
@@ -26,7 +26,7 @@ pub(crate) fn score_text(score: u32) -> String {
 /// `best` by `at` (time since `go`): `nodes` are the most positions
 /// (threads) it held at once, the string the rewrites it applied.
 pub(crate) fn info_line(
-    depth: u32,
+    depth: chess::Depth,
     best: &Option<(String, u32)>,
     at: Duration,
     stats: &Stats,
@@ -88,7 +88,7 @@ pub(crate) fn info_string(message: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use chess::search::mate_at;
+    use chess::vocabulary::mate_at;
 
     use super::*;
 
@@ -111,12 +111,17 @@ mod tests {
         };
         let best = Some(("e7e5".to_string(), 4997));
         assert_eq!(
-            info_line(2, &best, Duration::from_micros(87_600), &stats),
+            info_line(
+                chess::Depth::MIN,
+                &best,
+                Duration::from_micros(87_600),
+                &stats
+            ),
             "info depth 2 score cp -30 time 87 nodes 600 string 1234 rewrites"
         );
         assert_eq!(bestmove_line(&best), "bestmove e7e5");
         assert_eq!(
-            info_line(2, &None, Duration::from_millis(3), &stats),
+            info_line(chess::Depth::MIN, &None, Duration::from_millis(3), &stats),
             "info depth 0 time 3 nodes 600 string no legal move, 1234 rewrites"
         );
         assert_eq!(bestmove_line(&None), "bestmove 0000");
@@ -130,7 +135,7 @@ mod tests {
         assert_eq!(ended_line(&Ended::Top), None);
         assert_eq!(
             ended_line(&Ended::NotStarted {
-                depth: 5,
+                depth: chess::Depth::MAX,
                 expected: Duration::from_millis(2400)
             })
             .as_deref(),
@@ -138,7 +143,7 @@ mod tests {
         );
         assert_eq!(
             ended_line(&Ended::Stopped {
-                depth: 3,
+                depth: chess::Depth::new(3).unwrap(),
                 reason: StopReason::Deadline
             })
             .as_deref(),
