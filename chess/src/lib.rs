@@ -17,8 +17,9 @@
 //! - [`search`]: the engine's reply (minimax, the best thread of each run,
 //!   the probe cut, draw sense from the game's history) and thinking on a
 //!   clock ([`search::clock`], [`search::deepen`]);
-//! - `game`: [`turn`], one turn of a game as one pass, and [`screen`], the
-//!   screen between turns;
+//! - `game`: [`turn`], one turn of a game as one pass (with the SAN and
+//!   the score in words it writes), and [`screen`], the screen between
+//!   turns;
 //! - [`successors`]: the stand-alone FEN-to-successors program;
 //! - [`reference`](mod@reference): the same search and evaluation on shakmaty;
 //! - [`games`]: random games and mirrored positions for tests, fuzzing and

@@ -7,29 +7,32 @@
 //! comes back with a one-line message), lets the engine reply with the
 //! search of the program's depth (`search`), notices checkmate, stalemate and the draws of
 //! `ending` after every move (and at once on a position that is already
-//! over), names both moves in SAN, and renders the next screen with the
-//! check on its status line. Everything here is DSL code; this module knows the
-//! screen only through `screen`'s instructions and variable names.
+//! over), names both moves in SAN (`notation`) and the engine's score in
+//! words (`wording`), and renders the next screen with the check on its
+//! status line. Everything here is DSL code; this module owns the turn's
+//! flow and its messages, writes no SAN or score text itself, and knows
+//! the screen only through `screen`'s instructions and variable names.
 
 use std::sync::Arc;
 
 use regex_asm::ir::Instr;
 use regex_asm::{AsmError, Expr, Machine};
-use regex_vm::state::{Thread, VarName};
-use regex_vm::{Program, Template};
+use regex_vm::state::VarName;
+use regex_vm::Program;
 use shakmaty::Color;
 
 use crate::board::codec::TURN_VAR;
-use crate::board::{letter, name_at, pieces, squares, ANY, BOARD_VAR};
+use crate::game::any_move_into;
+use crate::game::notation::san;
 use crate::game::screen::{
     players_line, side_words, ParseScreen, Render, Sanitize, ENGINE_VAR, GAME_OVER,
     INPUT_CLASS_VAR, INPUT_VAR, MESSAGE_VAR, NEW_INFO_VAR, PLAYERS_VAR, PROMPT, PROMPT_VAR,
     RENDER_VARS, SIDE_WORD_VAR,
 };
-use crate::movegen::{legal_moves_dsl, legal_moves_for, Options, MOVE_VAR};
+use crate::game::wording::score_text;
+use crate::movegen::{legal_moves_dsl, Options, MOVE_VAR};
 use crate::rules::ending::{dead_material, fifty_moves, NotePosition, DEAD_VAR, FIFTY_VAR};
-use crate::rules::func::{append, get, local, Func};
-use crate::rules::specials::{Stage, CHECK_VAR, FROM, PIECE, TO};
+use crate::rules::specials::{Stage, CHECK_VAR};
 use crate::search::search_onto_stack;
 use crate::vocabulary::{Depth, BEST, SCORE};
 
@@ -355,47 +358,6 @@ fn in_check_into(m: &mut Machine, c: Color, dst: &str) {
     m.delete(CHECK_VAR);
 }
 
-/// `dst` := whether colour `c` (to move) has a legal move satisfying
-/// `cond` (evaluated in each move's thread, parts kept, after `prepare`).
-fn any_move_into(
-    m: &mut Machine,
-    c: Color,
-    dst: &str,
-    prepare: impl FnOnce(&mut Machine),
-    cond: impl Fn(&Machine) -> Expr,
-) {
-    let copy = m.fork_inactive();
-    let root = m.pause();
-    m.reactivate(copy);
-    legal_moves_for(
-        m,
-        c,
-        Options {
-            clocks: false,
-            keep_parts: true,
-            leaf: false,
-            delta: None,
-        },
-    );
-    prepare(m);
-    let test = cond(m);
-    m.if_else(
-        test,
-        |m| m.emit_raw(Instr::Push("T".into())),
-        |m| m.destroy_active(),
-    );
-    m.absorb(&root);
-    m.destroy_active();
-    m.reactivate(root);
-    m.if_stack_empty(
-        |m| m.set(dst, "F"),
-        |m| {
-            m.emit_raw(Instr::Pop);
-            m.set(dst, "T");
-        },
-    );
-}
-
 fn has_moves_into(m: &mut Machine, c: Color, dst: &str) {
     any_move_into(m, c, dst, |_| {}, |_| Expr::from(true));
 }
@@ -436,371 +398,6 @@ fn engine_turn(m: &mut Machine, us: Color, depth: Depth) {
             }
         },
     );
-}
-
-/// `st` := the score as the person reads it, from the engine's (`us`)
-/// side: `+1.2 for black (pawns)`, or `mate in 2 for black` (see
-/// [`mate_words`]).
-fn score_text(m: &mut Machine, us: Color) {
-    let whose = match us {
-        Color::White => " for white",
-        Color::Black => " for black",
-    };
-    m.special(Arc::new(mate_words(us)), &[], &[]);
-    m.if_else(
-        m.get(MATE_WORDS).ne(""),
-        |m| m.set("st", m.get(MATE_WORDS)),
-        |m| {
-            m.if_else(
-                m.get(SCORE).ge(5000u32),
-                |m| {
-                    m.set("sd", m.get(SCORE) - 5000u32);
-                    m.set("sg", "+");
-                },
-                |m| {
-                    m.set("sd", Expr::from(5000u32) - m.get(SCORE));
-                    m.set("sg", "-");
-                },
-            );
-            m.special(Arc::new(tenths("sd")), &[], &[]);
-            m.set(
-                "st",
-                m.get("sg")
-                    .concat(m.get("sd"))
-                    .concat(whose)
-                    .concat(" (pawns)"),
-            );
-            m.delete("sd");
-            m.delete("sg");
-        },
-    );
-    m.delete(MATE_WORDS);
-}
-
-/// The variable [`mate_words`] sets.
-const MATE_WORDS: &str = "mt";
-
-/// The words for a mate score of `us` (the engine), `mate in 2 for white`
-/// (the side that mates), as [`crate::vocabulary::mate_in`] reads the score;
-/// empty for any other score.
-pub fn mate_text(score: &str, us: Color) -> String {
-    let side = |c: Color| match c {
-        Color::White => "white",
-        Color::Black => "black",
-    };
-    match score.parse().ok().and_then(crate::vocabulary::mate_in) {
-        Some(n) if n > 0 => format!("mate in {n} for {}", side(us)),
-        Some(n) => format!("mate in {} for {}", n.unsigned_abs(), side(!us)),
-        None => String::new(),
-    }
-}
-
-/// Appends `mt`, [`mate_text`] of the score `v`: one rewrite appends it
-/// empty, then one rewrite per mate score (every score [`mate_text`] has
-/// words for) fills it in.
-pub fn mate_words(us: Color) -> Func {
-    let mut rules = vec![local(
-        r"(%%\n[^%]*)",
-        Template::new().group(1).text(&format!("#{MATE_WORDS}:\n")),
-    )];
-    for score in 0..=2 * crate::vocabulary::EVEN {
-        let words = mate_text(&score.to_string(), us);
-        if !words.is_empty() {
-            rules.push(local(
-                format!(r"(%%\n[^%]*?#{SCORE}:{score}\n[^%]*?#{MATE_WORDS}:)\n"),
-                Template::new().group(1).text(&words).text("\n"),
-            ));
-        }
-    }
-    Func {
-        name: format!("mate_words_{}", if us == Color::White { "w" } else { "b" }),
-        rules,
-        meaning: Arc::new(move |mut t: Thread| {
-            let words = mate_text(&get(&t, SCORE)?, us);
-            append(&mut t, MATE_WORDS, words)?;
-            Ok(vec![t])
-        }),
-        defines: vec![MATE_WORDS.into()],
-        requires: vec![SCORE.into()],
-    }
-}
-
-/// `x` (an integer in tenths) := `x/10` with one decimal (`23` -> `2.3`).
-pub fn tenths(x: &str) -> Func {
-    let name = x.to_string();
-    Func {
-        name: format!("tenths_{x}"),
-        rules: vec![
-            local(
-                format!(r"(%%\n[^%]*?#{x}:)([0-9]+)([0-9])\n"),
-                Template::new()
-                    .group(1)
-                    .group(2)
-                    .text(".")
-                    .group(3)
-                    .text("\n"),
-            ),
-            local(
-                format!(r"(%%\n[^%]*?#{x}:)([0-9])\n"),
-                Template::new().group(1).text("0.").group(2).text("\n"),
-            ),
-        ],
-        meaning: Arc::new(move |mut t: Thread| {
-            let v = get(&t, &name)?;
-            if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(format!("{v:?} is not a number"));
-            }
-            let (int, dec) = v.split_at(v.len() - 1);
-            let int = if int.is_empty() { "0" } else { int };
-            crate::rules::func::replace(&mut t, &name, format!("{int}.{dec}"))?;
-            Ok(vec![t])
-        }),
-        defines: vec![],
-        requires: vec![x.to_string()],
-    }
-}
-
-/// Appends the parts of the move in `em` seen on the board before it is
-/// played: `uf ut upr` (from, to, promotion letter), `uff ufr` (from's
-/// file and rank), `utf` (to's file), `upc` (the piece on `uf`), `utc`
-/// (what stands on `ut`).
-pub fn move_parts() -> Func {
-    let mut rules = vec![
-        local(
-            format!(r"(%%\n[^%]*?#{BEST}:([a-h][1-8])([a-h][1-8])([qrbn]?)\n[^%]*)"),
-            Template::new()
-                .group(1)
-                .text("#uf:")
-                .group(2)
-                .text("\n#ut:")
-                .group(3)
-                .text("\n#upr:")
-                .group(4)
-                .text("\n"),
-        ),
-        local(
-            r"(%%\n[^%]*?#uf:([a-h])([1-8])\n#ut:([a-h])[^%]*)",
-            Template::new()
-                .group(1)
-                .text("#uff:")
-                .group(2)
-                .text("\n#ufr:")
-                .group(3)
-                .text("\n#utf:")
-                .group(4)
-                .text("\n"),
-        ),
-    ];
-    for (square_var, dst) in [("uf", "upc"), ("ut", "utc")] {
-        for i in squares() {
-            rules.push(local(
-                format!(
-                    r"(%%\n[^%]*?#{BOARD_VAR}:{ANY}{{{i}}}({ANY})[^%]*?#{square_var}:{}\n[^%]*)",
-                    name_at(i)
-                ),
-                Template::new()
-                    .group(1)
-                    .text(&format!("#{dst}:"))
-                    .group(2)
-                    .text("\n"),
-            ));
-        }
-    }
-    Func {
-        name: "move_parts".into(),
-        rules,
-        meaning: Arc::new(|mut t: Thread| {
-            let em = get(&t, BEST)?;
-            let b = em.as_bytes();
-            let square = |s: &[u8]| {
-                s.len() == 2 && (b'a'..=b'h').contains(&s[0]) && (b'1'..=b'8').contains(&s[1])
-            };
-            if !(em.len() == 4 || em.len() == 5) || !square(&b[0..2]) || !square(&b[2..4]) {
-                return Err(format!("{em:?} is not a move"));
-            }
-            let board = get(&t, BOARD_VAR)?;
-            let at = |name: &str| -> Result<String, String> {
-                let i = crate::board::index_of(name).ok_or("bad square")?;
-                Ok(board[i..i + 1].to_string())
-            };
-            let (uf, ut) = (&em[0..2], &em[2..4]);
-            for (n, v) in [
-                ("uf", uf.to_string()),
-                ("ut", ut.to_string()),
-                ("upr", em[4..].to_string()),
-                ("uff", uf[0..1].to_string()),
-                ("ufr", uf[1..2].to_string()),
-                ("utf", ut[0..1].to_string()),
-                ("upc", at(uf)?),
-                ("utc", at(ut)?),
-            ] {
-                append(&mut t, n, v)?;
-            }
-            Ok(vec![t])
-        }),
-        defines: ["uf", "ut", "upr", "uff", "ufr", "utf", "upc", "utc"]
-            .map(String::from)
-            .to_vec(),
-        requires: vec![BEST.into(), BOARD_VAR.into()],
-    }
-}
-
-/// Appends `ff` and `fr`, the file and rank of the move's from-square `f`.
-pub fn from_parts() -> Func {
-    Func {
-        name: "from_parts".into(),
-        rules: vec![local(
-            format!(r"(%%\n[^%]*?#{FROM}:([a-h])([1-8])\n[^%]*)"),
-            Template::new()
-                .group(1)
-                .text("#ff:")
-                .group(2)
-                .text("\n#fr:")
-                .group(3)
-                .text("\n"),
-        )],
-        meaning: Arc::new(|mut t: Thread| {
-            let f = get(&t, FROM)?;
-            if f.len() != 2 {
-                return Err(format!("{f:?} is not a square"));
-            }
-            append(&mut t, "ff", &f[0..1])?;
-            append(&mut t, "fr", &f[1..2])?;
-            Ok(vec![t])
-        }),
-        defines: vec!["ff".into(), "fr".into()],
-        requires: vec![FROM.into()],
-    }
-}
-
-/// `san` := the standard algebraic notation of `em` (without the check
-/// sign), computed on the position before the move.
-fn san(m: &mut Machine, us: Color) {
-    m.special(Arc::new(move_parts()), &[], &[]);
-    let rooks = [letter(us, 'R').to_string(), letter(us, 'T').to_string()];
-    let king = letter(us, 'K').to_string();
-    let home = if us == Color::White { "1" } else { "8" };
-    let same_kind = move |m: &Machine| {
-        m.get(PIECE).eq(m.get("upc")) | (m.get(PIECE).is_any(&rooks) & m.get("upc").is_any(&rooks))
-    };
-    let rival =
-        move |m: &Machine| same_kind(m) & m.get(TO).eq(m.get("ut")) & m.get(FROM).ne(m.get("uf"));
-    // Rivals: other pieces of the same kind that can go to the same square,
-    // and whether one shares the file, or the rank, of the move's square.
-    let parts = |m: &mut Machine| m.special(Arc::new(from_parts()), &[], &[]);
-    let rival = &rival;
-    for v in ["rv", "rvf", "rvr"] {
-        m.set(v, "F");
-    }
-    // Only a knight, bishop, rook or queen can have a rival; the file and
-    // the rank matter only when there is one.
-    let officers: Vec<String> = "NBRTQ".chars().map(|c| letter(us, c).to_string()).collect();
-    m.if_(m.get("upc").is_any(&officers), |m| {
-        any_move_into(m, us, "rv", |_| {}, rival);
-        m.if_(m.get("rv").eq("T"), |m| {
-            any_move_into(m, us, "rvf", parts, |m| {
-                rival(m) & m.get("ff").eq(m.get("uff"))
-            });
-            any_move_into(m, us, "rvr", parts, |m| {
-                rival(m) & m.get("fr").eq(m.get("ufr"))
-            });
-        });
-    });
-    let pawn = letter(us, 'P').to_string();
-    // A person's `e7e8` means `e7e8q`.
-    let last_rank: Vec<String> = ["a", "b", "c", "d", "e", "f", "g", "h"]
-        .iter()
-        .map(|f| format!("{f}{}", if us == Color::White { 8 } else { 1 }))
-        .collect();
-    m.if_(
-        m.get("upc").eq(pawn.as_str()) & m.get("upr").eq("") & m.get("ut").is_any(&last_rank),
-        |m| m.set("upr", "q"),
-    );
-    let enemy: Vec<String> = pieces(!us).chars().map(String::from).collect();
-    m.if_else(
-        m.get("upc").eq(pawn.as_str()),
-        |m| {
-            m.if_else(
-                m.get("uff").eq(m.get("utf")),
-                |m| m.set("san", m.get("ut")),
-                |m| m.set("san", m.get("uff").concat("x").concat(m.get("ut"))),
-            );
-            for p in ["q", "r", "b", "n"] {
-                m.if_(m.get("upr").eq(p), |m| {
-                    m.set("san", m.get("san").concat("=").concat(p.to_uppercase()))
-                });
-            }
-        },
-        |m| {
-            let short = Expr::from(format!("e{home}")).eq(m.get("uf"))
-                & m.get("ut").eq(format!("g{home}"))
-                & m.get("upc").eq(king.as_str());
-            let long = Expr::from(format!("e{home}")).eq(m.get("uf"))
-                & m.get("ut").eq(format!("c{home}"))
-                & m.get("upc").eq(king.as_str());
-            m.if_else(
-                short,
-                |m| m.set("san", "O-O"),
-                |m| {
-                    m.if_else(
-                        long,
-                        |m| m.set("san", "O-O-O"),
-                        |m| piece_san(m, us, &enemy),
-                    )
-                },
-            );
-        },
-    );
-    for v in [
-        "uf", "ut", "upr", "uff", "ufr", "utf", "upc", "utc", "rv", "rvf", "rvr",
-    ] {
-        m.delete(v);
-    }
-}
-
-fn piece_san(m: &mut Machine, us: Color, enemy: &[String]) {
-    m.set("pl", "K");
-    for (upper, chars) in [
-        ("N", vec![letter(us, 'N')]),
-        ("B", vec![letter(us, 'B')]),
-        ("R", vec![letter(us, 'R'), letter(us, 'T')]),
-        ("Q", vec![letter(us, 'Q')]),
-    ] {
-        let chars: Vec<String> = chars.into_iter().map(String::from).collect();
-        m.if_(m.get("upc").is_any(&chars), |m| m.set("pl", upper));
-    }
-    m.if_else(
-        m.get("rv").eq("F"),
-        |m| m.set("dis", ""),
-        |m| {
-            m.if_else(
-                m.get("rvf").eq("F"),
-                |m| m.set("dis", m.get("uff")),
-                |m| {
-                    m.if_else(
-                        m.get("rvr").eq("F"),
-                        |m| m.set("dis", m.get("ufr")),
-                        |m| m.set("dis", m.get("uf")),
-                    )
-                },
-            )
-        },
-    );
-    m.if_else(
-        m.get("utc").is_any(enemy),
-        |m| m.set("cx", "x"),
-        |m| m.set("cx", ""),
-    );
-    m.set(
-        "san",
-        m.get("pl")
-            .concat(m.get("dis"))
-            .concat(m.get("cx"))
-            .concat(m.get("ut")),
-    );
-    for v in ["pl", "dis", "cx"] {
-        m.delete(v);
-    }
 }
 
 fn render(m: &mut Machine) {

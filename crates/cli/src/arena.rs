@@ -157,23 +157,12 @@ impl Settings {
                 "black" => Some(Color::Black),
                 other => bail!("--ours {}: use both, white or black", quote(other)),
             },
-            native: match args.native.as_deref().map(str::trim) {
-                None => None,
-                Some("quiescent") => Some(Leaves::Quiescent),
-                Some("threats") => Some(Leaves::Threats),
-                Some("threats-on-quiet") => Some(Leaves::ThreatsOnQuiet),
-                Some("static") => Some(Leaves::Static),
-                Some("full") => Some(Leaves::Full),
-                Some("leaf-threats") => Some(Leaves::LeafThreats),
-                Some("leaf-see") => Some(Leaves::LeafSee),
-                Some("threats-see") => Some(Leaves::ThreatsSee),
-                Some("two-captures") => Some(Leaves::TwoCaptures),
-                Some("capture-line") => Some(Leaves::CaptureLine),
-                Some(other) => bail!(
-                    "--native {}: use quiescent, threats, threats-on-quiet, full, two-captures, capture-line, leaf-threats, leaf-see, threats-see or static",
-                    quote(other)
-                ),
-            },
+            native: args
+                .native
+                .as_deref()
+                .map(|text| text.trim().parse::<Leaves>())
+                .transpose()
+                .map_err(|e| anyhow!("--native: {e}"))?,
         };
         if let Some(text) = &args.plan {
             if settings.native.is_none() {

@@ -392,6 +392,18 @@ fn an_unknown_side_is_refused() {
 }
 
 #[test]
+fn unknown_native_leaves_are_refused_with_the_names_to_use() {
+    let err = refused(&["--opponent", "/nonexistent/engine", "--native", "green"]);
+    assert!(
+        err.contains(
+            "--native: no leaves named \"green\": use quiescent, threats, threats-on-quiet, \
+             full, two-captures, capture-line, leaf-threats, leaf-see, threats-see or static"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_plan_is_for_the_native_reference_only_and_must_be_whole() {
     let err = refused(&["--opponent", "/nonexistent/engine", "--plan", "3,5"]);
     assert!(
