@@ -20,7 +20,6 @@ mod arena;
 mod bench;
 mod bench_program;
 mod fuzz;
-mod jsfile;
 mod listing;
 mod notation;
 mod play;
