@@ -22,6 +22,7 @@ mod bench_program;
 mod fuzz;
 mod listing;
 mod notation;
+mod pgn;
 mod play;
 mod record;
 mod report;
