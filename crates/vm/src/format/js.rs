@@ -335,16 +335,7 @@ mod tests {
             .run(&mut expected)
             .unwrap();
 
-        let node_ok = std::process::Command::new("node")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !node_ok {
-            assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "CI=true but node is not on PATH (.ci/run installs it)"
-            );
-            println!("SKIPPED: node not found on PATH: node check of to_js");
+        if !testkit::needs("node", "node's run of to_js's module") {
             return;
         }
         let temp = tempfile::tempdir().unwrap();
