@@ -113,13 +113,7 @@ const jobs = JSON.parse(fs.readFileSync(0, "utf8"));
 
 #[test]
 fn random_programs_under_node_match_vm() {
-    if Command::new("node").arg("--version").output().is_err() {
-        // Under CI the tool is part of the machine (.ci/run installs it).
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "node is required under CI=true"
-        );
-        eprintln!("SKIPPED: node is not installed; the JavaScript dump was not run");
+    if !testkit::needs("node", "the JavaScript dump was not run") {
         return;
     }
     let mut runner = TestRunner::deterministic();

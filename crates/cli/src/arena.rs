@@ -43,6 +43,8 @@ use elo::elo;
 use openings::{built_in_openings, legal_move, read_openings, start_position, Opening};
 use opponent::Opponent;
 
+use crate::pgn;
+
 /// Arguments of `match`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct MatchArgs {
@@ -433,7 +435,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<()> {
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed} < {eta}]")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let date = crate::record::today();
+    let date = pgn::today();
     let mut tally = Tally::default();
     for round in 1..=settings.games {
         let index = (round - 1) as usize;
@@ -635,8 +637,9 @@ fn history_key(pos: &Chess) -> String {
 }
 
 /// A game as PGN: the seven-tag roster, the start position when it is not
-/// the standard one, the opening, how it ended, and the moves wrapped at 79
-/// columns with comments on allowed mates and on the ending.
+/// the standard one, the opening, how it ended, and the moves with
+/// comments on allowed mates and on the ending (`pgn` writes it). Ends
+/// with a blank line.
 fn game_pgn(
     game: &Game,
     engine: &str,
@@ -644,31 +647,32 @@ fn game_pgn(
     date: &str,
     tc: Option<TimeControl>,
 ) -> String {
-    let clean = |s: &str| s.replace(['"', '\\'], "'").replace(['\r', '\n'], " ");
     let (white, black) = if game.ours == Color::White {
         (engine, opponent)
     } else {
         (opponent, engine)
     };
-    let result = game.ending.map_or("*", Ending::result);
-    let mut out = String::new();
-    let mut tag = |k: &str, v: &str| out.push_str(&format!("[{k} \"{}\"]\n", clean(v)));
-    tag("Event", "regex-chess match");
-    tag("Site", "?");
-    tag("Date", date);
-    tag("Round", &game.round.to_string());
-    tag("White", white);
-    tag("Black", black);
-    tag("Result", result);
+    let round = game.round.to_string();
+    let roster = pgn::Roster {
+        event: "regex-chess match",
+        site: "?",
+        date,
+        round: &round,
+        white,
+        black,
+        result: game.ending.map_or("*", Ending::result),
+    };
+    let tc = tc.map(|tc| tc.to_string());
+    let plies = game.moves.len().to_string();
+    let mut tags: Vec<(&str, &str)> = Vec::new();
     if let Some(fen) = &game.opening.fen {
-        tag("SetUp", "1");
-        tag("FEN", fen);
+        tags.extend([("SetUp", "1"), ("FEN", fen.as_str())]);
     }
-    tag("Opening", &game.opening.name);
-    if let Some(tc) = tc {
-        tag("TimeControl", &tc.to_string());
+    tags.push(("Opening", &game.opening.name));
+    if let Some(tc) = &tc {
+        tags.push(("TimeControl", tc));
     }
-    tag(
+    tags.push((
         "Termination",
         match (game.ending, &game.abandoned) {
             (Some(Ending::PlyCap), _) => "adjudication",
@@ -676,56 +680,39 @@ fn game_pgn(
             (Some(_), _) => "normal",
             (None, _) => "abandoned",
         },
-    );
-    tag("PlyCount", &game.moves.len().to_string());
-    out.push('\n');
+    ));
+    tags.push(("PlyCount", &plies));
     let start = start_position(game.opening.fen.as_deref()).ok();
-    let mut number = start.as_ref().map_or(1, |p| p.fullmoves().get());
-    let mut white_to_move = start.as_ref().is_none_or(|p| p.turn() == Color::White);
-    let mut tokens: Vec<String> = Vec::new();
-    for (i, (san, allowed)) in game.moves.iter().enumerate() {
-        if white_to_move {
-            tokens.push(format!("{number}."));
-        } else if i == 0 || game.moves[i - 1].1.is_some() {
-            // Black's move after the start or after a comment: PGN numbers it.
-            tokens.push(format!("{number}..."));
-        }
-        tokens.push(san.clone());
-        if let Some(a) = allowed {
-            tokens.push(format!(
-                "{{allows mate in one: {}; {} avoided it}}",
-                a.mate, a.avoidable_by
-            ));
-        }
-        if !white_to_move {
-            number += 1;
-        }
-        white_to_move = !white_to_move;
-    }
+    let notes: Vec<Option<String>> = game
+        .moves
+        .iter()
+        .map(|(_, allowed)| {
+            allowed.as_ref().map(|a| {
+                format!(
+                    "allows mate in one: {}; {} avoided it",
+                    a.mate, a.avoidable_by
+                )
+            })
+        })
+        .collect();
+    let mut movetext = pgn::numbered(
+        start.as_ref(),
+        game.moves
+            .iter()
+            .zip(&notes)
+            .map(|((san, _), note)| (san.as_str(), note.as_deref())),
+    );
     match (&game.ending, &game.abandoned) {
-        (Some(ending), _) => tokens.push(format!("{{{ending}}}")),
+        (Some(ending), _) => movetext.push(pgn::comment(&ending.to_string())),
         (None, Some(why)) => {
             let why: String = why.chars().take(300).collect();
-            tokens.push(format!("{{abandoned: {}}}", why.replace(['{', '}'], "'")));
+            movetext.push(pgn::comment(&format!("abandoned: {why}")));
         }
         (None, None) => {}
     }
-    tokens.push(result.to_string());
-    let mut line = String::new();
-    for token in tokens {
-        if !line.is_empty() && line.len() + 1 + token.len() > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&token);
-    }
-    out.push_str(&line);
-    out.push_str("\n\n");
-    out
+    let mut text = pgn::game(&roster, &tags, &movetext);
+    text.push('\n');
+    text
 }
 
 #[cfg(test)]

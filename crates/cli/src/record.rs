@@ -2,9 +2,9 @@
 //!
 //! The moves are read off the turn program's screens (`You played ...`,
 //! `The engine played ...`) and kept in SAN, written by shakmaty. A record
-//! writes itself as PGN (the `FEN` tag is shakmaty's normalised FEN, so
-//! any reader accepts it), and [`load`] reads the last game of a PGN file
-//! back, every move looked up among the regex program's legal moves.
+//! writes itself as PGN through `pgn` (the `FEN` tag is shakmaty's
+//! normalised FEN, so any reader accepts it), and [`load`] reads the last
+//! game of a PGN file back, every move looked up among the regex program's legal moves.
 //! [`PgnFile`] is the `--pgn` file: checked before the first move, written
 //! whole after every turn (the games of the session after what the file
 //! held with `--append`), so a game is never lost to a late error.
@@ -19,6 +19,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Position};
 
 use crate::notation::san_candidates;
+use crate::pgn::{self, today};
 use crate::textio::quote;
 
 /// The moves of a game, read off its screens.
@@ -132,56 +133,38 @@ impl Record {
         }
     }
 
-    /// The moves, numbered (`1. e4 e5 2. Nf3`).
+    /// The moves, numbered (`1. e4 e5 2. Nf3`), on one line.
     pub(crate) fn movetext(&self) -> String {
+        self.numbered().join(" ")
+    }
+
+    /// The movetext tokens of the moves.
+    fn numbered(&self) -> Vec<String> {
         let start = parse_fen(&self.start_fen).ok();
-        let mut number = start.as_ref().map_or(1, |p| u64::from(p.fullmoves().get()));
-        let mut white_to_move = start.as_ref().is_none_or(|p| p.turn() == Color::White);
-        let mut words = Vec::new();
-        for (i, san) in self.moves.iter().enumerate() {
-            if white_to_move {
-                words.push(format!("{number}. {san}"));
-            } else if i == 0 {
-                words.push(format!("{number}... {san}"));
-            } else {
-                words.push(san.clone());
-            }
-            if !white_to_move {
-                number += 1;
-            }
-            white_to_move = !white_to_move;
-        }
-        words.join(" ")
+        pgn::numbered(
+            start.as_ref(),
+            self.moves.iter().map(|m| (m.as_str(), None)),
+        )
     }
 
     /// The game as PGN.
     pub(crate) fn pgn(&self, date: &str) -> String {
-        let mut out = String::new();
-        let standard = self.start_fen == crate::START_FEN;
-        let tags = [
-            ("Event", "regex-chess game".to_string()),
-            ("Site", "terminal".to_string()),
-            ("Date", date.to_string()),
-            ("Round", "-".to_string()),
-            ("White", self.white.clone()),
-            ("Black", self.black.clone()),
-            ("Result", self.result().to_string()),
-        ];
-        for (k, v) in tags {
-            out.push_str(&format!("[{k} \"{v}\"]\n"));
-        }
-        if !standard {
-            out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{}\"]\n", self.start_fen));
-        }
-        out.push('\n');
-        let mut line = self.movetext();
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(self.result());
-        out.push_str(&line);
-        out.push('\n');
-        out
+        let roster = pgn::Roster {
+            event: "regex-chess game",
+            site: "terminal",
+            date,
+            round: "-",
+            white: &self.white,
+            black: &self.black,
+            result: self.result(),
+        };
+        let setup = [("SetUp", "1"), ("FEN", self.start_fen.as_str())];
+        let tags: &[(&str, &str)] = if self.start_fen == crate::START_FEN {
+            &[]
+        } else {
+            &setup
+        };
+        pgn::game(&roster, tags, &self.numbered())
     }
 }
 
@@ -365,17 +348,6 @@ impl PgnFile {
             self.finished.push(game.pgn(&today()));
         }
     }
-}
-
-/// Today's date (UTC) as PGN writes it (`2026.11.29`), from the system clock.
-pub(crate) fn today() -> String {
-    let date = time::OffsetDateTime::now_utc().date();
-    format!(
-        "{:04}.{:02}.{:02}",
-        date.year(),
-        u8::from(date.month()),
-        date.day()
-    )
 }
 
 #[cfg(test)]

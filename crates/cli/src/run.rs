@@ -3,25 +3,24 @@
 //!
 //! It owns the loop and its I/O: read a program in the original project's
 //! JSON shape (or a `.js` dump, read back into the same pairs by
-//! `jsfile`), read every entry as CPython's `re` reads it and refuse the
-//! program at load where CPython would raise (or an entry passes a limit
-//! of ours), naming the entry (`regex_vm::python`), then from the empty state
-//! run one pass, print the state as `print(state, end="")` would, and for
-//! each line of standard input append the line and `\n`, run a pass and
-//! print; stop at the end of input or once the state contains `--until`.
-//! No backtracking budget applies (a pattern that needs long searches
-//! takes long, as in Python), but `--timeout` (all passes) and
-//! `--pass-timeout` (each) end a run that takes too long with an error
-//! naming the pass and the rewrite. It knows nothing of chess.
+//! `regex_vm::format::js`), read every entry as CPython's `re` reads it
+//! and refuse the program at load where CPython would raise (or an entry
+//! passes a limit of ours), naming the entry (`regex_vm::python`), then
+//! from the empty state run one pass, print the state as
+//! `print(state, end="")` would, and for each line of standard input
+//! append the line and `\n`, run a pass and print; stop at the end of
+//! input or once the state contains `--until`. No backtracking budget
+//! applies (a pattern that needs long searches takes long, as in Python),
+//! but `--timeout` (all passes) and `--pass-timeout` (each) end a run
+//! that takes too long with an error naming the pass and the rewrite. It knows nothing of chess.
 
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use regex_vm::{Config, ExecError, Executor, Program, Stop};
+use regex_vm::{format, Config, ExecError, Executor, Program, Stop};
 
-use crate::jsfile;
 /// The default cap on the state (and an input line), in bytes.
 pub(crate) const DEFAULT_MAX_STATE_BYTES: usize = 256 << 20;
 
@@ -66,13 +65,12 @@ fn seconds(name: &str, secs: f64) -> Result<Duration> {
 /// `.js`/`.mjs` module as `dump --format js` writes it (read back into
 /// the same pairs).
 fn read_pairs(path: &Path) -> Result<Vec<(String, String)>> {
-    let is_js = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e == "js" || e == "mjs");
     let text = std::fs::read_to_string(path)?;
-    let json = if is_js { jsfile::to_json(&text)? } else { text };
-    Ok(regex_vm::format::pairs_from_json(&json)?)
+    if format::is_js_path(path) {
+        Ok(format::pairs_from_js(&text)?)
+    } else {
+        Ok(format::pairs_from_json(&text)?)
+    }
 }
 
 /// Reads a program file and makes it the program CPython's `re` would run

@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used)]
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use chess::codec::START_FEN;
@@ -15,19 +15,11 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
-const ENGINE: &str = env!("CARGO_BIN_EXE_regex-chess");
+mod common;
+use common::{missing, stockfish};
 
 fn run(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(ENGINE)
-        .arg("match")
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run(&[&["match"], args].concat())
 }
 
 /// Runs `match` with `args`, checks that it fails, and gives its stderr.
@@ -35,15 +27,6 @@ fn refused(args: &[&str]) -> String {
     let (ok, _, err) = run(args);
     assert!(!ok, "accepted: {args:?}");
     err
-}
-
-/// A `stockfish` binary: on the PATH, or where Debian's package puts it.
-fn stockfish() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .chain([PathBuf::from("/usr/games")])
-        .map(|dir| dir.join("stockfish"))
-        .find(|candidate| candidate.is_file())
 }
 
 /// One game read back from the PGN.
@@ -146,11 +129,10 @@ fn summary_line<'a>(out: &'a str, label: &str) -> &'a str {
 #[test]
 fn two_games_against_stockfish_agree_with_their_pgn() {
     let Some(stockfish) = stockfish() else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "CI=true but no stockfish binary (apt-get install stockfish)"
+        missing(
+            "stockfish",
+            "the match against it (apt-get install stockfish)",
         );
-        println!("SKIPPED: no stockfish binary (apt-get install stockfish)");
         return;
     };
     let dir = tempfile::tempdir().unwrap();

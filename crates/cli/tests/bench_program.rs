@@ -5,37 +5,15 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-}
+mod common;
+use common::{bin, describe, needs};
 
-fn text(out: &Output) -> String {
-    format!(
-        "status {}\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-/// Whether the scripts' engines are there: python3 is needed (outside CI
-/// its absence skips the test); under `CI=true` node is needed too.
+/// Whether the scripts' engines are there: `None` without python3 (the
+/// test is skipped), else whether node is (its engine is left out);
+/// under `CI=true` either missing fails.
 fn engines() -> Option<bool> {
-    let ci = std::env::var("CI").as_deref() == Ok("true");
-    let has = |cmd: &str| {
-        Command::new(cmd)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    let node = has("node");
-    assert!(!ci || node, "node is required under CI=true");
-    if !has("python3") {
-        assert!(!ci, "python3 is required under CI=true");
-        eprintln!("SKIPPED: python3 not found");
-        return None;
-    }
-    Some(node)
+    let node = needs("node", "the benchmark's Node engine");
+    needs("python3", "the benchmark").then_some(node)
 }
 
 fn bench(program: &Path, input: &Path, extra: &[&str]) -> Output {
@@ -57,7 +35,7 @@ fn run_prints(program: &Path, input: &Path) -> Vec<u8> {
         .stdin(std::fs::File::open(input).expect("input"))
         .output()
         .expect("binary runs");
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", describe(&out));
     out.stdout
 }
 
@@ -71,14 +49,14 @@ fn the_dumped_turn_program_ends_in_the_same_bytes_on_three_engines() {
         .arg(&program)
         .output()
         .expect("dump runs");
-    assert!(dumped.status.success(), "{}", text(&dumped));
+    assert!(dumped.status.success(), "{}", describe(&dumped));
     let input = dir.path().join("moves.txt");
     std::fs::write(&input, "e2e4\n").expect("written");
     let empty = dir.path().join("empty.txt");
     std::fs::write(&empty, "").expect("written");
 
     let out = bench(&program, &input, &["--json"]);
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", describe(&out));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
     let names: Vec<&str> = report["engines"]
         .as_array()
@@ -122,7 +100,7 @@ fn the_dumped_turn_program_ends_in_the_same_bytes_on_three_engines() {
 
     // The table says the same.
     let out = bench(&program, &input, &[]);
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", describe(&out));
     let table = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = table.lines().collect();
     assert!(lines[0].contains("2 passes, 1 runs each"), "{table}");
@@ -163,7 +141,7 @@ fn a_foreign_program_with_back_references_runs_on_three_engines() {
     let input = dir.path().join("input.txt");
     std::fs::write(&input, "AA AA\nAAA A\nA AA").expect("written");
     let out = bench(&program, &input, &["--json"]);
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", describe(&out));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
     assert_eq!(report["passes"], 4, "{report:#}");
     let last = "%%\n#stack:\nequal\ngreater\nless\n";
@@ -220,8 +198,8 @@ fn an_engine_that_ends_in_other_bytes_fails_the_benchmark() {
         .arg(&input)
         .output()
         .expect("binary runs");
-    assert!(!out.status.success(), "{}", text(&out));
-    assert!(out.stdout.is_empty(), "{}", text(&out));
+    assert!(!out.status.success(), "{}", describe(&out));
+    assert!(out.stdout.is_empty(), "{}", describe(&out));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("CPython ends in other bytes than ours (first difference at byte 7)"),

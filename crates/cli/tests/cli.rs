@@ -3,17 +3,8 @@
 use chess::codec::START_FEN;
 use std::process::Command;
 
-fn run(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::{bin, run, BIN};
 
 #[test]
 fn moves_lists_sorted_uci_moves() {
@@ -68,7 +59,7 @@ fn invalid_fen_is_a_clear_error() {
 
 /// Runs the binary with its stdout on `stdout`; (success, stderr).
 fn run_into(args: &[&str], stdout: std::process::Stdio) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+    let out = bin()
         .args(args)
         .stdout(stdout)
         .stderr(std::process::Stdio::piped())
@@ -83,7 +74,7 @@ fn run_into(args: &[&str], stdout: std::process::Stdio) -> (Option<i32>, String)
 #[test]
 fn closed_stdout_ends_quietly() {
     // `regex-chess moves | head -1`: the reader goes away after a line.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+    let mut child = bin()
         .args(["moves", "--with-fen"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -97,10 +88,7 @@ fn closed_stdout_ends_quietly() {
     // Through a shell pipe as a person types it.
     let out = Command::new("sh")
         .arg("-c")
-        .arg(format!(
-            "'{}' moves | head -1",
-            env!("CARGO_BIN_EXE_regex-chess")
-        ))
+        .arg(format!("'{}' moves | head -1", BIN))
         .output()
         .expect("sh runs");
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
@@ -253,7 +241,7 @@ fn perft_holds_a_bounded_number_of_positions() {
 /// certain), once as `| head -1` in a shell; both must end with status 0
 /// and no panic.
 fn ends_quietly_when_stdout_closes(args: &[&str]) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+    let mut child = bin()
         .args(args)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -265,7 +253,7 @@ fn ends_quietly_when_stdout_closes(args: &[&str]) {
     assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
     assert!(!err.contains("panicked"), "{args:?}: {err}");
     assert!(!err.contains("error"), "{args:?}: {err}");
-    let quoted: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_regex-chess"))
+    let quoted: Vec<String> = std::iter::once(BIN)
         .chain(args.iter().copied())
         .map(|a| format!("'{a}'"))
         .collect();

@@ -15,29 +15,12 @@ use chess::codec::START_FEN;
 use chess::screen::start_screen;
 use shakmaty::Color;
 
+mod common;
+use common::{bin, needs, run_with};
+
 fn play(args: &[&str], input: &str) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-        .arg("play")
-        // The fast mode: these tests are about the rules, not the search.
-        .args(["--depth", "2"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    // The fast mode: these tests are about the rules, not the search.
+    run_with(&[&["play", "--depth", "2"], args].concat(), input)
 }
 
 /// Plays `moves` (two people) from `fen` through the binary with a PGN;
@@ -92,7 +75,7 @@ fn dumped() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
     let dir = DIR.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        let out = bin()
             .arg("dump")
             .arg(dir.path().join("turn.json"))
             .output()
@@ -119,13 +102,7 @@ fn both_ways(screen: &str, moves: &[&str]) -> String {
         chess::play_turn(&mut state, Some(mv), chess::Depth::FAST).unwrap();
         transcript.push_str(&state);
     }
-    let python = Command::new("python3").arg("--version").output();
-    if python.is_err() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "python3 is needed for the CPython half of this test"
-        );
-        eprintln!("SKIPPED the CPython half: no python3");
+    if !needs("python3", "the CPython half of this test") {
         return state;
     }
     let dir = dumped();

@@ -6,12 +6,11 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Command, Output};
 
+mod common;
+use common::{bin, describe};
+
 fn fuzz<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-        .arg("fuzz")
-        .args(args)
-        .output()
-        .expect("binary runs")
+    bin().arg("fuzz").args(args).output().expect("binary runs")
 }
 
 /// The summary's `key: value` lines (the last value of a repeated key).
@@ -30,15 +29,6 @@ fn count(s: &BTreeMap<String, String>, key: &str) -> u64 {
         .next()
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{key}: {v:?}"))
-}
-
-fn describe(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 fn positions_of(s: &BTreeMap<String, String>) -> u64 {
@@ -217,7 +207,7 @@ fn interrupt_prints_the_summary_so_far() {
     use std::io::{BufRead, BufReader, Read};
 
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+    let mut child = bin()
         .args(["fuzz", "--games", "100000", "--seed", "1", "--jobs", "1"])
         .args(["--reply-every", "0", "--out", path_str(dir.path())])
         .stdout(Stdio::piped())

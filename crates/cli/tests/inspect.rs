@@ -3,20 +3,10 @@
 
 use chess::codec::START_FEN;
 use std::io::Read;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
-fn run(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::{bin, run};
 
 /// The listing's per-kind rows: (name, count, rewrites, patterns).
 fn kinds(listing: &str) -> Vec<(String, usize, usize, usize)> {
@@ -131,7 +121,7 @@ fn listing_of_each_program_adds_up() {
 
 #[test]
 fn listing_into_a_closed_pipe_ends_quietly() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+    let mut child = bin()
         .args(["listing", "--rewrites"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

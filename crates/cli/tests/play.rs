@@ -5,6 +5,9 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+mod common;
+use common::{bin, feed, missing, python_chess, texts, BIN};
+
 fn play(args: &[&str], input: &str) -> (bool, String, String) {
     play_bytes(args, input.as_bytes())
 }
@@ -18,26 +21,9 @@ fn play_bytes(args: &[&str], input: &[u8]) -> (bool, String, String) {
 
 /// `play` with exactly `args`, `input` on its standard input.
 fn play_as(args: &[&str], input: &[u8]) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    // A run that refuses its arguments may exit before reading its input:
-    // a broken pipe here is that, not a failure.
-    match child.stdin.take().unwrap().write_all(input) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        other => other.unwrap(),
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let mut cmd = bin();
+    cmd.arg("play").args(args);
+    texts(&feed(cmd, input))
 }
 
 #[test]
@@ -129,11 +115,7 @@ fn dump_writes_json_and_js() {
     let dir = tempfile::tempdir().unwrap();
     for name in ["turn.json", "turn.js"] {
         let path = dir.path().join(name);
-        let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-            .arg("dump")
-            .arg(&path)
-            .output()
-            .unwrap();
+        let out = bin().arg("dump").arg(&path).output().unwrap();
         assert!(out.status.success());
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
@@ -247,7 +229,7 @@ fn closed_stdout_ends_quietly_with_the_pgn_saved() {
         .arg("-c")
         .arg(format!(
             "printf 'e2e4\\nd2d4\\ng1f3\\n' | '{}' play --ascii --pgn '{}' | head -3",
-            env!("CARGO_BIN_EXE_regex-chess"),
+            BIN,
             pgn.display()
         ))
         .output()
@@ -269,7 +251,7 @@ fn closed_stdout_ends_quietly_with_the_pgn_saved() {
         .open("/dev/full")
         .unwrap();
     let pgn = dir.path().join("full.pgn");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+    let mut child = bin()
         .args([
             "play",
             "--depth",
@@ -384,7 +366,7 @@ fn lenient_moves_illegal_and_ambiguous_san() {
 
 #[test]
 fn play_options_without_the_word_play() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+    let mut child = bin()
         .args(["--ascii", "--engine-color", "none"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -458,24 +440,19 @@ fn python_chess_reads(pgn: &std::path::Path, fen: &str) {
                   g = chess.pgn.read_game(open(sys.argv[1]))\n\
                   assert not g.errors, g.errors\n\
                   print(g.end().board().fen())\n";
+    if !python_chess() {
+        missing(
+            "python-chess",
+            "python-chess's reading of the PGN (python3 -m pip install chess)",
+        );
+        return;
+    }
     let out = Command::new("python3")
         .args(["-I", "-c", script])
         .arg(pgn)
         .current_dir(std::env::temp_dir())
-        .output();
-    let missing = match &out {
-        Ok(o) => String::from_utf8_lossy(&o.stderr).contains("No module named 'chess'"),
-        Err(_) => true,
-    };
-    if missing {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "python3 with python-chess is needed under CI"
-        );
-        println!("SKIPPED python-chess check: python3 -m pip install chess");
-        return;
-    }
-    let out = out.unwrap();
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "{}",
@@ -489,7 +466,7 @@ fn input_that_keeps_failing_ends_the_game_with_it_saved() {
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("g.pgn");
     // A directory as standard input: every read fails.
-    let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+    let out = bin()
         .args([
             "play",
             "--depth",
@@ -525,17 +502,13 @@ fn terminal_play_edits_lines_undoes_and_quits() {
     let out = match Command::new("python3")
         .arg("-I")
         .arg(script)
-        .arg(env!("CARGO_BIN_EXE_regex-chess"))
+        .arg(BIN)
         .current_dir(std::env::temp_dir())
         .output()
     {
         Ok(out) => out,
         Err(e) => {
-            assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "python3 is needed under CI: {e}"
-            );
-            println!("SKIPPED terminal play: no python3 ({e})");
+            missing("python3", &format!("the terminal session ({e})"));
             return;
         }
     };

@@ -4,9 +4,11 @@
 //! (Python's `^$` on a newline state, `--until`, refusals at load, Python
 //! patterns outside the portable subset, `--timeout`).
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
+
+mod common;
+use common::{bin, needs};
 
 /// The README's loop, with `--until` and the issue's line rule (the line
 /// and `\n` appended).
@@ -27,21 +29,8 @@ while True:
     state += line.rstrip("\n") + "\n"
 "#;
 
-fn feed(mut cmd: Command, input: &str) -> (bool, Vec<u8>, String) {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("starts");
-    // A program refused at load exits without reading: a broken pipe is
-    // not the test's concern.
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes());
-    let out = child.wait_with_output().expect("runs");
+fn feed(cmd: Command, input: &str) -> (bool, Vec<u8>, String) {
+    let out = common::feed(cmd, input.as_bytes());
     (
         out.status.success(),
         out.stdout,
@@ -50,23 +39,9 @@ fn feed(mut cmd: Command, input: &str) -> (bool, Vec<u8>, String) {
 }
 
 fn ours(program: &Path, extra: &[&str], input: &str) -> (bool, Vec<u8>, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_regex-chess"));
+    let mut cmd = bin();
     cmd.arg("run").arg(program).args(extra);
     feed(cmd, input)
-}
-
-/// Whether `python3` runs; `false` (a skip, said on stderr) when it is
-/// missing outside CI; under `CI=true` a missing `python3` fails.
-fn cpython_available() -> bool {
-    if Command::new("python3").arg("--version").output().is_err() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "python3 is required under CI"
-        );
-        eprintln!("SKIPPED: python3 not found");
-        return false;
-    }
-    true
 }
 
 /// The README's loop under CPython on `program`.
@@ -81,10 +56,10 @@ fn python_loop(program: &Path, until: Option<&str>) -> Command {
     cmd
 }
 
-/// CPython's bytes, or `None` when `python3` is missing (see
-/// [`cpython_available`]).
+/// CPython's bytes, or `None` when `python3` is missing (a visible skip
+/// outside CI; under `CI=true` a failure).
 fn cpython(program: &Path, until: Option<&str>, input: &str) -> Option<Vec<u8>> {
-    if !cpython_available() {
+    if !needs("python3", "the CPython half of this test") {
         return None;
     }
     let (ok, out, err) = feed(python_loop(program, until), input);
@@ -102,11 +77,7 @@ fn write(dir: &Path, name: &str, json: &str) -> std::path::PathBuf {
 fn the_dumped_turn_program_prints_what_cpython_prints() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("turn.json");
-    let dumped = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-        .arg("dump")
-        .arg(&file)
-        .output()
-        .expect("dump runs");
+    let dumped = bin().arg("dump").arg(&file).output().expect("dump runs");
     assert!(dumped.status.success());
     let input = "e2e4\nhello\ng1f3\n";
     let (ok, out, err) = ours(&file, &["--stats"], input);
@@ -132,7 +103,7 @@ fn the_dumped_turn_program_prints_what_cpython_prints() {
 fn the_depth_5_dump_prints_what_cpython_prints_for_one_move() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("turn5.json");
-    let dumped = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+    let dumped = bin()
         .args(["dump", "--depth", "5"])
         .arg(&file)
         .output()
@@ -193,6 +164,7 @@ fn until_stops_after_the_pass_that_shows_the_text() {
 #[test]
 fn a_program_cpython_refuses_is_refused_at_load_naming_the_entry() {
     let dir = tempfile::tempdir().expect("temp dir");
+    let cpython = needs("python3", "CPython's refusals");
     for (json, reason) in [
         (r#"[["a", "b"], ["a**", "c"]]"#, "multiple repeat"),
         (r#"[["a", "b"], ["(?<=a|bc)", "c"]]"#, "fixed-width"),
@@ -215,7 +187,7 @@ fn a_program_cpython_refuses_is_refused_at_load_naming_the_entry() {
         assert!(!ok, "{json}");
         assert!(out.is_empty(), "{json}: nothing is run");
         assert!(err.contains("entry 1 ") && err.contains(reason), "{err}");
-        if cpython_available() {
+        if cpython {
             let (ok, out, _) = feed(python_loop(&file, None), "line\n");
             assert!(!ok && out.is_empty(), "{json}: CPython runs it");
         }
@@ -284,7 +256,7 @@ fn the_stack_style_dump_plays_what_the_default_dump_plays() {
     let dir = tempfile::tempdir().expect("temp dir");
     let dump = |name: &str, style: &str| {
         let file = dir.path().join(name);
-        let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        let out = bin()
             .args(["dump", "--style", style])
             .arg(&file)
             .output()
@@ -323,11 +295,7 @@ fn a_js_dump_runs_as_its_json_dump_and_other_flags_are_refused() {
     let mut files = Vec::new();
     for name in ["turn.json", "turn.js"] {
         let file = dir.path().join(name);
-        let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-            .arg("dump")
-            .arg(&file)
-            .output()
-            .expect("dump runs");
+        let out = bin().arg("dump").arg(&file).output().expect("dump runs");
         assert!(out.status.success(), "{out:?}");
         files.push(file);
     }

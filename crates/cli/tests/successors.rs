@@ -9,41 +9,10 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_regex-chess"))
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "status {}\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn under_ci() -> bool {
-    std::env::var("CI").as_deref() == Ok("true")
-}
-
-/// Whether `python3` can import python-chess (run outside the workspace:
-/// its `chess/` folder would shadow the package).
-fn python_chess() -> bool {
-    Command::new("python3")
-        .args(["-I", "-c", "import chess"])
-        .current_dir(std::env::temp_dir())
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-fn has_node() -> bool {
-    Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
+mod common;
+use common::{bin, describe, missing, needs, python_chess};
 
 /// Dumps the successors list to `dir/name` and returns its path, its
 /// number of rewrites and its size in bytes, as `dump` reports them.
@@ -60,7 +29,7 @@ fn dump(dir: &Path, name: &str, promotions: &str) -> (PathBuf, usize, u64) {
         .arg(&path)
         .output()
         .expect("binary runs");
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", describe(&out));
     let said = String::from_utf8_lossy(&out.stdout).into_owned();
     // "wrote PATH: the successors list, N rewrites, ...".
     let rewrites: usize = said
@@ -105,7 +74,7 @@ console.log(`median ${times[times.length >> 1].toFixed(2)} ms per position (Node
         .arg(&out_path)
         .output()
         .expect("node runs");
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", describe(&out));
     println!(
         "node {}: {}",
         program.display(),
@@ -137,7 +106,7 @@ fn run_prints(program: &Path, fed: &[String]) -> Vec<u8> {
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let out = child.wait_with_output().expect("run ends");
     writer.join().expect("writer").expect("input written");
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", describe(&out));
     out.stdout
 }
 
@@ -162,13 +131,10 @@ fn first_difference(want: &[String], got: &[u8]) -> String {
 /// positions as fed and CPython's outputs.
 fn check_list(variant: &str) -> Option<(Vec<String>, Vec<String>)> {
     if !python_chess() {
-        let message = "python3 cannot import python-chess (.ci/run installs it)";
-        assert!(!under_ci(), "{message}");
-        println!("SKIPPED: {message}");
+        missing("python-chess", "the successors check (.ci/run installs it)");
         return None;
     }
-    let node = has_node();
-    assert!(node || !under_ci(), "node is required under CI=true");
+    let node = needs("node", "the Node comparison");
     let dir = tempfile::tempdir().expect("temp dir");
     let (json, rewrites, bytes) = dump(dir.path(), &format!("{variant}.json"), variant);
     let (js, _, js_bytes) = dump(dir.path(), &format!("{variant}.js"), variant);
@@ -191,7 +157,7 @@ fn check_list(variant: &str) -> Option<(Vec<String>, Vec<String>)> {
         .output()
         .expect("python3 runs");
     println!("{}", String::from_utf8_lossy(&out.stdout));
-    assert!(out.status.success(), "{}", text(&out));
+    assert!(out.status.success(), "{}", describe(&out));
     let parsed: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&results).expect("results")).expect("JSON");
     let strings = |v: &serde_json::Value| -> Vec<String> {
@@ -224,8 +190,6 @@ fn check_list(variant: &str) -> Option<(Vec<String>, Vec<String>)> {
         for (i, (n, c)) in theirs.iter().zip(&cpython).enumerate() {
             assert!(n == c, "{variant}: Node differs on {:?}", fed[i]);
         }
-    } else {
-        println!("SKIPPED the Node comparison: node not found");
     }
     let ours = run_prints(&json, &fed);
     assert!(
@@ -247,7 +211,7 @@ fn all_promotions_list_matches_python_chess_under_cpython_node_and_run() {
             .args(["successors", "--fen", fed[i].trim_end()])
             .output()
             .expect("binary runs");
-        assert!(out.status.success(), "{}", text(&out));
+        assert!(out.status.success(), "{}", describe(&out));
         let want = if cpython[i].is_empty() {
             String::new()
         } else {
@@ -329,7 +293,7 @@ fn successors_reads_fen_as_python_chess_does_and_refuses_bad_input() {
         &["dump", "--promotions", "queen"][..],
     ] {
         let out = bin().args(args).arg(&file).output().expect("binary runs");
-        assert!(!out.status.success(), "{args:?}: {}", text(&out));
+        assert!(!out.status.success(), "{args:?}: {}", describe(&out));
         assert!(!file.exists());
     }
 }

@@ -3,9 +3,8 @@
 //! and, when a `stockfish` binary is installed, against Stockfish.
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::OnceLock;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -14,7 +13,8 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
-const ENGINE: &str = env!("CARGO_BIN_EXE_regex-chess");
+mod common;
+use common::{bin, missing, python_chess, stockfish, BIN};
 
 /// What a finished child process left.
 struct Finished {
@@ -61,7 +61,7 @@ fn finish(mut child: Child, limit: Duration, what: &str) -> Finished {
 
 /// Runs `regex-chess uci` with `script` on stdin (then end of input).
 fn session(script: &str) -> Finished {
-    let mut child = Command::new(ENGINE)
+    let mut child = bin()
         .arg("uci")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -240,7 +240,7 @@ struct Live {
 
 impl Live {
     fn start() -> Live {
-        let mut child = Command::new(ENGINE)
+        let mut child = bin()
             .arg("uci")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -387,7 +387,7 @@ fn go_infinite_answers_at_quit_and_at_end_of_input() {
 #[test]
 fn huge_line_is_refused_in_bounded_memory() {
     // 64 MB of one line: read in pieces, never held whole.
-    let mut child = Command::new(ENGINE)
+    let mut child = bin()
         .arg("uci")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -438,36 +438,19 @@ fn end_of_input_without_quit_exits_cleanly() {
     assert!(run.stdout.ends_with("bestmove 0000\n"), "{}", run.stdout);
 }
 
-/// Whether `python3` can import python-chess (`.ci/run` installs it with
-/// pip; tests never install anything).
-fn python_chess() -> bool {
-    static READY: OnceLock<bool> = OnceLock::new();
-    *READY.get_or_init(|| {
-        // Run outside the workspace: its `chess/` folder would shadow the
-        // python-chess package as a namespace package.
-        Command::new("python3")
-            .args(["-c", "import chess.engine"])
-            .current_dir(std::env::temp_dir())
-            .output()
-            .map(|o| o.status.success())
-            .unwrap_or(false)
-    })
-}
-
 /// Runs `uci_python.py` and returns its summary line.
 fn play_with_python(args: &[&str]) -> String {
     if !python_chess() {
-        let message = "python3 cannot import python-chess; install it with \
-                       `python3 -m pip install chess` (as .ci/run does)";
-        // Under CI the tool is part of the machine: missing is a failure.
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
-        println!("SKIPPED: {message}");
+        missing(
+            "python-chess",
+            "the python-chess game (python3 -m pip install chess, as .ci/run does)",
+        );
         return String::new();
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/uci_python.py");
     let child = Command::new("python3")
         .arg(&script)
-        .arg(ENGINE)
+        .arg(BIN)
         .args(args)
         .current_dir(std::env::temp_dir())
         .stdout(Stdio::piped())
@@ -498,25 +481,12 @@ fn python_chess_game_from_a_fen_as_black() {
     play_with_python(&["random", "16", "11", "black", KIWIPETE]);
 }
 
-/// A `stockfish` binary: on the PATH, or where Debian's package puts it.
-fn stockfish() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .chain([PathBuf::from("/usr/games")])
-        .map(|dir| dir.join("stockfish"))
-        .find(|candidate| candidate.is_file())
-}
-
 #[test]
 fn python_chess_game_against_stockfish() {
     let Some(stockfish) = stockfish() else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "no stockfish binary under CI (.ci/run installs it)"
-        );
-        println!(
-            "SKIPPED python_chess_game_against_stockfish: no stockfish binary \
-             (apt-get install stockfish)"
+        missing(
+            "stockfish",
+            "the game against it (apt-get install stockfish)",
         );
         return;
     };

@@ -3,8 +3,8 @@
 //! against a static server on a loopback port. What the page shows is
 //! compared with the terminal's screens for the same lines, computed now by
 //! `regex-chess play --ascii` fed by a pipe (nothing is written down here).
-//! Without Chromium, node or the driver the test says SKIPPED, and fails
-//! under `CI=true`.
+//! Without Chromium, node or the driver the test says SKIPPED
+//! (`common::missing`), and fails under `CI=true`.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
@@ -16,6 +16,9 @@ use chess::codec::START_FEN;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
+
+mod common;
+use common::{bin, missing};
 
 const FILES: &str = "  a b c d e f g h";
 
@@ -30,23 +33,30 @@ fn on_path(program: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Chromium, node and the driver's folder, or why not.
-fn tools() -> Result<(PathBuf, PathBuf, PathBuf), String> {
+/// Chromium, node and the driver's folder, or the one missing and how to
+/// get it.
+fn tools() -> Result<(PathBuf, PathBuf, PathBuf), (&'static str, String)> {
     let chromium = match std::env::var_os("CHROMIUM") {
         Some(p) => Some(PathBuf::from(p)).filter(|p| p.is_file()),
         None => on_path("chromium")
             .or_else(|| Some(PathBuf::from("/usr/bin/chromium")).filter(|p| p.is_file())),
     }
-    .ok_or("no chromium (apt-get install chromium, or set CHROMIUM to its path)")?;
-    let node = on_path("node").ok_or("no node on PATH (apt-get install nodejs)")?;
+    .ok_or((
+        "chromium",
+        "apt-get install chromium, or set CHROMIUM to its path".to_string(),
+    ))?;
+    let node = on_path("node").ok_or(("node", "apt-get install nodejs".to_string()))?;
     let driver = workspace().join(".ci/node");
     if !driver
         .join("node_modules/puppeteer-core/package.json")
         .is_file()
     {
-        return Err(format!(
-            "no puppeteer-core in {} (npm install there, as .ci/run does)",
-            driver.display()
+        return Err((
+            "puppeteer-core",
+            format!(
+                "not in {} (npm install there, as .ci/run does)",
+                driver.display()
+            ),
         ));
     }
     Ok((chromium, node, driver))
@@ -121,7 +131,7 @@ fn terminal_screens(args: &[&str], lines: &[&str]) -> Vec<String> {
 /// As [`terminal_screens`], `play` given `depth` (nothing: the engine's
 /// default strength, the page's default level).
 fn terminal_screens_at(depth: &[&str], args: &[&str], lines: &[&str]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+    let mut child = bin()
         .arg("play")
         .args(depth)
         .arg("--ascii")
@@ -261,16 +271,13 @@ fn board_seen(v: &serde_json::Value) -> BTreeMap<String, String> {
 fn browser_page_plays_like_the_terminal() {
     let (chromium, node, driver) = match tools() {
         Ok(t) => t,
-        Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
-            panic!("the browser test needs its tools under CI: {why}")
-        }
-        Err(why) => {
-            println!("SKIPPED browser_page_plays_like_the_terminal: {why}");
+        Err((tool, how)) => {
+            missing(tool, &format!("the browser test ({how})"));
             return;
         }
     };
     let site = tempfile::tempdir().expect("a temp dir");
-    let status = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+    let status = bin()
         .arg("web")
         .arg(site.path())
         .stdout(Stdio::null())
@@ -483,7 +490,7 @@ fn browser_page_plays_like_the_terminal() {
 fn web_writes_the_site_with_the_dumped_turn_program() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let site = dir.path().join("site");
-    let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+    let out = bin()
         .arg("web")
         .arg(&site)
         .output()
@@ -505,7 +512,7 @@ fn web_writes_the_site_with_the_dumped_turn_program() {
     // Each turnN.js is the module `dump --depth N` writes.
     for depth in chess::search::deepen::LADDER {
         let dumped = dir.path().join(format!("dumped{depth}.js"));
-        let status = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+        let status = bin()
             .args(["dump", "--depth", &depth.to_string()])
             .arg(&dumped)
             .stdout(Stdio::null())
@@ -549,7 +556,7 @@ fn web_into_a_file_is_an_error() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let file = dir.path().join("taken");
     std::fs::write(&file, "x").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_regex-chess"))
+    let out = bin()
         .arg("web")
         .arg(&file)
         .output()

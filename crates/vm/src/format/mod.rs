@@ -2,9 +2,9 @@
 //!
 //! This module owns the two on-disk shapes of a program and nothing else: the
 //! original project's JSON (an array of `[pattern, replacement]` pairs, the
-//! replacement in Python `re.sub` syntax), which it both writes and reads
-//! with full validation, and an ES module of `[regex, replacement]` pairs for
-//! JavaScript, which it only writes. Reading checks that every pattern
+//! replacement in Python `re.sub` syntax), here, and an ES module of
+//! `[regex, replacement]` pairs for JavaScript, in [`js`]; each is written
+//! and read back in one place. Reading checks that every pattern
 //! compiles on the engine the executor would pick and that every replacement
 //! only names groups the pattern has, so a malformed file is a
 //! [`FormatError`] naming the bad entry, never a panic. It must not run a
@@ -14,8 +14,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::exec::EngineError;
-use crate::lex::{lex, Token};
 use crate::program::{Engine, Program, Rewrite, Template};
+
+pub mod js;
+
+pub use js::{from_js, is_js_path, pairs_from_js, to_js, JsError};
 
 /// Compiled-size limit for `regex` patterns, the same one the executor uses,
 /// so that a file the executor would run is never rejected here.
@@ -41,6 +44,13 @@ pub enum FormatError {
         /// serde_json's error, with line and column.
         #[source]
         source: serde_json::Error,
+    },
+    /// The text is not a module of the shape [`to_js`] writes.
+    #[error("not a program module as `dump --format js` writes it")]
+    Js {
+        /// The line that cannot be read back, and why.
+        #[source]
+        source: JsError,
     },
     /// The JSON is not an array of `[pattern, replacement]` string pairs.
     #[error("{}{message}", entry_prefix(.index))]
@@ -134,7 +144,13 @@ fn json_string(s: &str) -> String {
 ///
 /// The first problem found, as a [`FormatError`] naming the entry.
 pub fn from_json(text: &str) -> Result<Program, FormatError> {
-    let entries = pairs_from_json(text)?;
+    from_pairs(&pairs_from_json(text)?)
+}
+
+/// The program of `[pattern, replacement]` pairs read from a file
+/// (replacements in Python `re.sub` syntax), every entry checked as
+/// [`from_json`] describes.
+fn from_pairs(entries: &[(String, String)]) -> Result<Program, FormatError> {
     // Programs repeat patterns a lot: compile each distinct one once.
     let mut groups_of: HashMap<String, usize> = HashMap::new();
     let mut rewrites = Vec::with_capacity(entries.len());
@@ -397,59 +413,6 @@ fn digit(c: char) -> usize {
 }
 
 // ---------------------------------------------------------------------------
-// JavaScript
-
-/// The program as an ES module exporting `rewrites`, an array of
-/// `[RegExp, replacement]` pairs meant to be applied in order with
-/// `s = s.replace(re, r)`. Replacements are in `String.prototype.replace`
-/// syntax ([`Template::to_js`]). Ends with a newline.
-pub fn to_js(program: &Program) -> String {
-    let mut out = String::from("export const rewrites = [\n");
-    for r in program.rewrites() {
-        out.push_str("  [");
-        out.push_str(&js_regex(&r.pattern));
-        out.push_str(", ");
-        out.push_str(&json_string(&r.replacement.to_js()));
-        out.push_str("],\n");
-    }
-    out.push_str("];\n");
-    out
-}
-
-/// A global JavaScript regex for `pattern`: a `/.../g` literal with unescaped
-/// `/` escaped and line terminators written as escapes, or a
-/// `new RegExp(..., "g")` call when no literal can express the pattern (it
-/// is empty, or ends with an unpaired backslash).
-fn js_regex(pattern: &str) -> String {
-    let lexed = lex(pattern);
-    let trailing = lexed
-        .lexemes
-        .last()
-        .is_some_and(|l| l.token == Token::TrailingBackslash);
-    if pattern.is_empty() || trailing {
-        return format!("new RegExp({}, \"g\")", json_string(pattern));
-    }
-    let mut body = String::with_capacity(pattern.len() + 8);
-    for l in &lexed.lexemes {
-        // A line terminator is written as its escape, whether the pattern
-        // has it bare or after a backslash (`\` then a newline).
-        let (Token::Char(c) | Token::Escape(c)) = l.token else {
-            body.push_str(l.text);
-            continue;
-        };
-        match c {
-            '/' if l.token == Token::Char('/') => body.push_str("\\/"),
-            '\n' => body.push_str("\\n"),
-            '\r' => body.push_str("\\r"),
-            '\u{2028}' => body.push_str("\\u2028"),
-            '\u{2029}' => body.push_str("\\u2029"),
-            _ => body.push_str(l.text),
-        }
-    }
-    format!("/{body}/g")
-}
-
-// ---------------------------------------------------------------------------
 // Files
 
 /// Writes the program to `path`: an ES module ([`to_js`]) when the extension
@@ -460,11 +423,7 @@ fn js_regex(pattern: &str) -> String {
 ///
 /// The I/O error of the write.
 pub fn write_file(program: &Program, path: &Path) -> std::io::Result<()> {
-    let is_js = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e == "js" || e == "mjs");
-    let text = if is_js {
+    let text = if is_js_path(path) {
         to_js(program)
     } else {
         let mut t = to_json(program);
@@ -477,7 +436,6 @@ pub fn write_file(program: &Program, path: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exec::{Config, Executor};
     use crate::program::Piece;
 
     fn parse(replacement: &str) -> Result<Template, String> {
@@ -696,83 +654,6 @@ mod tests {
         );
         assert_eq!(parse("$1 $$").unwrap(), Template::literal("$1 $$"));
         assert_eq!(parse(r"é\é").unwrap(), Template::literal("é\\é"));
-    }
-
-    #[test]
-    fn js_regex_escapes_slashes_and_line_breaks() {
-        // `/`, `\/` (already escaped), `[/]`, `\\/` (escaped backslash, then
-        // an unescaped slash).
-        assert_eq!(js_regex(r"a/b\/c[/]\\/"), r"/a\/b\/c[\/]\\\//g");
-        assert_eq!(js_regex("x\ny\r"), r"/x\ny\r/g");
-        assert_eq!(js_regex("\\\n"), r"/\n/g");
-        // The other line terminators, bare and escaped; a back-reference and
-        // an escaped `]` in a class are copied as they are.
-        assert_eq!(js_regex("a\u{2028}b\\\u{2029}"), r"/a\u2028b\u2029/g");
-        assert_eq!(js_regex(r"(x)\1[\]/]"), r"/(x)\1[\]\/]/g");
-        assert_eq!(js_regex(""), "new RegExp(\"\", \"g\")");
-        assert_eq!(js_regex("a\\"), "new RegExp(\"a\\\\\", \"g\")");
-        let p = Program::new(vec![Rewrite::new("a/b", Template::literal("$").group(1))]);
-        assert_eq!(
-            to_js(&p),
-            "export const rewrites = [\n  [/a\\/b/g, \"$$$01\"],\n];\n"
-        );
-    }
-
-    #[test]
-    fn js_module_runs_like_the_executor() {
-        let p = Program::new(vec![
-            Rewrite::new("a/b", Template::literal("<s>")),
-            Rewrite::new(r"\/c", Template::literal("$&")),
-            Rewrite::new("[/]d", Template::literal("\\")),
-            Rewrite::new(
-                "(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)(k)",
-                Template::new().group(11).text("1").group(1).text("$"),
-            ),
-            Rewrite::new(r"(x)\1", Template::literal("[").group(1).text("]")),
-            Rewrite::new(r"\n", Template::literal("\"\n|")),
-            Rewrite::new("", Template::literal(".")),
-        ]);
-        let input = "a/b /c /d abcdefghijk xx\nend";
-        let mut expected = input.to_string();
-        Executor::new(&p, Config::default())
-            .unwrap()
-            .run(&mut expected)
-            .unwrap();
-
-        let node_ok = std::process::Command::new("node")
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !node_ok {
-            assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "CI=true but node is not on PATH (.ci/run installs it)"
-            );
-            println!("SKIPPED: node not found on PATH: node check of to_js");
-            return;
-        }
-        let temp = tempfile::tempdir().unwrap();
-        let dir = temp.path();
-        write_file(&p, &dir.join("program.mjs")).unwrap();
-        let driver = format!(
-            "import {{ rewrites }} from './program.mjs';\n\
-             let s = {};\n\
-             for (const [re, r] of rewrites) {{ s = s.replace(re, r); }}\n\
-             process.stdout.write(JSON.stringify(s));\n",
-            json_string(input)
-        );
-        std::fs::write(dir.join("driver.mjs"), driver).unwrap();
-        let out = std::process::Command::new("node")
-            .arg(dir.join("driver.mjs"))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "node failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let got: String = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(got, expected);
     }
 
     #[test]

@@ -1,0 +1,649 @@
+//! The JavaScript shape of a program, written and read back: an ES module
+//! exporting `rewrites`, one `[regex, "replacement"],` line per rewrite.
+//!
+//! [`to_js`] writes it: each pattern as a `/.../g` literal (its unescaped
+//! `/` escaped, line terminators written as escapes) or, when no literal
+//! can say it, a `new RegExp("...", "g")` call; each replacement in
+//! `String.prototype.replace` syntax (`$01`, `$&`, `$$`). [`pairs_from_js`]
+//! reads such a module back into the `[pattern, replacement]` pairs of the
+//! JSON shape (the replacement in Python `re.sub` syntax), so `run` reads a
+//! `.js` dump as it reads the JSON one, and [`from_js`] checks those pairs
+//! into a [`Program`] as `from_json` does. Reading is exact for every
+//! pattern but two spellings a literal cannot keep, which come back as the
+//! same regex spelt otherwise: a bare line terminator comes back as its
+//! escape (`\n`, `\r`, `\u2028`, `\u2029`), and an escaped slash `\/` as
+//! `/`. What has no Python counterpart is refused with the line it is on:
+//! a flag other than `g` (without it JavaScript replaces only the first
+//! match), `` $` ``, `$'` and `$<` (the text around a match, named
+//! groups), and any line not in the shape the writer writes. Group
+//! numbers above 99 have no JavaScript spelling. It must not run a
+//! program: that is `exec`'s job.
+
+use std::path::Path;
+
+use super::{from_pairs, json_string, FormatError};
+use crate::lex::{lex, Token};
+use crate::program::{Program, Template};
+
+/// The module's first line.
+const HEADER: &str = "export const rewrites = [";
+/// The line that closes the array.
+const FOOTER: &str = "];";
+
+/// Why a `.js` text is not a module of the shape [`to_js`] writes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum JsError {
+    /// The module does not start or end as [`to_js`] writes it.
+    #[error("not a module of the shape `dump --format js` writes: {0}")]
+    Shape(&'static str),
+    /// One entry line cannot be read back.
+    #[error("line {line}: {reason}")]
+    Entry {
+        /// 1-based line number in the file.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// Whether `path` names a JavaScript module: its extension is `.js` or
+/// `.mjs`.
+pub fn is_js_path(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e == "js" || e == "mjs")
+}
+
+/// The program as an ES module exporting `rewrites`, an array of
+/// `[RegExp, replacement]` pairs meant to be applied in order with
+/// `s = s.replace(re, r)`. Replacements are in `String.prototype.replace`
+/// syntax ([`Template::to_js`]). Ends with a newline.
+pub fn to_js(program: &Program) -> String {
+    let mut out = format!("{HEADER}\n");
+    for r in program.rewrites() {
+        out.push_str("  [");
+        out.push_str(&js_regex(&r.pattern));
+        out.push_str(", ");
+        out.push_str(&json_string(&r.replacement.to_js()));
+        out.push_str("],\n");
+    }
+    out.push_str(FOOTER);
+    out.push('\n');
+    out
+}
+
+/// A global JavaScript regex for `pattern`: a `/.../g` literal with unescaped
+/// `/` escaped and line terminators written as escapes, or a
+/// `new RegExp(..., "g")` call when no literal can express the pattern (it
+/// is empty, or ends with an unpaired backslash).
+fn js_regex(pattern: &str) -> String {
+    let lexed = lex(pattern);
+    let trailing = lexed
+        .lexemes
+        .last()
+        .is_some_and(|l| l.token == Token::TrailingBackslash);
+    if pattern.is_empty() || trailing {
+        return format!("new RegExp({}, \"g\")", json_string(pattern));
+    }
+    let mut body = String::with_capacity(pattern.len() + 8);
+    for l in &lexed.lexemes {
+        // A line terminator is written as its escape, whether the pattern
+        // has it bare or after a backslash (`\` then a newline).
+        let (Token::Char(c) | Token::Escape(c)) = l.token else {
+            body.push_str(l.text);
+            continue;
+        };
+        match c {
+            '/' if l.token == Token::Char('/') => body.push_str("\\/"),
+            '\n' => body.push_str("\\n"),
+            '\r' => body.push_str("\\r"),
+            '\u{2028}' => body.push_str("\\u2028"),
+            '\u{2029}' => body.push_str("\\u2029"),
+            _ => body.push_str(l.text),
+        }
+    }
+    format!("/{body}/g")
+}
+
+/// The `[pattern, replacement]` pairs of a module [`to_js`] wrote, the
+/// replacements in Python `re.sub` syntax (the JSON shape's pairs),
+/// unchecked beyond the shape (for `python::load`, which reads each as
+/// CPython does).
+///
+/// # Errors
+///
+/// [`JsError`] naming the first line that cannot be read back.
+pub fn pairs_from_js(text: &str) -> Result<Vec<(String, String)>, JsError> {
+    let mut lines = text.lines().enumerate();
+    match lines.next() {
+        Some((_, l)) if l.trim_end() == HEADER => {}
+        _ => {
+            return Err(JsError::Shape(
+                "the first line is not `export const rewrites = [`",
+            ))
+        }
+    }
+    let mut pairs = Vec::new();
+    let mut closed = false;
+    for (i, l) in lines {
+        let line = i + 1;
+        let l = l.trim();
+        if closed {
+            if l.is_empty() {
+                continue;
+            }
+            return Err(JsError::Entry {
+                line,
+                reason: "text after the closing `];`".into(),
+            });
+        }
+        if l == FOOTER {
+            closed = true;
+            continue;
+        }
+        pairs.push(entry(l).map_err(|reason| JsError::Entry { line, reason })?);
+    }
+    if !closed {
+        return Err(JsError::Shape("the array is not closed with `];`"));
+    }
+    Ok(pairs)
+}
+
+/// Reads a program from a module [`to_js`] wrote: its pairs
+/// ([`pairs_from_js`]), each checked as `from_json` checks a JSON entry.
+///
+/// # Errors
+///
+/// [`FormatError::Js`] when the text is not such a module, otherwise the
+/// first bad entry as `from_json` reports it.
+pub fn from_js(text: &str) -> Result<Program, FormatError> {
+    let pairs = pairs_from_js(text).map_err(|source| FormatError::Js { source })?;
+    from_pairs(&pairs)
+}
+
+/// One `[regex, "replacement"],` line: the pattern and the replacement in
+/// Python syntax.
+fn entry(l: &str) -> Result<(String, String), String> {
+    let rest = l.strip_prefix('[').ok_or("an entry starts with `[`")?;
+    let (pattern, rest) = if let Some(call) = rest.strip_prefix("new RegExp(") {
+        let (pattern, rest) = string_literal(call)?;
+        let rest = rest
+            .strip_prefix(", \"g\")")
+            .ok_or("`new RegExp(pattern, \"g\")` is the only call read (flag `g` alone)")?;
+        (pattern, rest)
+    } else {
+        regex_literal(rest)?
+    };
+    let rest = rest
+        .strip_prefix(", ")
+        .ok_or("the regex is followed by `, ` and the replacement")?;
+    let (replacement, rest) = string_literal(rest)?;
+    if rest != "]," && rest != "]" {
+        return Err("the replacement is followed by `],`".into());
+    }
+    Ok((pattern, python_replacement(&replacement)?))
+}
+
+/// A `/body/g` literal at the start of `text`: its pattern, and the rest.
+fn regex_literal(text: &str) -> Result<(String, &str), String> {
+    let body = text
+        .strip_prefix('/')
+        .ok_or("the regex is a `/.../g` literal or `new RegExp(...)`")?;
+    let mut pattern = String::with_capacity(body.len());
+    let mut class = false;
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some((_, '/')) => pattern.push('/'),
+                Some((_, e)) => {
+                    pattern.push('\\');
+                    pattern.push(e);
+                }
+                None => break,
+            },
+            '[' => {
+                class = true;
+                pattern.push(c);
+            }
+            ']' => {
+                class = false;
+                pattern.push(c);
+            }
+            '/' if !class => {
+                let after = &body[i + 1..];
+                let end = after.find(|c: char| !c.is_ascii_alphabetic());
+                let (flags, rest) = after.split_at(end.unwrap_or(after.len()));
+                if flags != "g" {
+                    return Err(format!(
+                        "flags {flags:?}: only `g` (replace every match, nothing else) is read"
+                    ));
+                }
+                return Ok((pattern, rest));
+            }
+            c => pattern.push(c),
+        }
+    }
+    Err("the regex literal is not closed".into())
+}
+
+/// A JSON (and JavaScript) string literal at the start of `text`, and the
+/// rest.
+fn string_literal(text: &str) -> Result<(String, &str), String> {
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<String>();
+    match stream.next() {
+        Some(Ok(s)) => Ok((s, &text[stream.byte_offset()..])),
+        Some(Err(e)) => Err(format!("not a string: {e}")),
+        None => Err("a string is missing".into()),
+    }
+}
+
+/// A `String.prototype.replace` replacement in Python `re.sub` syntax.
+fn python_replacement(js: &str) -> Result<String, String> {
+    let mut t = Template::new();
+    let mut chars = js.chars().peekable();
+    let mut literal = String::new();
+    while let Some(c) = chars.next() {
+        if c != '$' {
+            literal.push(c);
+            continue;
+        }
+        let group = match chars.peek().copied() {
+            Some('$') => {
+                chars.next();
+                literal.push('$');
+                continue;
+            }
+            Some('&') => {
+                chars.next();
+                0
+            }
+            Some(d) if d.is_ascii_digit() => {
+                chars.next();
+                let mut n = d.to_digit(10).unwrap_or(0) as usize;
+                if let Some(e) = chars.peek().and_then(|e| e.to_digit(10)) {
+                    chars.next();
+                    n = n * 10 + e as usize;
+                }
+                if n == 0 {
+                    return Err(
+                        "`$0` is not a group in JavaScript; write `$$0` for the text".into(),
+                    );
+                }
+                n
+            }
+            Some(s @ ('`' | '\'' | '<')) => {
+                return Err(format!(
+                    "`${s}` in a replacement has no Python counterpart and is not read"
+                ));
+            }
+            _ => {
+                literal.push('$');
+                continue;
+            }
+        };
+        t = t.text(&std::mem::take(&mut literal)).group(group);
+    }
+    Ok(t.text(&literal).to_python())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::{Config, Executor};
+    use crate::program::Rewrite;
+    use proptest::prelude::*;
+
+    #[test]
+    fn js_regex_escapes_slashes_and_line_breaks() {
+        // `/`, `\/` (already escaped), `[/]`, `\\/` (escaped backslash, then
+        // an unescaped slash).
+        assert_eq!(js_regex(r"a/b\/c[/]\\/"), r"/a\/b\/c[\/]\\\//g");
+        assert_eq!(js_regex("x\ny\r"), r"/x\ny\r/g");
+        assert_eq!(js_regex("\\\n"), r"/\n/g");
+        // The other line terminators, bare and escaped; a back-reference and
+        // an escaped `]` in a class are copied as they are.
+        assert_eq!(js_regex("a\u{2028}b\\\u{2029}"), r"/a\u2028b\u2029/g");
+        assert_eq!(js_regex(r"(x)\1[\]/]"), r"/(x)\1[\]\/]/g");
+        assert_eq!(js_regex(""), "new RegExp(\"\", \"g\")");
+        assert_eq!(js_regex("a\\"), "new RegExp(\"a\\\\\", \"g\")");
+        let p = Program::new(vec![Rewrite::new("a/b", Template::literal("$").group(1))]);
+        assert_eq!(
+            to_js(&p),
+            "export const rewrites = [\n  [/a\\/b/g, \"$$$01\"],\n];\n"
+        );
+    }
+
+    #[test]
+    fn js_module_runs_like_the_executor() {
+        let p = Program::new(vec![
+            Rewrite::new("a/b", Template::literal("<s>")),
+            Rewrite::new(r"\/c", Template::literal("$&")),
+            Rewrite::new("[/]d", Template::literal("\\")),
+            Rewrite::new(
+                "(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)(k)",
+                Template::new().group(11).text("1").group(1).text("$"),
+            ),
+            Rewrite::new(r"(x)\1", Template::literal("[").group(1).text("]")),
+            Rewrite::new(r"\n", Template::literal("\"\n|")),
+            Rewrite::new("", Template::literal(".")),
+        ]);
+        let input = "a/b /c /d abcdefghijk xx\nend";
+        let mut expected = input.to_string();
+        Executor::new(&p, Config::default())
+            .unwrap()
+            .run(&mut expected)
+            .unwrap();
+
+        if !testkit::needs("node", "node's run of to_js's module") {
+            return;
+        }
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path();
+        super::super::write_file(&p, &dir.join("program.mjs")).unwrap();
+        let driver = format!(
+            "import {{ rewrites }} from './program.mjs';\n\
+             let s = {};\n\
+             for (const [re, r] of rewrites) {{ s = s.replace(re, r); }}\n\
+             process.stdout.write(JSON.stringify(s));\n",
+            json_string(input)
+        );
+        std::fs::write(dir.join("driver.mjs"), driver).unwrap();
+        let out = std::process::Command::new("node")
+            .arg(dir.join("driver.mjs"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "node failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let got: String = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(got, expected);
+    }
+
+    fn module(entries: &[&str]) -> String {
+        let mut s = format!("{HEADER}\n");
+        for e in entries {
+            s.push_str(&format!("  {e}\n"));
+        }
+        s.push_str("];\n");
+        s
+    }
+
+    #[test]
+    fn the_writer_s_module_reads_back_to_the_same_pairs() {
+        let pairs = r#"[["a/b\\n(c)", "x\\g<1>$\\\\"], ["", "E"], ["[/]\\\\", "\\g<0>"]]"#;
+        let program = crate::format::from_json(pairs).expect("valid pairs");
+        let js = to_js(&program);
+        assert_eq!(
+            pairs_from_js(&js).expect("reads"),
+            crate::format::pairs_from_json(pairs).expect("pairs")
+        );
+        assert_eq!(from_js(&js).expect("valid"), program, "{js}");
+    }
+
+    #[test]
+    fn replacements_translate_and_unknown_dollars_stay_literal() {
+        assert_eq!(
+            python_replacement("$01-$2$&$$ $x\\").unwrap(),
+            r"\g<1>-\g<2>\g<0>$ $x\\"
+        );
+        for bad in ["$`", "$'", "$<n>", "$0"] {
+            assert!(python_replacement(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn other_flags_and_other_shapes_are_refused_with_their_line() {
+        for (entry, reason) in [
+            (r#"[/a/gi, "b"],"#, "flags"),
+            (r#"[/a/, "b"],"#, "flags"),
+            (r#"[new RegExp("a", "gm"), "b"],"#, "only call"),
+            (r#"[/a/g, "b"], // note"#, "followed by `],`"),
+            (r#"[/a/g, b],"#, "not a string"),
+            (r#"[/a, "b"],"#, "not closed"),
+        ] {
+            let err = pairs_from_js(&module(&["[/x/g, \"y\"],", entry])).unwrap_err();
+            let text = err.to_string();
+            assert!(
+                text.starts_with("line 3: ") && text.contains(reason),
+                "{entry}: {text}"
+            );
+        }
+        assert!(matches!(pairs_from_js("[]"), Err(JsError::Shape(_))));
+        assert!(matches!(
+            pairs_from_js(&format!("{HEADER}\n  [/a/g, \"b\"],\n")),
+            Err(JsError::Shape(_))
+        ));
+        assert!(pairs_from_js(&format!("{}x\n", module(&[]))).is_err());
+    }
+
+    #[test]
+    fn a_bad_module_or_entry_is_a_format_error_keeping_its_cause() {
+        use std::error::Error as _;
+        let err = from_js(&module(&["[/a/gi, \"b\"],"])).unwrap_err();
+        assert!(matches!(err, FormatError::Js { .. }), "{err:?}");
+        let cause = err
+            .source()
+            .and_then(|s| s.downcast_ref::<JsError>())
+            .expect("the JsError is the source");
+        assert!(matches!(cause, JsError::Entry { line: 2, .. }), "{cause:?}");
+        // A module of the right shape whose pattern does not compile is
+        // refused as its JSON twin is.
+        let err = from_js(&module(&["[/x/g, \"y\"],", "[/(/g, \"\"],"])).unwrap_err();
+        assert!(
+            matches!(&err, FormatError::BadPattern { index: 1, pattern, .. } if pattern == "("),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn is_js_path_is_the_extension() {
+        for (name, js) in [
+            ("p.js", true),
+            ("dir/p.mjs", true),
+            ("p.json", false),
+            ("p.js.json", false),
+            ("js", false),
+        ] {
+            assert_eq!(is_js_path(Path::new(name)), js, "{name}");
+        }
+    }
+
+    /// One piece of a generated pattern: its text, and the text reading the
+    /// written module gives back for it. They are the same but for the
+    /// spellings a literal cannot keep (see the module documentation).
+    fn atom() -> impl Strategy<Value = (String, String)> {
+        fn same(s: &str) -> (String, String) {
+            (s.to_string(), s.to_string())
+        }
+        prop_oneof![
+            // Characters: quotes, a slash, non-ASCII, the end of a script.
+            prop::sample::select(
+                &[
+                    "a",
+                    "Z",
+                    "0",
+                    "é",
+                    "中",
+                    "🙂",
+                    "\"",
+                    "'",
+                    "`",
+                    "<",
+                    ">",
+                    "/",
+                    ",",
+                    "=",
+                    " ",
+                    "-",
+                    "!",
+                    "#",
+                    "%",
+                    "&",
+                    "~",
+                    "\t",
+                    "</script>",
+                    "^",
+                    "$",
+                ][..]
+            )
+            .prop_map(same),
+            // Escapes, a backslash and a dollar among them.
+            prop::sample::select(
+                &[
+                    r"\\", r"\$", r"\.", r"\[", r"\]", r"\(", r"\)", r"\n", r"\t", r"\r", r"\d",
+                    r"\w", r"\s", r"\b", r"\^", r"\*", r"\+", r"\?", r"\{", r"\}", r"\|", r"\-",
+                ][..]
+            )
+            .prop_map(same),
+            // Classes with a slash, quotes, an escaped `]`, a dollar.
+            prop::sample::select(
+                &[r#"[/"']"#, r"[\]/]", r"[^\n]", r"[$\\]", "[a-zé]", "[^<>/]", r"[\/]",][..]
+            )
+            .prop_map(|s| (s.to_string(), s.replace(r"\/", "/"))),
+            // What a literal cannot keep.
+            prop::sample::select(
+                &[
+                    ("\n", r"\n"),
+                    ("\r", r"\r"),
+                    ("\u{2028}", r"\u2028"),
+                    ("\u{2029}", r"\u2029"),
+                    (r"\/", "/"),
+                ][..]
+            )
+            .prop_map(|(s, back)| (s.to_string(), back.to_string())),
+        ]
+    }
+
+    /// A part of a generated pattern.
+    #[derive(Debug, Clone)]
+    enum Part {
+        Atom(String, String),
+        /// `(...)`, capturing.
+        Group(Vec<(String, String)>, &'static str),
+        /// `(?:...|...)`.
+        Alternation(Vec<(String, String)>),
+        /// A back-reference to an earlier group, if there is one.
+        Backref(usize),
+    }
+
+    fn part() -> impl Strategy<Value = Part> {
+        prop_oneof![
+            4 => atom().prop_map(|(a, b)| Part::Atom(a, b)),
+            2 => (
+                prop::collection::vec(atom(), 0..4),
+                prop::sample::select(&["", "*", "+?", "{2,3}", "?"][..])
+            )
+                .prop_map(|(atoms, q)| Part::Group(atoms, q)),
+            1 => prop::collection::vec(atom(), 1..4).prop_map(Part::Alternation),
+            1 => (1usize..9).prop_map(Part::Backref),
+        ]
+    }
+
+    /// A pattern from its parts: the text written, the text read back, and
+    /// the number of capture groups.
+    fn pattern(parts: &[Part]) -> (String, String, usize) {
+        let (mut written, mut read, mut groups) = (String::new(), String::new(), 0);
+        for part in parts {
+            let (w, r) = match part {
+                Part::Atom(w, r) => (w.clone(), r.clone()),
+                Part::Group(atoms, q) => {
+                    groups += 1;
+                    let (w, r): (String, String) = atoms.iter().cloned().unzip();
+                    (format!("({w}){q}"), format!("({r}){q}"))
+                }
+                Part::Alternation(atoms) => {
+                    let w: Vec<&str> = atoms.iter().map(|(w, _)| w.as_str()).collect();
+                    let r: Vec<&str> = atoms.iter().map(|(_, r)| r.as_str()).collect();
+                    (
+                        format!("(?:{})", w.join("|")),
+                        format!("(?:{})", r.join("|")),
+                    )
+                }
+                Part::Backref(_) if groups == 0 => continue,
+                Part::Backref(n) => {
+                    let n = (n - 1) % groups + 1;
+                    (format!(r"(?:\{n})"), format!(r"(?:\{n})"))
+                }
+            };
+            written.push_str(&w);
+            read.push_str(&r);
+        }
+        (written, read, groups)
+    }
+
+    /// A replacement naming only groups `0..=groups`, its literal text
+    /// awkward in both syntaxes.
+    fn template(groups: usize) -> impl Strategy<Value = Template> {
+        let piece = prop_oneof![
+            prop::sample::select(
+                &[
+                    "$",
+                    "$$",
+                    "$1",
+                    "$&",
+                    "$'",
+                    "$`",
+                    "$<n>",
+                    "\\",
+                    "\\1",
+                    "\\g<1>",
+                    "\"",
+                    "'",
+                    "\n",
+                    "\r\n",
+                    "é",
+                    "中",
+                    "</script>",
+                    "0",
+                    "12",
+                    "\u{2028}",
+                    "x",
+                ][..]
+            )
+            .prop_map(|s| Err(s.to_string())),
+            (0..=groups.min(99)).prop_map(Ok),
+        ];
+        prop::collection::vec(piece, 0..6).prop_map(|pieces| {
+            pieces.into_iter().fold(Template::new(), |t, p| match p {
+                Ok(n) => t.group(n),
+                Err(text) => t.text(&text),
+            })
+        })
+    }
+
+    /// A rewrite as written, and as it reads back.
+    fn rewrite() -> impl Strategy<Value = (Rewrite, Rewrite)> {
+        prop::collection::vec(part(), 0..6)
+            .prop_map(|parts| pattern(&parts))
+            .prop_flat_map(|(written, read, groups)| {
+                template(groups).prop_map(move |t| {
+                    (
+                        Rewrite::new(written.clone(), t.clone()),
+                        Rewrite::new(read.clone(), t),
+                    )
+                })
+            })
+    }
+
+    proptest! {
+        /// A program written as JavaScript and read back is the program
+        /// (patterns spelt as a literal keeps them), and writing what was
+        /// read gives the same module.
+        #[test]
+        fn programs_round_trip_through_javascript(
+            rewrites in prop::collection::vec(rewrite(), 0..8)
+        ) {
+            let (written, read): (Vec<Rewrite>, Vec<Rewrite>) = rewrites.into_iter().unzip();
+            let (program, expected) = (Program::new(written), Program::new(read));
+            let js = to_js(&program);
+            let back = from_js(&js);
+            prop_assert!(back.is_ok(), "{:?}\n{js}", back.err());
+            let back = back.unwrap_or_default();
+            prop_assert_eq!(&back, &expected, "{}", js);
+            prop_assert_eq!(to_js(&back), js);
+        }
+    }
+}
