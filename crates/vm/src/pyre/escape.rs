@@ -288,7 +288,10 @@ pub(crate) fn class_test(
 /// The set CPython's search tests a first character against, for a class
 /// whose categories it reads in the global mode (see `ast::CharSet`):
 /// only when the class has categories, its scope's ASCII mode differs
-/// from the global one, and (under `(?i)`) no item has a case partner.
+/// from the global one, and (under `(?i)`) no item has a case partner and
+/// no range ends past U+FFFF (`(?i)(?a:[\U00010400-\U00010401\W])` and
+/// `(?i)(?a:[a\W])` are tried at `é`, `(?i)(?a:[\U00010400\W])` is not;
+/// measured on CPython 3.11).
 fn search_variant(
     items: &[(Item, Option<u32>)],
     negated: bool,
@@ -305,7 +308,10 @@ fn search_variant(
         }
         (Item::Category(..), _) => false,
     });
-    if flags.ignore_case && cased {
+    let astral_range = items
+        .iter()
+        .any(|(i, hi)| matches!((i, hi), (Item::Char(_), Some(hi)) if *hi > 0xFFFF));
+    if flags.ignore_case && (cased || astral_range) {
         return None;
     }
     let plain = Flags {

@@ -87,6 +87,21 @@ fn a_first_class_is_filtered_in_the_global_mode_as_cpython_searches() {
 }
 
 #[test]
+fn under_ignore_case_a_first_class_with_a_cased_letter_or_an_astral_range_is_not_filtered() {
+    // Found by the differential test: CPython 3.11 tries `é` here.
+    assert_eq!(sub("(?i)(?a:[\\U00010400-\\U00010401\\W])", "-", "é"), "-");
+    assert_eq!(sub("(?i)(?a:[\\uffff-\\U00010000\\W])", "-", "é"), "-");
+    assert_eq!(sub("(?i)(?a:[a\\W])", "-", "é"), "-");
+    // A lone astral character, a range within U+FFFF, or a letter with a
+    // case partner only outside ASCII keeps the filter.
+    assert_eq!(sub("(?i)(?a:[\\U00010400\\W])", "-", "é"), "é");
+    assert_eq!(sub("(?i)(?a:[\\ufffe-\\uffff\\W])", "-", "é"), "é");
+    assert_eq!(sub("(?i)(?a:[\\u0100-\\u017f\\W])", "-", "é"), "é");
+    // Without `(?i)` the filter holds.
+    assert_eq!(sub("(?a:[\\U00010400-\\U00010401\\W])", "-", "é"), "é");
+}
+
+#[test]
 fn refusals_say_what_cpython_says() {
     assert!(refused("a**").contains("multiple repeat at position 2"));
     assert!(refused("(?<=a|bc)").contains("fixed-width"));
