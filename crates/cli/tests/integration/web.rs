@@ -17,8 +17,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 
-mod common;
-use common::{bin, missing};
+use crate::common::{bin, missing};
 
 const FILES: &str = "  a b c d e f g h";
 
