@@ -15,7 +15,8 @@ use chess::codec::START_FEN;
 use chess::screen::start_screen;
 use shakmaty::Color;
 
-use crate::common::{bin, needs, run_with};
+mod common;
+use common::{bin, needs, run_with};
 
 fn play(args: &[&str], input: &str) -> (bool, String, String) {
     // The fast mode: these tests are about the rules, not the search.

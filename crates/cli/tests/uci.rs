@@ -13,7 +13,8 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
-use crate::common::{bin, missing, python_chess, stockfish, BIN};
+mod common;
+use common::{bin, missing, python_chess, stockfish, BIN};
 
 /// What a finished child process left.
 struct Finished {

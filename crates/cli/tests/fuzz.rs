@@ -6,7 +6,8 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use crate::common::{bin, describe};
+mod common;
+use common::{bin, describe};
 
 fn fuzz<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> Output {
     bin().arg("fuzz").args(args).output().expect("binary runs")

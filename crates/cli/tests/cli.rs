@@ -3,7 +3,8 @@
 use chess::codec::START_FEN;
 use std::process::Command;
 
-use crate::common::{bin, run, BIN};
+mod common;
+use common::{bin, run, BIN};
 
 #[test]
 fn moves_lists_sorted_uci_moves() {

@@ -11,7 +11,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::common::{bin, describe, missing, needs, python_chess};
+mod common;
+use common::{bin, describe, missing, needs, python_chess};
 
 /// Dumps the successors list to `dir/name` and returns its path, its
 /// number of rewrites and its size in bytes, as `dump` reports them.

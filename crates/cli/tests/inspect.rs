@@ -5,7 +5,8 @@ use chess::codec::START_FEN;
 use std::io::Read;
 use std::process::Stdio;
 
-use crate::common::{bin, run};
+mod common;
+use common::{bin, run};
 
 /// The listing's per-kind rows: (name, count, rewrites, patterns).
 fn kinds(listing: &str) -> Vec<(String, usize, usize, usize)> {

@@ -17,7 +17,8 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 
-use crate::common::{bin, missing};
+mod common;
+use common::{bin, missing};
 
 const FILES: &str = "  a b c d e f g h";
 

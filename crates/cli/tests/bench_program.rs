@@ -5,7 +5,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use crate::common::{bin, describe, needs};
+mod common;
+use common::{bin, describe, needs};
 
 /// Whether the scripts' engines are there: `None` without python3 (the
 /// test is skipped), else whether node is (its engine is left out);

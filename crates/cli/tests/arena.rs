@@ -15,10 +15,11 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
-use crate::common::{missing, stockfish};
+mod common;
+use common::{missing, stockfish};
 
 fn run(args: &[&str]) -> (bool, String, String) {
-    crate::common::run(&[&["match"], args].concat())
+    common::run(&[&["match"], args].concat())
 }
 
 /// Runs `match` with `args`, checks that it fails, and gives its stderr.
