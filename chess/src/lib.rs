@@ -88,9 +88,6 @@ pub enum Error {
     /// (a bug); the text says what is missing.
     #[error("the program left {0}")]
     BadOutput(&'static str),
-    /// A search depth the program is not built for.
-    #[error(transparent)]
-    Depth(#[from] DepthError),
     /// A history key that is not a side to move and 64 squares.
     #[error("not a position key: {0}")]
     History(String),

@@ -256,7 +256,7 @@ fn vm_best_move_matches_native_search_at_every_depth() {
 #[test]
 fn unsupported_depths_are_refused() {
     for plies in [0, 1, Depth::MAX.plies() + 1] {
-        let err = chess::Error::from(Depth::new(plies).unwrap_err());
+        let err = Depth::new(plies).unwrap_err();
         assert!(err.to_string().contains("not supported"), "{err}");
     }
 }

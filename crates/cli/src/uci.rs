@@ -104,13 +104,12 @@ pub(crate) fn limits_of(
     start: Instant,
     flag: Arc<AtomicBool>,
 ) -> Limits {
-    let top = option;
     let budget = budget(&clock_of(go, white_to_move));
     let (rungs, budget) = match (go.depth, budget) {
         (Some(d), _) => (rungs_at(Depth::nearest(d)), None),
-        (None, Some(b)) => (rungs_to(top), Some(b)),
-        (None, None) if go.wait => (rungs_to(top), None),
-        (None, None) => (rungs_at(top), None),
+        (None, Some(b)) => (rungs_to(option), Some(b)),
+        (None, None) if go.wait => (rungs_to(option), None),
+        (None, None) => (rungs_at(option), None),
     };
     Limits {
         start,
