@@ -24,7 +24,9 @@
 //!   which exists nowhere else, so they may be global and still only touch
 //!   the scratch of active threads. The scratch is gone at the end.
 
-use regex_vm::portable::{self, PortableError, BOOT_PATTERN};
+use std::collections::HashMap;
+
+use regex_vm::portable::{self, PatternInfo, PortableError, BOOT_PATTERN};
 use regex_vm::{Engine, Origin, Program, Rewrite, Scope, Template};
 
 use crate::ir::{Instr, IrProgram, INT_DIGITS, JOIN_PASSES};
@@ -82,24 +84,41 @@ pub(crate) fn lower_each(
     rules: impl Fn(&Instr) -> Vec<Rewrite>,
 ) -> Result<Program, LowerError> {
     let mut out = Vec::new();
+    // A program repeats its patterns (a depth-5 turn: 54,147 rewrites),
+    // so each distinct one is read once.
+    let mut read: HashMap<String, Result<PatternInfo, PortableError>> = HashMap::new();
     for (index, instr) in program.instrs.iter().enumerate() {
         let origin = Origin {
             instr: index,
             name: instr.name(),
         };
         for (rule, r) in rules(instr).into_iter().enumerate() {
-            check(index, instr, rule, &r)?;
+            if !read.contains_key(&r.pattern) {
+                read.insert(r.pattern.clone(), portable::check(&r.pattern));
+            }
+            check_read(index, instr, rule, &r, &read[&r.pattern])?;
             out.push(r.with_origin(origin.clone()));
         }
     }
     Ok(Program::new(out))
 }
 
-pub(crate) fn check(
+/// [`check_read`], reading the pattern itself.
+#[cfg(test)]
+fn check(index: usize, instr: &Instr, rule: usize, r: &Rewrite) -> Result<(), LowerError> {
+    check_read(index, instr, rule, r, &portable::check(&r.pattern))
+}
+
+/// Checks one lowered rewrite: its pattern is in the portable subset
+/// (`read` is what `portable::check` said of it), its engine matches its
+/// use of back-references, and its replacement names only groups the
+/// pattern has.
+fn check_read(
     index: usize,
     instr: &Instr,
     rule: usize,
     r: &Rewrite,
+    read: &Result<PatternInfo, PortableError>,
 ) -> Result<(), LowerError> {
     let fail = |reason: RewriteFault| LowerError {
         index,
@@ -111,7 +130,9 @@ pub(crate) fn check(
     if matches!(instr, Instr::Boot(_)) && r.pattern == BOOT_PATTERN {
         return Ok(());
     }
-    let info = portable::check(&r.pattern).map_err(|e| fail(RewriteFault::NotPortable(e)))?;
+    let info = read
+        .as_ref()
+        .map_err(|e| fail(RewriteFault::NotPortable(e.clone())))?;
     if info.backrefs != (r.engine == Engine::Backref) {
         return Err(fail(RewriteFault::WrongEngine));
     }

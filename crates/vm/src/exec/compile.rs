@@ -143,23 +143,29 @@ impl Executor {
                     distinct.len() - 1
                 });
         }
-        let compiled: Vec<Compiled> = {
+        // Each distinct pattern's engine and facts, on all cores.
+        let (compiled, facts): (Vec<Compiled>, Vec<Facts>) = {
             use rayon::prelude::*;
-            let results: Vec<Result<Compiled, CompileError>> = distinct
+            let results: Vec<Result<(Compiled, Facts), CompileError>> = distinct
                 .par_iter()
                 .map(|&(index, pattern, engine, stripped)| {
                     let source = stripped.unwrap_or(pattern);
-                    compile(source, engine, &config).map_err(|source| CompileError {
-                        index,
-                        pattern: pattern.to_string(),
-                        source,
-                    })
+                    let compiled =
+                        compile(source, engine, &config).map_err(|source| CompileError {
+                            index,
+                            pattern: pattern.to_string(),
+                            source,
+                        })?;
+                    let facts = Facts::of(pattern, source, &compiled);
+                    Ok((compiled, facts))
                 })
                 .collect();
-            results.into_iter().collect::<Result<_, _>>()?
+            results
+                .into_iter()
+                .collect::<Result<Vec<_>, _>>()?
+                .into_iter()
+                .unzip()
         };
-        let mut analyses: HashMap<&str, analysis::Analysis> = HashMap::new();
-        let mut percent_groups: HashMap<&str, Option<Vec<bool>>> = HashMap::new();
         let mut steps = Vec::with_capacity(program.len());
         let mut gates = Vec::with_capacity(program.len());
         let mut looks = Vec::with_capacity(program.len());
@@ -187,39 +193,11 @@ impl Executor {
             } else {
                 None
             };
-            let python = match &compiled[id] {
-                Compiled::Python(re, _) => Some(re),
-                _ => None,
-            };
-            let analysis = match python {
-                // Facts from our own parse (the Rust parser may read the
-                // pattern otherwise, or not at all): those of a superset
-                // of it in the `regex` crate's syntax, else its exact
-                // texts only.
-                Some(re) => match re.superset_pattern() {
-                    Some(s) => {
-                        let mut a = analyses
-                            .entry(s)
-                            .or_insert_with(|| analysis::analyse(s))
-                            .clone();
-                        if a.needle.is_none() {
-                            a.needle = re.needle().map(str::to_string);
-                            a.needle_leads = re.needle() == Some(re.prefix());
-                        }
-                        a
-                    }
-                    None => analysis::Analysis {
-                        reach: Reach::Global,
-                        needle: re.needle().map(str::to_string),
-                        needle_leads: re.needle() == Some(re.prefix()),
-                        looks: true,
-                    },
-                },
-                None => analyses
-                    .entry(r.pattern.as_str())
-                    .or_insert_with(|| analysis::analyse(&r.pattern))
-                    .clone(),
-            };
+            let Facts {
+                analysis,
+                required,
+                percent_groups,
+            } = &facts[id];
             looks.push(analysis.looks);
             let stripped = distinct[id].3;
             let template = match stripped {
@@ -234,11 +212,7 @@ impl Executor {
                 Reach::Tagged(tag) => Some(format!("%{tag}\n")),
                 Reach::Global | Reach::AnyPiece => None,
             };
-            let required = match python {
-                Some(re) => Some(re.prefix().to_string()),
-                None => Some(analysis::required_prefix(stripped.unwrap_or(&r.pattern))),
-            }
-            .filter(|t| !t.is_empty());
+            let required = Some(required.clone()).filter(|t| !t.is_empty());
             let mut probes = [NO_PROBE; 3];
             for (slot, text) in probes
                 .iter_mut()
@@ -274,22 +248,7 @@ impl Executor {
                     Reach::Marked | Reach::Tagged(_) => Some(1),
                 },
                 reach: analysis.reach.clone(),
-                adds_threads: {
-                    // Which groups can hold `%`: read from the superset
-                    // for a pattern of the Python engine.
-                    let facts_of = match python {
-                        Some(re) => re.superset_pattern(),
-                        None => Some(r.pattern.as_str()),
-                    };
-                    let groups = match facts_of {
-                        Some(p) => percent_groups
-                            .entry(p)
-                            .or_insert_with(|| analysis::groups_with_percent(p))
-                            .clone(),
-                        None => None,
-                    };
-                    adds_threads(&groups, &r.replacement, &analysis.reach)
-                },
+                adds_threads: adds_threads(percent_groups, &r.replacement, &analysis.reach),
             });
         }
         let ascii_templates = program.rewrites().iter().all(|r| {
@@ -318,6 +277,60 @@ impl Executor {
             config,
             program: program.clone(),
         })
+    }
+}
+
+/// What the steps of one distinct pattern need to know of it.
+struct Facts {
+    analysis: analysis::Analysis,
+    /// The literal text every match starts with (empty if none).
+    required: String,
+    /// Which groups can hold `%` (see [`analysis::groups_with_percent`]).
+    percent_groups: Option<Vec<bool>>,
+}
+
+impl Facts {
+    /// The facts of `pattern`, compiled from `source` (the pattern, or
+    /// the inside of its one group) as `compiled`.
+    fn of(pattern: &str, source: &str, compiled: &Compiled) -> Facts {
+        match compiled {
+            // Facts from our own parse (the Rust parser may read the
+            // pattern otherwise, or not at all): those of a superset of
+            // it in the `regex` crate's syntax, else its exact texts only.
+            Compiled::Python(re, _) => {
+                let needle = re.needle().map(str::to_string);
+                let needle_leads = re.needle() == Some(re.prefix());
+                let (analysis, percent_groups) = match re.superset_pattern() {
+                    Some(s) => {
+                        let mut a = analysis::analyse(s);
+                        if a.needle.is_none() {
+                            a.needle = needle;
+                            a.needle_leads = needle_leads;
+                        }
+                        (a, analysis::groups_with_percent(s))
+                    }
+                    None => (
+                        analysis::Analysis {
+                            reach: Reach::Global,
+                            needle,
+                            needle_leads,
+                            looks: true,
+                        },
+                        None,
+                    ),
+                };
+                Facts {
+                    analysis,
+                    required: re.prefix().to_string(),
+                    percent_groups,
+                }
+            }
+            Compiled::Plain(..) | Compiled::Fancy(..) => Facts {
+                analysis: analysis::analyse(pattern),
+                required: analysis::required_prefix(source),
+                percent_groups: analysis::groups_with_percent(pattern),
+            },
+        }
     }
 }
 
