@@ -14,7 +14,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::Chess;
 
 /// At the fast depth ([`Depth::FAST`]): every other depth is checked on its
-/// own set below (`vm_best_move_matches_native_search_at_every_depth`).
+/// own set below (`vm_best_move_matches_native_search_at_depth_2` to `_5`).
 fn check(fen: &str) -> Result<(), String> {
     regex_reply_matches_reference(fen, Depth::FAST)
 }
@@ -222,13 +222,11 @@ fn vm_search_scores_lone_king_endings_like_the_reference() {
     }
 }
 
-/// Every depth the program is built for, [`Depth::MIN`] to [`Depth::MAX`]
-/// (2 to 5: the fast mode, `Depth::FAST`, is 2 and the commands' default,
-/// `chess::Depth::DEFAULT`, is 5): the perft positions with few enough moves to keep the deeper search quick
+/// The positions the regex search is checked on at every depth: the
+/// perft positions with few enough moves to keep the deeper search quick
 /// in a test (as given and colour-flipped), and positions from random
 /// games.
-#[test]
-fn vm_best_move_matches_native_search_at_every_depth() {
+fn few_move_positions() -> Vec<String> {
     use shakmaty::Position;
     let mut fens: Vec<String> = chess::games::perft_positions()
         .into_iter()
@@ -244,11 +242,46 @@ fn vm_best_move_matches_native_search_at_every_depth() {
             fens.push(fen_of(&pos));
         }
     }
-    for depth in Depth::all() {
-        for fen in &fens {
-            regex_reply_matches_reference(fen, depth).unwrap();
-        }
+    fens
+}
+
+/// The regex search's move and score are the reference's on
+/// [`few_move_positions`] at `plies`.
+fn vm_best_move_matches_native_search_at(plies: u32) {
+    for fen in few_move_positions() {
+        regex_reply_matches_reference(&fen, depth(plies)).unwrap();
     }
+}
+
+/// Every depth the program is built for, [`Depth::MIN`] to [`Depth::MAX`]
+/// (the fast mode, `Depth::FAST`, is 2 and the commands' default,
+/// `chess::Depth::DEFAULT`, is 5), has its own test below (one test a
+/// depth, so the test threads share them): this fails when a depth is
+/// added without one.
+#[test]
+fn every_depth_has_its_search_test() {
+    let plies: Vec<u32> = Depth::all().map(|d| d.plies()).collect();
+    assert_eq!(plies, [2, 3, 4, 5]);
+}
+
+#[test]
+fn vm_best_move_matches_native_search_at_depth_2() {
+    vm_best_move_matches_native_search_at(2);
+}
+
+#[test]
+fn vm_best_move_matches_native_search_at_depth_3() {
+    vm_best_move_matches_native_search_at(3);
+}
+
+#[test]
+fn vm_best_move_matches_native_search_at_depth_4() {
+    vm_best_move_matches_native_search_at(4);
+}
+
+#[test]
+fn vm_best_move_matches_native_search_at_depth_5() {
+    vm_best_move_matches_native_search_at(5);
 }
 
 /// Depths outside [`Depth::MIN`]..=[`Depth::MAX`] (0, 1 and 6) cannot

@@ -383,13 +383,8 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         Some(path) => Some(PgnFile::open(path, args.append)?),
         None => None,
     };
-    let t0 = Instant::now();
-    let thinking = Thinking {
-        depth: args.depth.unwrap_or(chess::Depth::DEFAULT),
-        movetime: args.movetime.map(std::time::Duration::from_millis),
-    };
-    chess::build_passes(&thinking.depths(), true).context("building the turn programs")?;
-    let build = t0.elapsed();
+    // The position is read before the programs are built, so a bad one
+    // is refused at once.
     let (fen, loaded) = match &args.load {
         Some(path) => {
             let (fen, game) = loaded_game(path, engine)?;
@@ -407,6 +402,13 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
             (chess::codec::fen_of(&pos), None)
         }
     };
+    let t0 = Instant::now();
+    let thinking = Thinking {
+        depth: args.depth.unwrap_or(chess::Depth::DEFAULT),
+        movetime: args.movetime.map(std::time::Duration::from_millis),
+    };
+    chess::build_passes(&thinking.depths(), true).context("building the turn programs")?;
+    let build = t0.elapsed();
     let start = Start {
         fen,
         engine,

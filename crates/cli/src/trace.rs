@@ -487,9 +487,7 @@ mod tests {
     }
 
     /// A traced turn and a whole-program run of the same turn.
-    fn both_ways(fen: &str, mv: Option<&str>) {
-        let a = turn();
-        let tracer = Tracer::new(&a, &Config::default()).expect("compiles");
+    fn both_ways(tracer: &Tracer, fen: &str, mv: Option<&str>) {
         let (screen, line) = start(fen, mv).expect("valid");
         let mut traced = screen.clone();
         if let Some(l) = &line {
@@ -530,15 +528,18 @@ mod tests {
 
     #[test]
     fn traced_turn_ends_where_play_does_and_counts_the_same() {
+        let a = turn();
+        let tracer = Tracer::new(&a, &Config::default()).expect("compiles");
         // The engine to move, then a person's move and the engine's reply.
-        both_ways(crate::START_FEN, None);
-        both_ways(crate::START_FEN, Some("e2e4"));
+        both_ways(&tracer, crate::START_FEN, None);
+        both_ways(&tracer, crate::START_FEN, Some("e2e4"));
         both_ways(
+            &tracer,
             "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
             Some("Bb5"),
         );
         // A bad line: the same position comes back with a message.
-        both_ways(crate::START_FEN, Some("e2e5"));
+        both_ways(&tracer, crate::START_FEN, Some("e2e5"));
     }
 
     #[test]

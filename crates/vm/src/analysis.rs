@@ -22,6 +22,9 @@
 //! pattern with an anchor or look-around, and any pattern that cannot be
 //! read reaches the whole state. This module runs nothing.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use regex_syntax::hir::{Capture, Class, Hir, HirKind, Repetition};
 
 use crate::lex::{lex, Token};
@@ -69,16 +72,55 @@ const BACKREF_BASE: u32 = 0xF0000;
 /// non-capturing: a superset of the pattern. `None` when it cannot be
 /// read (a syntax `regex-syntax` does not know, a reference to a group
 /// that is not closed before it, a private-use character of our own).
-pub(crate) fn superset(pattern: &str) -> Option<Hir> {
-    let hir = marked(pattern)?;
-    let mut closed = Vec::new();
-    expand_backrefs(&hir, &mut closed)
+pub(crate) fn superset(pattern: &str) -> Option<Rc<Hir>> {
+    reading(pattern).superset.clone()
 }
 
 /// The pattern's parsed form with each back-reference `\N` (outside a
 /// class) written as one marker character inside a literal (see
 /// [`split_marks`]), when every reference names a group closed before it.
-pub(crate) fn marked(pattern: &str) -> Option<Hir> {
+pub(crate) fn marked(pattern: &str) -> Option<Rc<Hir>> {
+    reading(pattern).marked.clone()
+}
+
+/// A pattern's two parsed forms ([`marked`] and [`superset`]).
+struct Reading {
+    pattern: String,
+    marked: Option<Rc<Hir>>,
+    superset: Option<Rc<Hir>>,
+}
+
+thread_local! {
+    /// The last pattern read on this thread. The executor asks a distinct
+    /// pattern's facts one after another on one thread, and every fact
+    /// starts from the same parse: it is made once.
+    static LAST_READ: RefCell<Option<Rc<Reading>>> = const { RefCell::new(None) };
+}
+
+/// The pattern's [`Reading`], parsed unless it is the last one read on
+/// this thread.
+fn reading(pattern: &str) -> Rc<Reading> {
+    LAST_READ.with(|last| {
+        if let Some(r) = last.borrow().as_ref().filter(|r| r.pattern == pattern) {
+            return Rc::clone(r);
+        }
+        let marked = parse_marked(pattern);
+        let superset = marked
+            .as_ref()
+            .and_then(|hir| expand_backrefs(hir, &mut Vec::new()));
+        // A reference the expansion cannot read leaves both unread.
+        let r = Rc::new(Reading {
+            pattern: pattern.to_string(),
+            marked: marked.filter(|_| superset.is_some()).map(Rc::new),
+            superset: superset.map(Rc::new),
+        });
+        *last.borrow_mut() = Some(Rc::clone(&r));
+        r
+    })
+}
+
+/// [`marked`]'s parse (which [`superset`] expands).
+fn parse_marked(pattern: &str) -> Option<Hir> {
     let mut text = String::with_capacity(pattern.len());
     for l in lex(pattern).lexemes {
         match l.token {
@@ -96,9 +138,7 @@ pub(crate) fn marked(pattern: &str) -> Option<Hir> {
             _ => text.push_str(l.text),
         }
     }
-    let hir = regex_syntax::Parser::new().parse(&text).ok()?;
-    expand_backrefs(&hir, &mut Vec::new())?;
-    Some(hir)
+    regex_syntax::Parser::new().parse(&text).ok()
 }
 
 /// A literal of [`marked`]'s tree cut into its text and its
@@ -228,9 +268,9 @@ pub fn analyse(pattern: &str) -> Analysis {
     let (reach, rest) = match head {
         Some((reach, percents)) => match strip_lead(&hir, percents) {
             Some((rest, 0)) => (reach, rest),
-            _ => (Reach::Global, hir.clone()),
+            _ => (Reach::Global, Hir::clone(&hir)),
         },
-        None => (Reach::AnyPiece, hir.clone()),
+        None => (Reach::AnyPiece, Hir::clone(&hir)),
     };
     let reach = if looks || empty || can_match_percent(&rest) {
         Reach::Global
@@ -439,7 +479,11 @@ pub fn fixed_groups(pattern: &str) -> Option<Vec<GroupEdges>> {
     if has_backrefs(pattern) {
         return None;
     }
-    let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    // Without back-references the marked parse is the plain one.
+    let hir = match marked(pattern) {
+        Some(hir) => hir,
+        None => Rc::new(regex_syntax::Parser::new().parse(pattern).ok()?),
+    };
     let items: &[Hir] = match hir.kind() {
         HirKind::Concat(items) => items,
         _ => std::slice::from_ref(&hir),

@@ -79,6 +79,27 @@ pub const BOOT_PATTERN: &str = "^$";
 ///
 /// The first rule the pattern breaks.
 pub fn check(pattern: &str) -> Result<PatternInfo, PortableError> {
+    thread_local! {
+        /// The last pattern checked on this thread, and the verdict: the
+        /// executor asks it several times of each distinct pattern, one
+        /// after another on one thread.
+        static LAST: std::cell::RefCell<Option<(String, Result<PatternInfo, PortableError>)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        if let Some((p, verdict)) = last.borrow().as_ref() {
+            if p == pattern {
+                return verdict.clone();
+            }
+        }
+        let verdict = check_uncached(pattern);
+        *last.borrow_mut() = Some((pattern.to_string(), verdict.clone()));
+        verdict
+    })
+}
+
+/// [`check`]'s work.
+fn check_uncached(pattern: &str) -> Result<PatternInfo, PortableError> {
     if pattern == BOOT_PATTERN {
         return Err(PortableError::MatchesEmpty);
     }
