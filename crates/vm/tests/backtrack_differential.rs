@@ -41,25 +41,28 @@ proptest! {
 
     /// Generated patterns on random, fragment and sampled haystacks.
     #[test]
-    fn generated_patterns_agree_with_regex(
-        pattern in accepted_pattern(),
-        random in random_hay(),
-        fragments in fragment_hay(),
-        seed in any::<u64>(),
-    ) {
+    fn generated_patterns_agree_with_regex(case in generated_case()) {
+        let (pattern, random, fragments, seed) = case;
         check_on_hays(&pattern, random, fragments, seed)?;
     }
 
     /// The second half of [`generated_patterns_agree_with_regex`]'s cases.
     #[test]
-    fn more_generated_patterns_agree_with_regex(
-        pattern in accepted_pattern(),
-        random in random_hay(),
-        fragments in fragment_hay(),
-        seed in any::<u64>(),
-    ) {
+    fn more_generated_patterns_agree_with_regex(case in generated_case()) {
+        let (pattern, random, fragments, seed) = case;
         check_on_hays(&pattern, random, fragments, seed)?;
     }
+}
+
+/// A generated pattern, a random and a fragment haystack, and the seed
+/// of the sampled ones.
+fn generated_case() -> impl Strategy<Value = (String, String, String, u64)> {
+    (
+        accepted_pattern(),
+        random_hay(),
+        fragment_hay(),
+        any::<u64>(),
+    )
 }
 
 proptest! {
