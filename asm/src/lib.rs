@@ -12,6 +12,9 @@
 //! - [`lower_stack`]: the same instructions in a foreign style (variables
 //!   named on the stack and found by back-reference, no scope hints), a
 //!   benchmark of programs the executor did not write.
+//! - [`lower_hand`]: the same instructions as a person writes them for
+//!   Python's `re` (`\d`, `(?m)^...$`, look-ahead, back-references by
+//!   name), another such benchmark.
 //! - [`interpret`]: what each instruction means, on a structured state: the
 //!   oracle the lowering is tested against.
 //!
@@ -31,6 +34,7 @@ mod dsl;
 pub mod interpret;
 pub mod ir;
 mod lower;
+mod lower_hand;
 mod lower_stack;
 mod optimize;
 mod trace;
@@ -38,6 +42,7 @@ mod trace;
 pub use dsl::Expr;
 pub use ir::{Instr, IrProgram, Special};
 pub use lower::{lower, LowerError, RewriteFault};
+pub use lower_hand::lower_hand;
 pub use lower_stack::lower_stack;
 pub use optimize::optimize;
 pub use trace::{trace, Machine, Paused, TraceError};

@@ -54,6 +54,10 @@ pub enum RewriteFault {
     /// The pattern is outside the portable subset.
     #[error("the pattern is not portable")]
     NotPortable(#[source] PortableError),
+    /// CPython's `re` does not compile the pattern (a lowering that
+    /// writes Python's pattern language rather than the portable subset).
+    #[error("CPython does not compile the pattern")]
+    NotPython(#[source] regex_vm::pyre::PatternError),
     /// The rewrite's engine says back-references and the pattern has none,
     /// or the other way round.
     #[error("engine does not match the use of back-references")]

@@ -6,7 +6,7 @@
 
 use proptest::prelude::*;
 use regex_asm::ir::{Instr, IrProgram};
-use regex_asm::{interpret, lower, lower_stack, optimize};
+use regex_asm::{interpret, lower, lower_hand, lower_stack, optimize};
 use regex_chess_tests::{cases, naive, run_vm, state_and_program};
 use regex_vm::state::State;
 use regex_vm::Config;
@@ -88,6 +88,20 @@ proptest! {
         for program in [lower_stack(&ir).unwrap(), lower_stack(&optimize(&ir)).unwrap()] {
             let fast = run_vm(&program, &start.render(), Config::default());
             prop_assert!(fast == expected, "stack style:\n{program}\nvm:\n{fast}\nreference:\n{expected}");
+            prop_assert_eq!(run_vm(&program, &start.render(), naive()), expected.clone());
+        }
+    }
+
+    /// The hand-written lowering (Python's pattern language: look-ahead,
+    /// `(?m)`, `\d`, back-references by name) means what the reference
+    /// says, on the traced and the fused instructions, fast and naive.
+    #[test]
+    fn hand_lowering_and_reference_agree((start, instrs) in state_and_program()) {
+        let ir = IrProgram::new(instrs);
+        let expected = reference_text(&start, &ir.instrs);
+        for program in [lower_hand(&ir).unwrap(), lower_hand(&optimize(&ir)).unwrap()] {
+            let fast = run_vm(&program, &start.render(), Config::default());
+            prop_assert!(fast == expected, "hand style:\n{program}\nvm:\n{fast}\nreference:\n{expected}");
             prop_assert_eq!(run_vm(&program, &start.render(), naive()), expected.clone());
         }
     }

@@ -235,6 +235,18 @@ pub fn turn_stack_program(depth: Depth) -> Result<Program, AsmError> {
     Ok(regex_asm::lower_stack(&regex_asm::optimize(&ir))?)
 }
 
+/// The same turn program in the hand-written style
+/// ([`regex_asm::lower_hand`]): the same screens, written as a person
+/// writes regexes for Python's `re` (a benchmark of such programs).
+///
+/// # Errors
+///
+/// Only if the program breaks an assembler rule (a bug).
+pub fn turn_hand_program(depth: Depth) -> Result<Program, AsmError> {
+    let ir = regex_asm::trace(|m| turn_dsl(m, depth))?;
+    Ok(regex_asm::lower_hand(&regex_asm::optimize(&ir))?)
+}
+
 /// Why a line is not a move, by its sanitized class.
 const MESSAGES: [(&str, &str); 8] = [
     (

@@ -87,9 +87,11 @@ enum Command {
         #[arg(long)]
         depth: Option<chess::Depth>,
         /// How the instructions become rewrites: `ours` (the program `play`
-        /// runs) or `stack` (the same screens in a foreign style: variables
+        /// runs), `stack` (the same screens in a foreign style: variables
         /// named on the stack and found by back-reference, no scope hints;
-        /// a benchmark for `run`).
+        /// a benchmark for `run`) or `hand` (the same screens as a person
+        /// writes them for Python's `re`: `\d`, `(?m)`, look-ahead,
+        /// back-references; another benchmark, JSON only).
         #[arg(long, value_enum, default_value_t = DumpStyle::Ours)]
         style: DumpStyle,
     },
@@ -182,6 +184,9 @@ enum DumpStyle {
     Ours,
     /// The stack style (`regex_asm::lower_stack`).
     Stack,
+    /// The hand-written style (`regex_asm::lower_hand`), in Python's
+    /// pattern language: JSON only.
+    Hand,
 }
 
 impl DumpFormat {
@@ -247,6 +252,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     let depth = depth.unwrap_or(chess::Depth::FAST);
                     stack = chess::turn::turn_stack_program(depth)
                         .context("building the stack-style turn program")?;
+                    &stack
+                }
+                // Its patterns are Python's (`(?m)`, `(?P<name>`, `\Z`):
+                // JavaScript would read them otherwise, or not at all.
+                (DumpProgram::Turn, DumpStyle::Hand) if format == DumpFormat::Js => {
+                    anyhow::bail!(
+                        "the hand style is in Python's pattern language: dump it as .json"
+                    )
+                }
+                (DumpProgram::Turn, DumpStyle::Hand) => {
+                    let depth = depth.unwrap_or(chess::Depth::FAST);
+                    stack = chess::turn::turn_hand_program(depth)
+                        .context("building the hand-style turn program")?;
                     &stack
                 }
             };

@@ -249,10 +249,13 @@ fn a_catastrophic_pattern_ends_at_its_timeout_naming_the_rewrite() {
     assert!(!ok && err.contains("positive number of seconds"), "{err}");
 }
 
-/// `dump --style stack` (the foreign-style lowering) through `run` prints
-/// the bytes the default dump prints, and CPython running it agrees.
+/// `dump --style stack` (the foreign-style lowering) and `dump --style
+/// hand` (Python's pattern language, as a person writes it) through `run`
+/// print the bytes the default dump prints, and CPython running them
+/// agrees; the hand style has no `.js` dump (JavaScript reads its patterns
+/// otherwise), and says so.
 #[test]
-fn the_stack_style_dump_plays_what_the_default_dump_plays() {
+fn the_other_styles_dumps_play_what_the_default_dump_plays() {
     let dir = tempfile::tempdir().expect("temp dir");
     let dump = |name: &str, style: &str| {
         let file = dir.path().join(name);
@@ -265,26 +268,39 @@ fn the_stack_style_dump_plays_what_the_default_dump_plays() {
         file
     };
     let ours_file = dump("ours.json", "ours");
-    let stack_file = dump("stack.json", "stack");
-    assert_ne!(
-        std::fs::read(&ours_file).expect("read"),
-        std::fs::read(&stack_file).expect("read"),
-        "the two styles are different programs"
-    );
     let input = "e2e4\nhello\n";
     let (ok, expected, err) = ours(&ours_file, &[], input);
     assert!(ok, "{err}");
-    let (ok, got, err) = ours(&stack_file, &[], input);
-    assert!(ok, "{err}");
-    assert!(
-        got == expected,
-        "stack style:\n{}\nours:\n{}",
-        String::from_utf8_lossy(&got),
-        String::from_utf8_lossy(&expected)
-    );
-    if let Some(theirs) = cpython(&stack_file, None, input) {
-        assert!(theirs == expected, "CPython on the stack style differs");
+    for style in ["stack", "hand"] {
+        let file = dump(&format!("{style}.json"), style);
+        assert_ne!(
+            std::fs::read(&ours_file).expect("read"),
+            std::fs::read(&file).expect("read"),
+            "the {style} style is a different program"
+        );
+        let (ok, got, err) = ours(&file, &[], input);
+        assert!(ok, "{err}");
+        assert!(
+            got == expected,
+            "{style} style:\n{}\nours:\n{}",
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(&expected)
+        );
+        if let Some(theirs) = cpython(&file, None, input) {
+            assert!(theirs == expected, "CPython on the {style} style differs");
+        }
     }
+    let js = dir.path().join("hand.js");
+    let out = bin()
+        .args(["dump", "--style", "hand"])
+        .arg(&js)
+        .output()
+        .expect("dump runs");
+    assert!(!out.status.success() && !js.exists(), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "error: the hand style is in Python's pattern language: dump it as .json"
+    );
 }
 
 /// A `.js` dump (`dump --format js`) runs as its JSON dump does; a module

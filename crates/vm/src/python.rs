@@ -104,6 +104,17 @@ pub fn exact(program: &Program) -> Result<Program, Refused> {
     load(&entries)
 }
 
+/// The engine [`load`] gives `pattern` and the number of its groups, or
+/// the error CPython raises for it (for a lowering that writes patterns
+/// outside the portable subset).
+///
+/// # Errors
+///
+/// [`PatternError`] where CPython raises (or past a limit of ours).
+pub fn engine_of(pattern: &str) -> Result<(Engine, usize), PatternError> {
+    plan(pattern).map(|p| (p.engine, p.regex.groups()))
+}
+
 fn plan(pattern: &str) -> Result<Plan, PatternError> {
     let regex = pyre::Regex::new(pattern)?;
     let engine = if rust_reads_as_python(pattern) {
