@@ -124,13 +124,7 @@ fn check_read(
     r: &Rewrite,
     read: &Result<PatternInfo, PortableError>,
 ) -> Result<(), LowerError> {
-    let fail = |reason: RewriteFault| LowerError {
-        index,
-        instr: instr.to_string(),
-        rule,
-        pattern: r.pattern.clone(),
-        reason,
-    };
+    let fail = |reason: RewriteFault| LowerError::at(index, instr, rule, r, reason);
     if matches!(instr, Instr::Boot(_)) && r.pattern == BOOT_PATTERN {
         return Ok(());
     }
@@ -140,13 +134,36 @@ fn check_read(
     if info.backrefs != (r.engine == Engine::Backref) {
         return Err(fail(RewriteFault::WrongEngine));
     }
-    if r.replacement.max_group() > info.groups {
-        return Err(fail(RewriteFault::MissingGroup {
-            named: r.replacement.max_group(),
-            groups: info.groups,
-        }));
+    match missing_group(r, info.groups) {
+        Some(fault) => Err(fail(fault)),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+impl LowerError {
+    /// The error of rewrite `rule` (`r`) of instruction `index`.
+    pub(crate) fn at(
+        index: usize,
+        instr: &Instr,
+        rule: usize,
+        r: &Rewrite,
+        reason: RewriteFault,
+    ) -> LowerError {
+        LowerError {
+            index,
+            instr: instr.to_string(),
+            rule,
+            pattern: r.pattern.clone(),
+            reason,
+        }
+    }
+}
+
+/// [`RewriteFault::MissingGroup`] when `r`'s replacement names a group
+/// past the pattern's `groups`.
+pub(crate) fn missing_group(r: &Rewrite, groups: usize) -> Option<RewriteFault> {
+    let named = r.replacement.max_group();
+    (named > groups).then_some(RewriteFault::MissingGroup { named, groups })
 }
 
 /// Escapes regex metacharacters of a literal value.

@@ -42,8 +42,9 @@
 use regex_vm::portable::BOOT_PATTERN;
 use regex_vm::{Program, Rewrite, Scope, Template};
 
-use crate::ir::{Instr, IrProgram, INT_DIGITS};
+use crate::ir::{Instr, IrProgram};
 use crate::lower::{self, LowerError, RewriteFault};
+use crate::lower_stack::{self, head_then, push, rw, HEAD, MARKED};
 
 /// Lowers every instruction in the hand-written style, in order.
 ///
@@ -74,51 +75,25 @@ fn checked(
     rule: usize,
     mut r: Rewrite,
 ) -> Result<Rewrite, LowerError> {
-    let fail = |reason: RewriteFault| LowerError {
-        index,
-        instr: instr.to_string(),
-        rule,
-        pattern: r.pattern.clone(),
-        reason,
-    };
+    let fail = |reason: RewriteFault| LowerError::at(index, instr, rule, &r, reason);
     if matches!(instr, Instr::Boot(_)) && r.pattern == BOOT_PATTERN {
         return Ok(r);
     }
     let (engine, groups) =
         regex_vm::python::engine_of(&r.pattern).map_err(|e| fail(RewriteFault::NotPython(e)))?;
-    if r.replacement.max_group() > groups {
-        return Err(fail(RewriteFault::MissingGroup {
-            named: r.replacement.max_group(),
-            groups,
-        }));
+    if let Some(fault) = lower::missing_group(&r, groups) {
+        return Err(fail(fault));
     }
     r.engine = engine;
     Ok(r)
 }
 
-/// The head of an active thread, captured as group 1.
-const HEAD: &str = r"(%%\n#stack:\n)";
-/// The head of an active thread marked "done" within one instruction.
-const MARKED: &str = "%`\n#stack:\n";
 /// One stack item.
 const ITEM: &str = r".*\n";
-
-fn rw(pattern: impl Into<String>, template: Template) -> Rewrite {
-    Rewrite::new(pattern, template)
-}
-
-/// The head (group 1) followed by `text`.
-fn head_then(text: &str) -> Template {
-    Template::new().group(1).text(text)
-}
 
 /// A marked thread (`` %` ``) with `text` pushed.
 fn marked_then(text: &str) -> Template {
     Template::literal(&format!("{MARKED}{text}\n"))
-}
-
-fn push(v: &str) -> Rewrite {
-    rw(HEAD, head_then(&format!("{v}\n")))
 }
 
 fn pop() -> Rewrite {
@@ -329,39 +304,7 @@ fn fork_list(values: &[String]) -> Vec<Rewrite> {
 /// `b < a` where `a` is the top item, in unary per digit (as
 /// [`crate::lower_stack`]'s, with `\d`).
 fn less_than() -> Vec<Rewrite> {
-    let w = INT_DIGITS;
-    let mut rules = Vec::new();
-    let padded = format!(r"\d{{{w}}}\n");
-    for skip in ["", padded.as_str()] {
-        for _ in 1..w {
-            rules.push(rw(
-                format!(r"(%%\n#stack:\n{skip})(\d{{1,{}}}\n)", w - 1),
-                Template::new().group(1).text("0").group(2),
-            ));
-        }
-    }
-    let digits = r"(\d)".repeat(w);
-    let mut t = Template::new().group(1);
-    for item in 0..2 {
-        for k in 0..w {
-            t = t.text("`").group(2 + item * w + k);
-        }
-        t = t.text("\n");
-    }
-    rules.push(rw(format!(r"{HEAD}{digits}\n{digits}\n"), t));
-    for d in 0..=9usize {
-        rules.push(rw(
-            format!("`{d}"),
-            Template::literal(&format!("{},", "A".repeat(d))),
-        ));
-    }
-    rules.push(rw(
-        format!(r"{HEAD}([A,]*)(A*)A+,[A,]*\n\2\3,[A,]*\n"),
-        marked_then("T"),
-    ));
-    rules.push(rw(format!(r"{HEAD}[A,]*\n[A,]*\n"), head_then("F\n")));
-    rules.push(unmark());
-    rules
+    lower_stack::less_than_with(r"\d", unmark())
 }
 
 /// A literal value escaped for Python's `re` (every character that means

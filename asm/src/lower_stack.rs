@@ -55,22 +55,23 @@ pub fn lower_stack(program: &IrProgram) -> Result<Program, LowerError> {
 }
 
 /// The head of an active thread, captured as group 1.
-const HEAD: &str = r"(%%\n#stack:\n)";
+pub(crate) const HEAD: &str = r"(%%\n#stack:\n)";
 /// The head of an active thread marked "done" within one instruction.
-const MARKED: &str = "%`\n#stack:\n";
+pub(crate) const MARKED: &str = "%`\n#stack:\n";
 /// One stack item, as the stack style writes it.
 const ITEM: &str = r"[^\n]*\n";
 
-fn rw(pattern: impl Into<String>, template: Template) -> Rewrite {
+pub(crate) fn rw(pattern: impl Into<String>, template: Template) -> Rewrite {
     Rewrite::new(pattern, template)
 }
 
 /// The head (group 1) followed by `text`.
-fn head_then(text: &str) -> Template {
+pub(crate) fn head_then(text: &str) -> Template {
     Template::new().group(1).text(text)
 }
 
-fn push(v: &str) -> Rewrite {
+/// Pushes the literal `v` on every active thread's stack.
+pub(crate) fn push(v: &str) -> Rewrite {
     rw(HEAD, head_then(&format!("{v}\n")))
 }
 
@@ -276,18 +277,25 @@ fn fork_list(values: &[String]) -> Vec<Rewrite> {
 ///    common prefix covers the equal columns (and a common part of the
 ///    first unequal one), so the first column that differs decides.
 fn less_than() -> Vec<Rewrite> {
+    less_than_with("[0-9]", unmark())
+}
+
+/// [`less_than`] with `digit` for the class of one digit and `unmark` for
+/// the rewrite that makes marked threads active again (the hand style
+/// writes `\d` and its own; see `lower_hand`).
+pub(crate) fn less_than_with(digit: &str, unmark: Rewrite) -> Vec<Rewrite> {
     let w = INT_DIGITS;
     let mut rules = Vec::new();
-    let padded = format!("[0-9]{{{w}}}\\n");
+    let padded = format!("{digit}{{{w}}}\\n");
     for skip in ["", padded.as_str()] {
         for _ in 1..w {
             rules.push(rw(
-                format!(r"(%%\n#stack:\n{skip})([0-9]{{1,{}}}\n)", w - 1),
+                format!(r"(%%\n#stack:\n{skip})({digit}{{1,{}}}\n)", w - 1),
                 Template::new().group(1).text("0").group(2),
             ));
         }
     }
-    let digits = "([0-9])".repeat(w);
+    let digits = format!("({digit})").repeat(w);
     let mut t = Template::new().group(1);
     for item in 0..2 {
         for k in 0..w {
@@ -307,7 +315,7 @@ fn less_than() -> Vec<Rewrite> {
         Template::literal(&format!("{MARKED}T\n")),
     ));
     rules.push(rw(format!(r"{HEAD}[A,]*\n[A,]*\n"), head_then("F\n")));
-    rules.push(unmark());
+    rules.push(unmark);
     rules
 }
 
