@@ -91,17 +91,21 @@ struct Reading {
 }
 
 thread_local! {
-    /// The last pattern read on this thread. The executor asks a distinct
-    /// pattern's facts one after another on one thread, and every fact
-    /// starts from the same parse: it is made once.
-    static LAST_READ: RefCell<Option<Rc<Reading>>> = const { RefCell::new(None) };
+    /// The last few patterns read on this thread, the latest last. The
+    /// executor asks a distinct pattern's facts one after another on one
+    /// thread, of the pattern and of its other forms (the inside of its
+    /// one group, its ASCII form and superset): each is parsed once.
+    static LAST_READ: RefCell<Vec<Rc<Reading>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The pattern's [`Reading`], parsed unless it is the last one read on
-/// this thread.
+/// How many readings [`LAST_READ`] keeps.
+const KEPT_READINGS: usize = 4;
+
+/// The pattern's [`Reading`], parsed unless it is among the last ones
+/// read on this thread.
 fn reading(pattern: &str) -> Rc<Reading> {
     LAST_READ.with(|last| {
-        if let Some(r) = last.borrow().as_ref().filter(|r| r.pattern == pattern) {
+        if let Some(r) = last.borrow().iter().rev().find(|r| r.pattern == pattern) {
             return Rc::clone(r);
         }
         let marked = parse_marked(pattern);
@@ -114,7 +118,11 @@ fn reading(pattern: &str) -> Rc<Reading> {
             marked: marked.filter(|_| superset.is_some()).map(Rc::new),
             superset: superset.map(Rc::new),
         });
-        *last.borrow_mut() = Some(Rc::clone(&r));
+        let mut kept = last.borrow_mut();
+        if kept.len() == KEPT_READINGS {
+            kept.remove(0);
+        }
+        kept.push(Rc::clone(&r));
         r
     })
 }

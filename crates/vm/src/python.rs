@@ -50,7 +50,7 @@ pub struct Refused {
 
 /// What one distinct pattern became.
 struct Plan {
-    regex: pyre::Regex,
+    groups: pyre::Groups,
     engine: Engine,
 }
 
@@ -61,21 +61,32 @@ struct Plan {
 ///
 /// The first entry CPython refuses (or that passes a limit of ours).
 pub fn load(entries: &[(String, String)]) -> Result<Program, Refused> {
+    // Each distinct pattern read once, on all cores; then the entries in
+    // order, so the first refusal is the first entry refused.
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    let mut distinct: Vec<&str> = Vec::new();
+    for (pattern, _) in entries {
+        ids.entry(pattern.as_str()).or_insert_with(|| {
+            distinct.push(pattern);
+            distinct.len() - 1
+        });
+    }
+    let plans: Vec<Result<Plan, PatternError>> = {
+        use rayon::prelude::*;
+        distinct.par_iter().map(|p| plan(p)).collect()
+    };
     let mut out = Vec::with_capacity(entries.len());
-    let mut plans: HashMap<&str, Result<Plan, PatternError>> = HashMap::new();
     for (index, (pattern, replacement)) in entries.iter().enumerate() {
         let refused = |reason: Reason| Refused {
             index,
             pattern: pattern.clone(),
             reason,
         };
-        let plan = plans
-            .entry(pattern.as_str())
-            .or_insert_with(|| plan(pattern))
+        let plan = plans[ids[pattern.as_str()]]
             .as_ref()
             .map_err(|e| refused(Reason::Pattern(e.clone())))?;
         let template = plan
-            .regex
+            .groups
             .template(replacement)
             .map_err(|e| refused(Reason::Replacement(e)))?;
         if pattern == BOOT_PATTERN {
@@ -112,17 +123,19 @@ pub fn exact(program: &Program) -> Result<Program, Refused> {
 ///
 /// [`PatternError`] where CPython raises (or past a limit of ours).
 pub fn engine_of(pattern: &str) -> Result<(Engine, usize), PatternError> {
-    plan(pattern).map(|p| (p.engine, p.regex.groups()))
+    plan(pattern).map(|p| (p.engine, p.groups.count()))
 }
 
+/// The pattern read (it compiles on CPython; the executor compiles it
+/// for the engine chosen here).
 fn plan(pattern: &str) -> Result<Plan, PatternError> {
-    let regex = pyre::Regex::new(pattern)?;
+    let groups = pyre::Groups::of(pattern)?;
     let engine = if rust_reads_as_python(pattern) {
         Engine::of_pattern(pattern)
     } else {
         Engine::Python
     };
-    Ok(Plan { regex, engine })
+    Ok(Plan { groups, engine })
 }
 
 /// Whether the Rust engines read `pattern` as CPython does (it compiles

@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 
+use super::deferred::Deferred;
 use super::gate::{Gate, NO_PROBE};
 use super::{CompileError, Config, EngineError, Executor};
 use crate::analysis::{self, GroupEdges, Reach};
@@ -21,11 +22,7 @@ pub(super) enum Compiled {
     /// anchored at the start, when every match begins with a literal (see
     /// [`anchored_replace_all`]); and where its groups lie in the whole
     /// match, when that is fixed (see [`analysis::fixed_groups`]).
-    Plain(
-        regex::Regex,
-        Option<Box<PlainFast>>,
-        Option<Box<[GroupEdges]>>,
-    ),
+    Plain(Deferred, Option<Box<PlainFast>>, Option<Box<[GroupEdges]>>),
     /// A back-reference pattern; with its required prefix and the same
     /// pattern anchored at the start, when every match begins with a
     /// literal (see [`fancy_replace_all`]).
@@ -77,7 +74,7 @@ pub(super) enum PlainFast {
     /// that hold it).
     Anchored {
         prefix: memchr::memmem::Finder<'static>,
-        regex: regex::Regex,
+        regex: Deferred,
     },
     /// Every match starts with `prefix`: our own backtracking matcher,
     /// tried only where the prefix occurs, on ASCII states (see
@@ -338,8 +335,9 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, E
     match engine {
         Engine::Python => {
             let re = crate::pyre::Regex::new(pattern)?;
-            // A form the `regex` crate cannot build (too large) leaves
-            // the Python engine alone.
+            // A form the `regex` crate cannot read leaves the Python
+            // engine alone (and so does one too large to build, when it
+            // first runs).
             let on_ascii = re
                 .ascii_pattern()
                 .filter(|_| !config.naive)
@@ -348,13 +346,13 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, E
             Ok(Compiled::Python(Box::new(re), on_ascii))
         }
         Engine::Plain => {
-            let build = |p: &str| {
-                regex::RegexBuilder::new(p)
-                    .size_limit(64 << 20)
-                    .build()
-                    .map_err(EngineError::from)
+            // A portable pattern without back-references is its own
+            // skeleton, which `portable::check` read as the `regex` crate
+            // reads it.
+            let re = match crate::portable::check(pattern) {
+                Ok(info) if !info.backrefs => Deferred::checked(pattern),
+                _ => Deferred::new(pattern)?,
             };
-            let re = build(pattern)?;
             let prefix = analysis::required_prefix(pattern);
             let groups = analysis::fixed_groups(pattern).map(Vec::into_boxed_slice);
             let fast = if !analysis::runs_at_a_place(pattern) {
@@ -386,7 +384,7 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, E
             } else if prefix.len() >= 2 {
                 Some(Box::new(PlainFast::Anchored {
                     prefix: config.byte_ranks.finder(prefix.as_bytes()),
-                    regex: build(&format!("^(?:{pattern})"))?,
+                    regex: Deferred::checked(&format!("^(?:{pattern})")),
                 }))
             } else {
                 None

@@ -19,6 +19,7 @@
 //! the state. Replace-all itself is `replace`.
 
 mod compile;
+mod deferred;
 mod gate;
 mod halves;
 mod stop;
@@ -39,6 +40,7 @@ use crate::replace::{
 };
 use crate::state;
 use compile::{Compiled, PlainFast, Step};
+use deferred::Deferred;
 use gate::{Found, Gate};
 use halves::{MIN_STRETCH, SPLIT_BYTES};
 
@@ -153,6 +155,16 @@ pub enum ExecError {
         /// What the engine said.
         #[source]
         source: crate::pyre::MatchError,
+    },
+    /// A pattern's automaton, built when the rewrite first ran, passed the
+    /// `regex` crate's size limit (its syntax was read at load).
+    #[error("rewrite {rewrite}: its pattern is too large for the regex crate")]
+    TooLarge {
+        /// Index of the rewrite.
+        rewrite: usize,
+        /// What the engine said.
+        #[source]
+        source: regex::Error,
     },
     /// `fancy-regex` gave up (e.g. its backtrack limit,
     /// [`Config::fancy_backtrack_limit`], was exceeded).
@@ -475,12 +487,12 @@ impl Executor {
 
     /// [`Executor::apply`] on one compiled form of the step's pattern.
     #[allow(clippy::too_many_arguments)]
-    fn apply_compiled(
+    fn apply_compiled<'t>(
         &self,
         index: usize,
         step: &Step,
         compiled: &Compiled,
-        text: &str,
+        text: &'t str,
         ascii: bool,
         from: usize,
         stop: &Stop,
@@ -496,7 +508,12 @@ impl Executor {
                 // On ASCII text, the same pattern in the `regex` crate's
                 // syntax (see `pyre::Regex::ascii_pattern`).
                 if let Some(alt) = on_ascii.as_deref().filter(|_| ascii && !self.config.naive) {
-                    return self.apply_compiled(index, step, alt, text, ascii, from, stop);
+                    match self.apply_compiled(index, step, alt, text, ascii, from, stop) {
+                        // The form too large to build: the Python engine
+                        // runs the rewrite (nothing was written yet).
+                        Err(ExecError::TooLarge { .. }) => {}
+                        done => return done,
+                    }
                 }
                 let limits = crate::pyre::SearchLimits {
                     stop,
@@ -517,12 +534,17 @@ impl Executor {
             }
             Compiled::Plain(re, fast, groups) => {
                 let groups = groups.as_deref().filter(|_| !self.config.naive);
-                let by_regex = || {
-                    from_place(text, from, |rest| match (&step.literal, groups) {
-                        (Some(lit), _) => re.replace_all(rest, regex::NoExpand(lit)),
-                        (None, Some(groups)) => fixed_replace_all(re, groups, rest, &step.template),
-                        (None, None) => re.replace_all(rest, Expand(&step.template)),
-                    })
+                let by_regex = || -> Result<Cow<'t, str>, ExecError> {
+                    let re = built(re, index)?;
+                    Ok(from_place(text, from, |rest| {
+                        match (&step.literal, groups) {
+                            (Some(lit), _) => re.replace_all(rest, regex::NoExpand(lit)),
+                            (None, Some(groups)) => {
+                                fixed_replace_all(re, groups, rest, &step.template)
+                            }
+                            (None, None) => re.replace_all(rest, Expand(&step.template)),
+                        }
+                    }))
                 };
                 match (
                     fast.as_deref().filter(|_| !self.config.naive),
@@ -531,19 +553,27 @@ impl Executor {
                     (Some(PlainFast::Literal(finder)), _) => {
                         literal_replace_all(finder, text, &step.template, from)
                     }
-                    (Some(PlainFast::Anchored { prefix, regex }), literal) => anchored_replace_all(
-                        places(prefix),
-                        regex,
-                        text,
-                        literal.as_deref(),
-                        groups,
-                        &step.template,
-                    ),
+                    // The anchored form is a faster way only: if it does
+                    // not build (one more group past the nesting limit),
+                    // the pattern itself runs.
+                    (Some(PlainFast::Anchored { prefix, regex }), literal) => match regex.get() {
+                        Ok(regex) => anchored_replace_all(
+                            places(prefix),
+                            regex,
+                            text,
+                            literal.as_deref(),
+                            groups,
+                            &step.template,
+                        ),
+                        Err(_) => by_regex()?,
+                    },
                     (Some(PlainFast::Backtrack { prefix, matcher }), _) if ascii => {
-                        backtrack_replace_all(places(prefix), matcher, text, &step.template)
-                            .unwrap_or_else(|backtrack::GaveUp| by_regex())
+                        match backtrack_replace_all(places(prefix), matcher, text, &step.template) {
+                            Ok(next) => next,
+                            Err(backtrack::GaveUp) => by_regex()?,
+                        }
                     }
-                    _ => by_regex(),
+                    _ => by_regex()?,
                 }
             }
             Compiled::Fancy(re, anchored, own) => {
@@ -578,4 +608,12 @@ impl Executor {
             Cow::Owned(s) => Some(s),
         })
     }
+}
+
+/// The regex of a rewrite, built now if it runs for the first time.
+fn built(deferred: &Deferred, rewrite: usize) -> Result<&regex::Regex, ExecError> {
+    deferred.get().map_err(|source| ExecError::TooLarge {
+        rewrite,
+        source: source.clone(),
+    })
 }

@@ -399,3 +399,43 @@ fn a_stretch_on_two_halves_gives_up_when_the_stop_is_due() {
     assert!(!ran, "the stretch goes back to the one-at-a-time loop");
     assert_eq!(state, before, "state untouched");
 }
+
+#[test]
+fn a_pattern_too_large_to_build_is_refused_when_it_first_runs() {
+    // The syntax is read at load: a bad one is refused there.
+    let bad = Program::new(vec![Rewrite::new("a(b", Template::literal("x"))]);
+    let e = Executor::new(&bad, Config::default()).expect_err("refused at load");
+    assert_eq!(e.index, 0);
+    // An automaton past the size limit is found when its rewrite runs,
+    // and named; the rewrites before it ran.
+    let big = r"\w{1000}\w{1000}\w{1000}";
+    let p = Program::new(vec![
+        Rewrite::new("a", Template::literal("b")),
+        Rewrite::new(big, Template::literal("x")),
+    ]);
+    let exec = Executor::new(&p, Config::default()).expect("loads");
+    let mut s = "aa".to_string();
+    match exec.run(&mut s) {
+        Err(ExecError::TooLarge { rewrite: 1, source }) => {
+            assert!(
+                matches!(source, regex::Error::CompiledTooBig(_)),
+                "{source:?}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(s, "bb");
+}
+
+#[test]
+fn an_ascii_form_too_large_to_build_leaves_the_python_engine_to_run() {
+    // `\w` is Python's: our engine runs it, and on ASCII states its
+    // ASCII form would, but that form is past the `regex` crate's limit.
+    let pattern = r"(?:(?:\w{1000}){100}){10}|%(\d)";
+    let p = crate::python::load(&[(pattern.to_string(), r"<\1>".to_string())]).expect("loads");
+    let exec = Executor::new(&p, Config::default()).expect("loads");
+    let mut s = "a%1b%2".to_string();
+    exec.run(&mut s).expect("runs on the Python engine");
+    // re.sub(pattern, r"<\1>", "a%1b%2")
+    assert_eq!(s, "a<1>b<2>");
+}

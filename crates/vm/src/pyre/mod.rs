@@ -67,6 +67,45 @@ pub struct Regex {
     superset: Option<String>,
 }
 
+/// A pattern's groups, as CPython counts and names them: all a load needs
+/// of a pattern to read its replacements, without compiling it.
+#[derive(Debug, Clone)]
+pub struct Groups {
+    count: usize,
+    names: HashMap<String, usize>,
+}
+
+impl Groups {
+    /// Reads `pattern` as `re.compile(pattern)` would, keeping its groups.
+    ///
+    /// # Errors
+    ///
+    /// [`PatternError`] where CPython raises (or past our nesting limit):
+    /// the same as [`Regex::new`].
+    pub fn of(pattern: &str) -> Result<Groups, PatternError> {
+        let parsed = parse::parse(pattern)?;
+        Ok(Groups {
+            count: parsed.groups,
+            names: parsed.names,
+        })
+    }
+
+    /// Number of capturing groups.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Reads a replacement as `re.sub` reads it for this pattern (see
+    /// [`Regex::template`]).
+    ///
+    /// # Errors
+    ///
+    /// [`TemplateError`] where CPython raises.
+    pub fn template(&self, replacement: &str) -> Result<Template, TemplateError> {
+        template::parse(replacement, self.count, &self.names)
+    }
+}
+
 /// The bounds of one search (see [`Regex::replace_all`]).
 #[derive(Debug, Clone, Copy)]
 pub struct SearchLimits<'s> {
