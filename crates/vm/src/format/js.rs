@@ -81,7 +81,7 @@ const MAX_JS_GROUP: usize = 99;
 /// An entry of a program that has no JavaScript form (see [`to_js`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "entry {index} (pattern {:?}) has no JavaScript form",
+    "entry {index} (pattern {:?}) cannot be written as JavaScript",
     crate::excerpt(pattern)
 )]
 pub struct NoJsForm {
@@ -98,8 +98,8 @@ pub struct NoJsForm {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NoJsReason {
     /// The pattern has none with CPython's meaning.
-    #[error("its pattern")]
-    Pattern(#[source] JavascriptError),
+    #[error(transparent)]
+    Pattern(JavascriptError),
     /// The replacement names a group JavaScript's `$NN` cannot.
     #[error("its replacement names group {0}; JavaScript's `$NN` reaches {MAX_JS_GROUP}")]
     Group(usize),
@@ -631,7 +631,8 @@ mod tests {
             "{err:?}"
         );
         assert!(
-            err.source().is_some_and(|s| s.source().is_some()),
+            err.source()
+                .is_some_and(|s| s.to_string() == "an atomic group has no JavaScript form"),
             "{err:?}"
         );
     }

@@ -92,8 +92,8 @@ pub enum JavascriptError {
     #[error("CPython refuses the pattern")]
     Pattern(#[source] PatternError),
     /// JavaScript lacks its constructs or reads them otherwise.
-    #[error("it has no JavaScript form with its meaning")]
-    Refused(#[source] JsRefusal),
+    #[error(transparent)]
+    Refused(JsRefusal),
 }
 
 /// The bounds of one search (see [`Regex::replace_all`]).
