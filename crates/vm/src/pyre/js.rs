@@ -230,7 +230,7 @@ impl Writer {
             return Err(JsRefusal::EmptyLoopBody);
         }
         let mut inside = Vec::new();
-        groups_in(body, &mut inside);
+        ast::visit_groups(body, &mut |g, _| inside.push(g));
         if self.behind && max > 1 && !inside.is_empty() {
             return Err(JsRefusal::InLookBehind);
         }
@@ -277,26 +277,6 @@ fn push_wrapped(out: &mut String, s: &str, wrap: bool) {
         out.push(')');
     } else {
         out.push_str(s);
-    }
-}
-
-/// The groups inside `node`, each group number once in a pattern.
-fn groups_in(node: &Node, out: &mut Vec<usize>) {
-    match node {
-        Node::Group(n, inner) => {
-            out.push(*n);
-            groups_in(inner, out);
-        }
-        Node::Seq(items) | Node::Alt(items) => items.iter().for_each(|n| groups_in(n, out)),
-        Node::Repeat { node, .. }
-        | Node::Atomic(node)
-        | Node::Scoped(node)
-        | Node::Look { node, .. } => groups_in(node, out),
-        Node::Cond { yes, no, .. } => {
-            groups_in(yes, out);
-            groups_in(no, out);
-        }
-        Node::Empty | Node::Char(_) | Node::Anchor(_) | Node::Backref(..) => {}
     }
 }
 
