@@ -23,10 +23,12 @@
 //! group inside a loop that an iteration may leave unset (JavaScript
 //! forgets a loop's groups as each iteration starts, CPython keeps the last
 //! value), a back-reference to a group that may not have matched
-//! (JavaScript matches the empty string there, CPython fails), and inside
-//! a look-behind (which JavaScript matches from right to left) a
-//! back-reference, a look-around or a group inside a loop (JavaScript keeps
-//! the leftmost iteration's). It runs nothing.
+//! (JavaScript matches the empty string there, CPython fails), and a
+//! group inside a loop inside a look-behind (JavaScript matches a
+//! look-behind from right to left, so it keeps the leftmost iteration's).
+//! A back-reference inside a look-behind is written: CPython refuses one to
+//! a group of the same look-behind, and one to a group set before it reads
+//! the same text from either side. It runs nothing.
 
 use super::ast::{self, Anchor, CharTest, Fold, Greed, Node, UNBOUNDED};
 use super::unicode::{self, Category};
@@ -64,10 +66,9 @@ pub enum JsRefusal {
         "a back-reference to group {0}, which may not have matched (JavaScript matches the empty string there, CPython fails)"
     )]
     MaybeUnset(usize),
-    /// A back-reference, a look-around or a group inside a loop, inside a
-    /// look-behind.
+    /// A group inside a loop inside a look-behind.
     #[error(
-        "a back-reference, a look-around or a group in a loop inside a look-behind (JavaScript matches a look-behind from right to left)"
+        "a group in a loop inside a look-behind (JavaScript matches a look-behind from right to left and keeps the leftmost iteration's)"
     )]
     InLookBehind,
 }
@@ -168,10 +169,10 @@ impl Writer {
                 greed,
             } => self.repeat(node, *min, *max, *greed)?,
             Node::Anchor(a) => (anchor(*a), Binding::Atom),
+            // Inside a look-behind, CPython refuses a reference to a group
+            // of the same look-behind: the group is set before it starts,
+            // and JavaScript's right-to-left matching reads the same text.
             Node::Backref(n, Fold::Exact) => {
-                if self.behind {
-                    return Err(JsRefusal::InLookBehind);
-                }
                 if !self.set.get(*n).copied().unwrap_or(false) {
                     return Err(JsRefusal::MaybeUnset(*n));
                 }
@@ -184,13 +185,11 @@ impl Writer {
                 negate,
                 node,
             } => {
-                if self.behind {
-                    return Err(JsRefusal::InLookBehind);
-                }
                 let before = self.set.clone();
-                self.behind = behind.is_some();
+                let outer = self.behind;
+                self.behind = outer || behind.is_some();
                 let emitted = self.emit(node);
-                self.behind = false;
+                self.behind = outer;
                 let (s, _) = emitted?;
                 // A negative look-around that holds has matched nothing.
                 if *negate {
@@ -410,8 +409,6 @@ mod tests {
             (r"(?!(a))b\1", JsRefusal::MaybeUnset(1)),
             (r"(?:(a)|b)+", JsRefusal::SkippedInLoop(1)),
             (r"(?:(?:(a)|b)?c)+", JsRefusal::SkippedInLoop(1)),
-            (r"(a)(?<=\1)b", JsRefusal::InLookBehind),
-            (r"(?<=(?=a)a)b", JsRefusal::InLookBehind),
             (r"(?<=(?:(.)){2})c", JsRefusal::InLookBehind),
         ] {
             assert_eq!(js(p), Err(why), "{p}");
@@ -422,6 +419,8 @@ mod tests {
             r"(?=(a))a\1",
             r"(?<=a)b",
             r"(?<=(a)b)c\1",
+            r"(a)(?<=\1)b",
+            r"(?<=(?=(a))a)b\1",
             r"(?:(a)|b)?c",
         ] {
             assert!(js(p).is_ok(), "{p}: {:?}", js(p));

@@ -373,9 +373,19 @@ const PLAIN_QUANTIFIERS: &[&str] = &[
     "{2,3}?",
 ];
 
-/// Look-behind bodies for the JavaScript cases: [`fixed`]'s, and groups
-/// in loops (which JavaScript matches from right to left).
-const JS_BEHIND: &[&str] = &[r"(.){2}", r"(?:(a)|(b)){2}", r"(\w)\d", r"(?:(.)b){2}"];
+/// Look-behind bodies for the JavaScript cases: [`fixed`]'s, groups in
+/// loops (which JavaScript matches from right to left), look-arounds with
+/// groups.
+const JS_BEHIND: &[&str] = &[
+    r"(.){2}",
+    r"(?:(a)|(b)){2}",
+    r"(\w)\d",
+    r"(?:(.)b){2}",
+    r"(?<=a)b",
+    r"(?<!(a))b",
+    r"(?=(a))\w",
+    r"(?=(.)){2}a",
+];
 
 /// Groups that may be left unset (`(?:(a)|b)`, `(a)?`, `(?:(a)b|c)`),
 /// for the JavaScript cases: in a loop or before a back-reference,
