@@ -4,11 +4,13 @@
 //! [`to_js`] writes it: a pattern of the portable subset as a `/.../g`
 //! literal (its unescaped `/` escaped, line terminators written as
 //! escapes) or, when no literal can say it, a `new RegExp("...", "g")`
-//! call; a pattern only our Python engine reads as CPython does
-//! ([`Engine::Python`]) as its translation (`crate::pyre::javascript`), a
-//! `/.../gu` literal, followed on its line by the Python pattern itself as
-//! a third element, which the README's loop (`for (const [re, r] of
-//! rewrites)`) never reads; each replacement in `String.prototype.replace`
+//! call, once the translation's reading of its groups accepts it; a
+//! pattern only our Python engine reads as CPython does
+//! ([`Engine::Python`]), or a portable one with an astral character, as
+//! its translation (`crate::pyre::javascript`), a `/.../gu` literal,
+//! followed on its line by the Python pattern itself as a third element,
+//! which the README's loop (`for (const [re, r] of rewrites)`) never
+//! reads; each replacement in `String.prototype.replace`
 //! syntax (`$01`, `$&`, `$$`: an unmatched group is the empty string in
 //! both languages). It refuses, naming the entry ([`NoJsForm`]), a pattern
 //! with no JavaScript form with CPython's meaning and a replacement naming a
@@ -27,9 +29,8 @@
 //! (the text around a match, named groups), and any line not in the shape
 //! the writer writes. It must not run a program: that is `exec`'s job.
 
-use std::path::Path;
-
 use std::collections::HashMap;
+use std::path::Path;
 
 use super::{from_pairs, json_string, FormatError};
 use crate::lex::{lex, Token};
@@ -110,9 +111,10 @@ pub enum NoJsReason {
 /// `s = s.replace(re, r)`. Replacements are in `String.prototype.replace`
 /// syntax ([`Template::to_js`]). A pattern of the portable subset is
 /// written as it is (flag `g`); one only our Python engine reads as
-/// CPython does ([`Engine::Python`], as `python::load` marks them) as the
-/// JavaScript regex with its meaning (flags `gu`), the Python pattern
-/// after the replacement. Ends with a newline.
+/// CPython does ([`Engine::Python`], as `python::load` marks them), or a
+/// portable one with an astral character, as the JavaScript regex with its
+/// meaning (flags `gu`), the Python pattern after the replacement (see
+/// `js_form`). Ends with a newline.
 ///
 /// # Errors
 ///
