@@ -281,6 +281,14 @@ const CONSTRUCTS: &[(&str, &str, &str, &str, &str)] = &[
         "<kK\u{212a}s> \u{17f} <KS>",
     ),
     (
+        // `\g<name>`, a group that did not match (empty), `\g<0>`.
+        "template_named_and_unmatched_groups",
+        r"(?P<w>[a-z])(\d)?-",
+        r"\g<w>[\2]\g<0>",
+        "a1-b-",
+        "a[1]a1-b[]b-",
+    ),
+    (
         // A look-ahead: translated (a portable `a.b` is written as it is,
         // and JavaScript's `.` stops at `\r` too).
         "dot_stops_at_newline_only",
