@@ -124,11 +124,11 @@ fn random_programs_under_node_match_vm() {
         let program = lower(&IrProgram::new(instrs)).unwrap();
         let text = state.render();
         expected.push(run_vm(&program, &text, Config::default()));
-        input.push(serde_json::json!({"state": text, "module": format::to_js(&program)}));
+        input.push(serde_json::json!({"state": text, "module": format::to_js(&program).unwrap()}));
     }
     let fib = demo::fib(12).unwrap();
     expected.push(run_vm(&fib, "", Config::default()));
-    input.push(serde_json::json!({"state": "", "module": format::to_js(&fib)}));
+    input.push(serde_json::json!({"state": "", "module": format::to_js(&fib).unwrap()}));
     let got = run_script(
         "node",
         &["-e", NODE_LOOP],

@@ -13,9 +13,9 @@
 //! same bytes, or the benchmark fails. It reports per engine the total
 //! time (the sum over passes of each pass's median over runs), the median
 //! pass, and the ratios to ours. Node is skipped, and said so, when it is
-//! not installed or the program has a pattern outside the portable
-//! subset (the JavaScript dump writes patterns as they are). This module
-//! measures; it knows nothing of chess.
+//! not installed or the program has a pattern with no JavaScript form with
+//! CPython's meaning (`regex_vm::format::to_js` says which and why). This
+//! module measures; it knows nothing of chess.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -280,34 +280,30 @@ pub(crate) fn run(job: &Job<'_>) -> Result<()> {
         script_job("python3", &["-I", "-c", PYTHON_PASSES], &script)?,
     )?;
     same_bytes(&ours, &python)?;
-    // The JavaScript dump writes patterns as they are: only the portable
-    // subset means the same to Node.
-    let not_portable = program
-        .rewrites()
-        .iter()
-        .position(|r| r.engine == regex_vm::Engine::Python);
-    let node = if node_installed() && not_portable.is_none() {
-        let dir = tempfile::tempdir().context("temporary directory")?;
-        let module = dir.path().join("program.mjs");
-        std::fs::write(&module, regex_vm::format::to_js(&program))
-            .with_context(|| format!("writing {}", module.display()))?;
-        let mut script = script;
-        script["module"] = serde_json::json!(module);
-        let node = answer("Node", script_job("node", &["-e", NODE_PASSES], &script)?)?;
-        same_bytes(&ours, &node)?;
-        Some(node)
-    } else {
-        None
+    // Node runs the JavaScript dump, whose patterns outside the portable
+    // subset are translated: a program with one that has no JavaScript
+    // form with its meaning is not run there.
+    let module = regex_vm::format::to_js(&program);
+    let node = match (&module, node_installed()) {
+        (Ok(module), true) => {
+            let dir = tempfile::tempdir().context("temporary directory")?;
+            let path = dir.path().join("program.mjs");
+            std::fs::write(&path, module).with_context(|| format!("writing {}", path.display()))?;
+            let mut script = script;
+            script["module"] = serde_json::json!(path);
+            let node = answer("Node", script_job("node", &["-e", NODE_PASSES], &script)?)?;
+            same_bytes(&ours, &node)?;
+            Some(node)
+        }
+        _ => None,
     };
     let engines: Vec<&Timed> = [Some(&ours), Some(&python), node.as_ref()]
         .into_iter()
         .flatten()
         .collect();
-    let node_note = match not_portable {
-        Some(i) => format!(
-            "not run (entry {i}'s pattern is outside the portable subset, which Node would read otherwise)"
-        ),
-        None => "not run (no `node` on PATH)".to_string(),
+    let node_note = match module {
+        Err(e) => format!("not run ({})", crate::textio::chain(&e)),
+        Ok(_) => "not run (no `node` on PATH)".to_string(),
     };
     if job.json {
         print_json(job, &program, &engines)

@@ -91,7 +91,8 @@ enum Command {
         /// named on the stack and found by back-reference, no scope hints;
         /// a benchmark for `run`) or `hand` (the same screens as a person
         /// writes them for Python's `re`: `\d`, `(?m)`, look-ahead,
-        /// back-references; another benchmark, JSON only).
+        /// back-references; another benchmark; as `.js`, each pattern
+        /// translated to a JavaScript regex with its meaning).
         #[arg(long, value_enum, default_value_t = DumpStyle::Ours)]
         style: DumpStyle,
     },
@@ -185,7 +186,7 @@ enum DumpStyle {
     /// The stack style (`regex_asm::lower_stack`).
     Stack,
     /// The hand-written style (`regex_asm::lower_hand`), in Python's
-    /// pattern language: JSON only.
+    /// pattern language (translated for a `.js` dump).
     Hand,
 }
 
@@ -254,13 +255,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         .context("building the stack-style turn program")?;
                     &stack
                 }
-                // Its patterns are Python's (`(?m)`, `(?P<name>`, `\Z`):
-                // JavaScript would read them otherwise, or not at all.
-                (DumpProgram::Turn, DumpStyle::Hand) if format == DumpFormat::Js => {
-                    anyhow::bail!(
-                        "the hand style is in Python's pattern language: dump it as .json"
-                    )
-                }
                 (DumpProgram::Turn, DumpStyle::Hand) => {
                     let depth = depth.unwrap_or(chess::Depth::FAST);
                     stack = chess::turn::turn_hand_program(depth)
@@ -270,7 +264,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let text = match format {
                 DumpFormat::Json => format!("{}\n", regex_vm::format::to_json(program)),
-                DumpFormat::Js => regex_vm::format::to_js(program),
+                // The hand style's patterns are Python's: each is
+                // translated, or the entry is refused with the reason.
+                DumpFormat::Js => {
+                    regex_vm::format::to_js(program).context("writing the program as JavaScript")?
+                }
             };
             std::fs::write(&file, text).with_context(|| format!("writing {}", file.display()))?;
             let bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);

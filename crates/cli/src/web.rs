@@ -202,7 +202,9 @@ pub(crate) fn run(args: WebArgs) -> Result<()> {
         let turn = &chess::turn_pass(depth)
             .context("building the turn program")?
             .program;
-        total += write(dir, &turn_file(depth), &regex_vm::format::to_js(turn))?;
+        let module =
+            regex_vm::format::to_js(turn).context("writing the turn program as JavaScript")?;
+        total += write(dir, &turn_file(depth), &module)?;
         turns.push((depth, turn.len()));
     }
     total += write(
@@ -210,7 +212,9 @@ pub(crate) fn run(args: WebArgs) -> Result<()> {
         "screen.js",
         &screen_module(engine_value(&turns, moves.len()))?,
     )?;
-    total += write(dir, "moves.js", &regex_vm::format::to_js(&moves))?;
+    let module =
+        regex_vm::format::to_js(&moves).context("writing the moves program as JavaScript")?;
+    total += write(dir, "moves.js", &module)?;
     let listed: Vec<String> = turns
         .iter()
         .map(|(d, n)| format!("{} ({n} rewrites)", turn_file(*d)))

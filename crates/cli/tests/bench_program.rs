@@ -206,3 +206,53 @@ fn an_engine_that_ends_in_other_bytes_fails_the_benchmark() {
         "{err}"
     );
 }
+
+#[test]
+fn python_patterns_run_on_node_translated_or_node_says_why_not() {
+    let Some(node) = engines() else { return };
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Patterns only CPython's `re` (and ours) reads so: `(?m)`, `\d`, `$`,
+    // a look-behind, a named group.
+    let program = dir.path().join("python.json");
+    std::fs::write(
+        &program,
+        r##"[
+["^$", "#a:1\n#b:22\n"],
+["(?m)^#(?P<k>\\w):(\\d+)$", "\\g<2>=\\g<k>"],
+["(?<=\\n)(\\d)", "<\\1>"]
+]"##,
+    )
+    .expect("written");
+    let input = dir.path().join("input.txt");
+    std::fs::write(&input, "#c:333\n").expect("written");
+    let out = bench(&program, &input, &["--json"]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    let expected = if node {
+        serde_json::json!(["ours", "CPython", "Node"])
+    } else {
+        serde_json::json!(["ours", "CPython"])
+    };
+    assert_eq!(report["same_bytes"], expected, "{report:#}");
+    let runs = run_prints(&program, &input);
+    assert!(
+        String::from_utf8_lossy(&runs).ends_with("1=a\n<2>2=b\n<3>33=c\n"),
+        "{}",
+        String::from_utf8_lossy(&runs)
+    );
+
+    // An atomic group has no JavaScript form: Node is not run, and the
+    // table says which entry and why.
+    let atomic = dir.path().join("atomic.json");
+    std::fs::write(&atomic, r#"[["^$", "ab\n"], ["(?>a)b", "x"]]"#).expect("written");
+    let out = bench(&atomic, &input, &[]);
+    assert!(out.status.success(), "{}", describe(&out));
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        table.contains(
+            "Node: not run (entry 1 (pattern \"(?>a)b\") cannot be written as JavaScript: \
+             an atomic group has no JavaScript form)"
+        ),
+        "{table}"
+    );
+}

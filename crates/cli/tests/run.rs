@@ -252,8 +252,8 @@ fn a_catastrophic_pattern_ends_at_its_timeout_naming_the_rewrite() {
 /// `dump --style stack` (the foreign-style lowering) and `dump --style
 /// hand` (Python's pattern language, as a person writes it) through `run`
 /// print the bytes the default dump prints, and CPython running them
-/// agrees; the hand style has no `.js` dump (JavaScript reads its patterns
-/// otherwise), and says so.
+/// agrees; the hand style's `.js` dump (its patterns translated) prints
+/// them too, through `run` and under Node.
 #[test]
 fn the_other_styles_dumps_play_what_the_default_dump_plays() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -290,17 +290,51 @@ fn the_other_styles_dumps_play_what_the_default_dump_plays() {
             assert!(theirs == expected, "CPython on the {style} style differs");
         }
     }
-    let js = dir.path().join("hand.js");
-    let out = bin()
-        .args(["dump", "--style", "hand"])
-        .arg(&js)
-        .output()
-        .expect("dump runs");
-    assert!(!out.status.success() && !js.exists(), "{out:?}");
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr).trim_end(),
-        "error: the hand style is in Python's pattern language: dump it as .json"
-    );
+    // The hand style as JavaScript: each pattern translated; `run` reads
+    // it back to the Python patterns, and Node plays the module.
+    let js = dump("hand.js", "hand");
+    let (ok, got, err) = ours(&js, &[], input);
+    assert!(ok, "{err}");
+    assert!(got == expected, "run on the hand style's .js dump differs");
+    if let Some(theirs) = node(&js, input, dir.path()) {
+        assert!(
+            theirs == expected,
+            "Node on the hand style's .js dump:\n{}",
+            String::from_utf8_lossy(&theirs)
+        );
+    }
+}
+
+/// `run`'s loop in Node over a module `dump` wrote, as an ES module that
+/// imports it: one pass on the empty state, then each input line and
+/// `\n` appended, a pass, the state printed.
+const NODE_LOOP: &str = r#"
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+const { rewrites } = await import(pathToFileURL(process.argv[2]).href);
+const lines = readFileSync(0, "utf8").split("\n");
+if (lines[lines.length - 1] === "") lines.pop();
+let state = "";
+for (let i = 0; ; i++) {
+  for (const [re, r] of rewrites) state = state.replace(re, r);
+  process.stdout.write(state);
+  if (i >= lines.length) break;
+  state += lines[i] + "\n";
+}
+"#;
+
+/// Node's bytes for `module` fed `input`, or `None` when `node` is
+/// missing (a visible skip outside CI; under `CI=true` a failure).
+fn node(module: &Path, input: &str, dir: &Path) -> Option<Vec<u8>> {
+    if !needs("node", "the Node half of this test") {
+        return None;
+    }
+    let driver = write(dir, "loop.mjs", NODE_LOOP);
+    let mut cmd = Command::new("node");
+    cmd.arg(driver).arg(module);
+    let (ok, out, err) = feed(cmd, input);
+    assert!(ok, "node failed: {err}");
+    Some(out)
 }
 
 /// A `.js` dump (`dump --format js`) runs as its JSON dump does; a module

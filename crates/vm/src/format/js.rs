@@ -1,29 +1,41 @@
 //! The JavaScript shape of a program, written and read back: an ES module
 //! exporting `rewrites`, one `[regex, "replacement"],` line per rewrite.
 //!
-//! [`to_js`] writes it: each pattern as a `/.../g` literal (its unescaped
-//! `/` escaped, line terminators written as escapes) or, when no literal
-//! can say it, a `new RegExp("...", "g")` call; each replacement in
-//! `String.prototype.replace` syntax (`$01`, `$&`, `$$`). [`pairs_from_js`]
-//! reads such a module back into the `[pattern, replacement]` pairs of the
-//! JSON shape (the replacement in Python `re.sub` syntax), so `run` reads a
-//! `.js` dump as it reads the JSON one, and [`from_js`] checks those pairs
-//! into a [`Program`] as `from_json` does. Reading is exact for every
-//! pattern but two spellings a literal cannot keep, which come back as the
-//! same regex spelt otherwise: a bare line terminator comes back as its
-//! escape (`\n`, `\r`, `\u2028`, `\u2029`), and an escaped slash `\/` as
-//! `/`. What has no Python counterpart is refused with the line it is on:
-//! a flag other than `g` (without it JavaScript replaces only the first
-//! match), `` $` ``, `$'` and `$<` (the text around a match, named
-//! groups), and any line not in the shape the writer writes. Group
-//! numbers above 99 have no JavaScript spelling. It must not run a
-//! program: that is `exec`'s job.
+//! [`to_js`] writes it: a pattern of the portable subset as a `/.../g`
+//! literal (its unescaped `/` escaped, line terminators written as
+//! escapes) or, when no literal can say it, a `new RegExp("...", "g")`
+//! call, once the translation's reading of its groups accepts it; a
+//! pattern only our Python engine reads as CPython does
+//! ([`Engine::Python`]), or a portable one with an astral character, as
+//! its translation (`crate::pyre::javascript`), a `/.../gu` literal,
+//! followed on its line by the Python pattern itself as a third element,
+//! which the README's loop (`for (const [re, r] of rewrites)`) never
+//! reads; each replacement in `String.prototype.replace`
+//! syntax (`$01`, `$&`, `$$`: an unmatched group is the empty string in
+//! both languages). It refuses, naming the entry ([`NoJsForm`]), a pattern
+//! with no JavaScript form with CPython's meaning and a replacement naming a
+//! group past 99. [`pairs_from_js`] reads such a module back into the
+//! `[pattern, replacement]` pairs of the JSON shape (the replacement in
+//! Python `re.sub` syntax; for a `/.../gu` entry the Python pattern of its
+//! third element, whose translation must be the regex written before it),
+//! so `run` reads a `.js` dump as it reads the JSON one, and [`from_js`]
+//! checks those pairs into a [`Program`] as `from_json` does. Reading is
+//! exact for every pattern but two spellings a `/.../g` literal cannot
+//! keep, which come back as the same regex spelt otherwise: a bare line
+//! terminator comes back as its escape (`\n`, `\r`, `\u2028`, `\u2029`),
+//! and an escaped slash `\/` as `/`. What has no Python counterpart is
+//! refused with the line it is on: flags other than `g` and `gu` (without
+//! `g` JavaScript replaces only the first match), `` $` ``, `$'` and `$<`
+//! (the text around a match, named groups), and any line not in the shape
+//! the writer writes. It must not run a program: that is `exec`'s job.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use super::{from_pairs, json_string, FormatError};
 use crate::lex::{lex, Token};
-use crate::program::{Program, Template};
+use crate::program::{Engine, Program, Template};
+use crate::pyre::{javascript, JavascriptError, JsRefusal};
 
 /// The module's first line.
 const HEADER: &str = "export const rewrites = [";
@@ -44,6 +56,16 @@ pub enum JsError {
         /// What is wrong.
         reason: String,
     },
+    /// The Python pattern of a `/.../gu` entry has no JavaScript form, so
+    /// no writer of ours wrote the line.
+    #[error("line {line}: the Python pattern after the `/.../gu` regex")]
+    Untranslatable {
+        /// 1-based line number in the file.
+        line: usize,
+        /// Why it has none.
+        #[source]
+        source: JavascriptError,
+    },
 }
 
 /// Whether `path` names a JavaScript module: its extension is `.js` or
@@ -54,22 +76,105 @@ pub fn is_js_path(path: &Path) -> bool {
         .is_some_and(|e| e == "js" || e == "mjs")
 }
 
+/// The highest group a JavaScript replacement can name (`$99`).
+const MAX_JS_GROUP: usize = 99;
+
+/// An entry of a program that has no JavaScript form (see [`to_js`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "entry {index} (pattern {:?}) cannot be written as JavaScript",
+    crate::excerpt(pattern)
+)]
+pub struct NoJsForm {
+    /// The entry (0-based).
+    pub index: usize,
+    /// Its pattern.
+    pub pattern: String,
+    /// Why.
+    #[source]
+    pub reason: NoJsReason,
+}
+
+/// Why an entry has no JavaScript form.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoJsReason {
+    /// The pattern has none with CPython's meaning.
+    #[error(transparent)]
+    Pattern(JavascriptError),
+    /// The replacement names a group JavaScript's `$NN` cannot.
+    #[error("its replacement names group {0}; JavaScript's `$NN` reaches {MAX_JS_GROUP}")]
+    Group(usize),
+}
+
 /// The program as an ES module exporting `rewrites`, an array of
 /// `[RegExp, replacement]` pairs meant to be applied in order with
 /// `s = s.replace(re, r)`. Replacements are in `String.prototype.replace`
-/// syntax ([`Template::to_js`]). Ends with a newline.
-pub fn to_js(program: &Program) -> String {
+/// syntax ([`Template::to_js`]). A pattern of the portable subset is
+/// written as it is (flag `g`); one only our Python engine reads as
+/// CPython does ([`Engine::Python`], as `python::load` marks them), or a
+/// portable one with an astral character, as the JavaScript regex with its
+/// meaning (flags `gu`), the Python pattern after the replacement (see
+/// `js_form`). Ends with a newline.
+///
+/// # Errors
+///
+/// [`NoJsForm`] for the first entry that has no JavaScript form with its
+/// meaning, or whose replacement names a group past 99.
+pub fn to_js(program: &Program) -> Result<String, NoJsForm> {
     let mut out = format!("{HEADER}\n");
-    for r in program.rewrites() {
+    // Programs repeat patterns a lot: translate each distinct one once.
+    let mut translated: HashMap<&str, String> = HashMap::new();
+    for (index, r) in program.rewrites().iter().enumerate() {
+        let refused = |reason| NoJsForm {
+            index,
+            pattern: r.pattern.clone(),
+            reason,
+        };
+        let group = r.replacement.max_group();
+        if group > MAX_JS_GROUP {
+            return Err(refused(NoJsReason::Group(group)));
+        }
         out.push_str("  [");
-        out.push_str(&js_regex(&r.pattern));
+        let regex = match translated.get(r.pattern.as_str()) {
+            Some(regex) => regex,
+            None => {
+                let regex =
+                    js_form(&r.pattern, r.engine).map_err(|e| refused(NoJsReason::Pattern(e)))?;
+                translated.entry(&r.pattern).or_insert(regex)
+            }
+        };
+        out.push_str(regex);
         out.push_str(", ");
         out.push_str(&json_string(&r.replacement.to_js()));
+        if regex.ends_with("/gu") {
+            out.push_str(", ");
+            out.push_str(&json_string(&r.pattern));
+        }
         out.push_str("],\n");
     }
     out.push_str(FOOTER);
     out.push('\n');
-    out
+    Ok(out)
+}
+
+/// The JavaScript regex of a pattern run on `engine`: the translation of
+/// a pattern only our Python engine reads, or of a portable one with an
+/// astral character (which JavaScript without the `u` flag reads as two
+/// halves): `/.../gu`; any other portable pattern as it is ([`js_regex`])
+/// once the translation's reading of its groups accepts it (JavaScript
+/// matches a back-reference to an unset group, and forgets a loop's groups
+/// at each iteration; the portable subset allows both) or refuses it only
+/// for matching the empty string (the boot pattern `^$`).
+fn js_form(pattern: &str, engine: Engine) -> Result<String, JavascriptError> {
+    if engine == Engine::Python || !pattern.chars().all(|c| u32::from(c) < 0x10000) {
+        return Ok(format!("/{}/gu", javascript(pattern)?));
+    }
+    match javascript(pattern) {
+        Ok(_)
+        | Err(JavascriptError::Pattern(_))
+        | Err(JavascriptError::Refused(JsRefusal::MatchesEmpty)) => Ok(js_regex(pattern)),
+        Err(e) => Err(e),
+    }
 }
 
 /// A global JavaScript regex for `pattern`: a `/.../g` literal with unescaped
@@ -125,6 +230,8 @@ pub fn pairs_from_js(text: &str) -> Result<Vec<(String, String)>, JsError> {
     }
     let mut pairs = Vec::new();
     let mut closed = false;
+    // Each distinct Python pattern's translation, to check its lines.
+    let mut translated: HashMap<String, String> = HashMap::new();
     for (i, l) in lines {
         let line = i + 1;
         let l = l.trim();
@@ -141,7 +248,7 @@ pub fn pairs_from_js(text: &str) -> Result<Vec<(String, String)>, JsError> {
             closed = true;
             continue;
         }
-        pairs.push(entry(l).map_err(|reason| JsError::Entry { line, reason })?);
+        pairs.push(entry(l, line, &mut translated)?);
     }
     if !closed {
         return Err(JsError::Shape("the array is not closed with `];`"));
@@ -161,31 +268,74 @@ pub fn from_js(text: &str) -> Result<Program, FormatError> {
     from_pairs(&pairs)
 }
 
-/// One `[regex, "replacement"],` line: the pattern and the replacement in
-/// Python syntax.
-fn entry(l: &str) -> Result<(String, String), String> {
-    let rest = l.strip_prefix('[').ok_or("an entry starts with `[`")?;
-    let (pattern, rest) = if let Some(call) = rest.strip_prefix("new RegExp(") {
-        let (pattern, rest) = string_literal(call)?;
-        let rest = rest
-            .strip_prefix(", \"g\")")
-            .ok_or("`new RegExp(pattern, \"g\")` is the only call read (flag `g` alone)")?;
-        (pattern, rest)
+/// One `[regex, "replacement"],` line (or `[/.../gu, "replacement",
+/// "python pattern"],`): the pattern and the replacement in Python syntax.
+/// `translated` keeps the translation of each Python pattern seen.
+fn entry(
+    l: &str,
+    line: usize,
+    translated: &mut HashMap<String, String>,
+) -> Result<(String, String), JsError> {
+    let bad = |reason: String| JsError::Entry { line, reason };
+    let rest = l
+        .strip_prefix('[')
+        .ok_or_else(|| bad("an entry starts with `[`".into()))?;
+    let (regex, rest) = if let Some(call) = rest.strip_prefix("new RegExp(") {
+        let (pattern, rest) = string_literal(call).map_err(bad)?;
+        let rest = rest.strip_prefix(", \"g\")").ok_or_else(|| {
+            bad("`new RegExp(pattern, \"g\")` is the only call read (flag `g` alone)".into())
+        })?;
+        (Literal::Plain(pattern), rest)
     } else {
-        regex_literal(rest)?
+        regex_literal(rest).map_err(bad)?
     };
     let rest = rest
         .strip_prefix(", ")
-        .ok_or("the regex is followed by `, ` and the replacement")?;
-    let (replacement, rest) = string_literal(rest)?;
+        .ok_or_else(|| bad("the regex is followed by `, ` and the replacement".into()))?;
+    let (replacement, mut rest) = string_literal(rest).map_err(bad)?;
+    let (pattern, last) = match regex {
+        Literal::Plain(pattern) => (pattern, "replacement"),
+        Literal::Unicode(body) => {
+            let after =
+                rest.strip_prefix(", ").ok_or_else(|| {
+                    bad("a `/.../gu` regex's replacement is followed by `, ` and its Python pattern"
+                    .into())
+                })?;
+            let (pattern, after) = string_literal(after).map_err(bad)?;
+            rest = after;
+            let js = match translated.get(&pattern) {
+                Some(js) => js,
+                None => {
+                    let js = javascript(&pattern)
+                        .map_err(|source| JsError::Untranslatable { line, source })?;
+                    translated.entry(pattern.clone()).or_insert(js)
+                }
+            };
+            if *js != body {
+                return Err(bad(
+                    "the `/.../gu` regex is not the translation of the Python pattern after it"
+                        .into(),
+                ));
+            }
+            (pattern, "Python pattern")
+        }
+    };
     if rest != "]," && rest != "]" {
-        return Err("the replacement is followed by `],`".into());
+        return Err(bad(format!("the {last} is followed by `],`")));
     }
-    Ok((pattern, python_replacement(&replacement)?))
+    Ok((pattern, python_replacement(&replacement).map_err(bad)?))
 }
 
-/// A `/body/g` literal at the start of `text`: its pattern, and the rest.
-fn regex_literal(text: &str) -> Result<(String, &str), String> {
+/// A regex of an entry line.
+enum Literal<'t> {
+    /// `/.../g` or `new RegExp("...", "g")`: the pattern itself.
+    Plain(String),
+    /// `/.../gu`: the translation of a Python pattern, as written.
+    Unicode(&'t str),
+}
+
+/// A `/body/g` or `/body/gu` literal at the start of `text`, and the rest.
+fn regex_literal(text: &str) -> Result<(Literal<'_>, &str), String> {
     let body = text
         .strip_prefix('/')
         .ok_or("the regex is a `/.../g` literal or `new RegExp(...)`")?;
@@ -214,12 +364,14 @@ fn regex_literal(text: &str) -> Result<(String, &str), String> {
                 let after = &body[i + 1..];
                 let end = after.find(|c: char| !c.is_ascii_alphabetic());
                 let (flags, rest) = after.split_at(end.unwrap_or(after.len()));
-                if flags != "g" {
-                    return Err(format!(
-                        "flags {flags:?}: only `g` (replace every match, nothing else) is read"
-                    ));
-                }
-                return Ok((pattern, rest));
+                return match flags {
+                    "g" => Ok((Literal::Plain(pattern), rest)),
+                    "gu" => Ok((Literal::Unicode(&body[..i]), rest)),
+                    _ => Err(format!(
+                        "flags {flags:?}: only `g` (replace every match, nothing else) and `gu` \
+                         (a translated Python pattern) are read"
+                    )),
+                };
             }
             c => pattern.push(c),
         }
@@ -309,7 +461,7 @@ mod tests {
         assert_eq!(js_regex("a\\"), "new RegExp(\"a\\\\\", \"g\")");
         let p = Program::new(vec![Rewrite::new("a/b", Template::literal("$").group(1))]);
         assert_eq!(
-            to_js(&p),
+            to_js(&p).unwrap(),
             "export const rewrites = [\n  [/a\\/b/g, \"$$$01\"],\n];\n"
         );
     }
@@ -375,7 +527,7 @@ mod tests {
     fn the_writer_s_module_reads_back_to_the_same_pairs() {
         let pairs = r#"[["a/b\\n(c)", "x\\g<1>$\\\\"], ["", "E"], ["[/]\\\\", "\\g<0>"]]"#;
         let program = crate::format::from_json(pairs).expect("valid pairs");
-        let js = to_js(&program);
+        let js = to_js(&program).expect("portable patterns");
         assert_eq!(
             pairs_from_js(&js).expect("reads"),
             crate::format::pairs_from_json(pairs).expect("pairs")
@@ -417,6 +569,74 @@ mod tests {
             Err(JsError::Shape(_))
         ));
         assert!(pairs_from_js(&format!("{}x\n", module(&[]))).is_err());
+    }
+
+    #[test]
+    fn translated_entries_carry_their_python_pattern_and_read_back_to_it() {
+        let pairs: Vec<(String, String)> = [
+            (r"(?m)^#a:(\d+)$", r"#a:\g<1>!"),
+            ("x/y", "$"),
+            ("[\u{10400}-\u{1044f}]", r"\g<0>"),
+        ]
+        .iter()
+        .map(|(p, r)| (p.to_string(), r.to_string()))
+        .collect();
+        let program = crate::python::load(&pairs).expect("loads");
+        let js = to_js(&program).expect("translates");
+        let lines: Vec<&str> = js.lines().collect();
+        assert!(
+            lines[1].starts_with(r"  [/(?<![^\n])#a:(")
+                && lines[1].ends_with(r##"/gu, "#a:$01!", "(?m)^#a:(\\d+)$"],"##),
+            "{}",
+            lines[1]
+        );
+        assert_eq!(lines[2], r#"  [/x\/y/g, "$$"],"#);
+        assert!(
+            lines[3].ends_with("/gu, \"$&\", \"[\u{10400}-\u{1044f}]\"],"),
+            "{}",
+            lines[3]
+        );
+        let back = pairs_from_js(&js).expect("reads back");
+        let expected: Vec<(String, String)> = program
+            .rewrites()
+            .iter()
+            .zip(&pairs)
+            .map(|(r, (p, _))| (p.clone(), r.replacement.to_python()))
+            .collect();
+        assert_eq!(back, expected);
+    }
+
+    #[test]
+    fn a_translated_entry_must_be_the_translation_of_its_python_pattern() {
+        for (entry, reason) in [
+            (r#"[/a/gu, "b", "x"],"#, "not the translation"),
+            (r#"[/a/gu, "b"],"#, "its Python pattern"),
+            (r#"[/a/gu, "b", "a", "c"],"#, "followed by `],`"),
+            (r#"[/a/gu, "b", 1],"#, "not a string"),
+        ] {
+            let err = pairs_from_js(&module(&[entry])).unwrap_err();
+            let text = err.to_string();
+            assert!(
+                text.starts_with("line 2: ") && text.contains(reason),
+                "{entry}: {text}"
+            );
+        }
+        assert_eq!(
+            pairs_from_js(&module(&[r#"[/a/gu, "b", "a"],"#])).unwrap(),
+            vec![("a".to_string(), "b".to_string())]
+        );
+        // A Python pattern with no JavaScript form: no writer wrote it.
+        use std::error::Error as _;
+        let err = pairs_from_js(&module(&[r#"[/a/gu, "b", "(?>a)"],"#])).unwrap_err();
+        assert!(
+            matches!(err, JsError::Untranslatable { line: 2, .. }),
+            "{err:?}"
+        );
+        assert!(
+            err.source()
+                .is_some_and(|s| s.to_string() == "an atomic group has no JavaScript form"),
+            "{err:?}"
+        );
     }
 
     #[test]
@@ -630,20 +850,30 @@ mod tests {
 
     proptest! {
         /// A program written as JavaScript and read back is the program
-        /// (patterns spelt as a literal keeps them), and writing what was
-        /// read gives the same module.
+        /// (patterns spelt as a literal keeps them; a translated one, with
+        /// an astral character, comes back as it was), and writing what
+        /// was read gives the same module.
         #[test]
         fn programs_round_trip_through_javascript(
             rewrites in prop::collection::vec(rewrite(), 0..8)
         ) {
-            let (written, read): (Vec<Rewrite>, Vec<Rewrite>) = rewrites.into_iter().unzip();
+            let (written, mut read): (Vec<Rewrite>, Vec<Rewrite>) = rewrites.into_iter().unzip();
+            for (w, r) in written.iter().zip(&mut read) {
+                if w.pattern.chars().any(|c| u32::from(c) >= 0x10000) {
+                    r.pattern.clone_from(&w.pattern);
+                }
+            }
             let (program, expected) = (Program::new(written), Program::new(read));
+            // A pattern JavaScript reads otherwise is refused (that the
+            // refusals are right is `js_differential`'s business).
             let js = to_js(&program);
+            prop_assume!(js.is_ok());
+            let js = js.unwrap_or_default();
             let back = from_js(&js);
             prop_assert!(back.is_ok(), "{:?}\n{js}", back.err());
             let back = back.unwrap_or_default();
             prop_assert_eq!(&back, &expected, "{}", js);
-            prop_assert_eq!(to_js(&back), js);
+            prop_assert_eq!(to_js(&back), Ok(js));
         }
     }
 }

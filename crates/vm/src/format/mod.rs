@@ -18,7 +18,7 @@ use crate::program::{Engine, Program, Rewrite, Template};
 
 pub mod js;
 
-pub use js::{from_js, is_js_path, pairs_from_js, to_js, JsError};
+pub use js::{from_js, is_js_path, pairs_from_js, to_js, JsError, NoJsForm, NoJsReason};
 
 /// Compiled-size limit for `regex` patterns, the same one the executor uses,
 /// so that a file the executor would run is never rejected here.
@@ -421,10 +421,13 @@ fn digit(c: char) -> usize {
 ///
 /// # Errors
 ///
-/// The I/O error of the write.
+/// The I/O error of the write; a program with no JavaScript form (see
+/// [`to_js`]) written to a `.js` file is an
+/// [`std::io::ErrorKind::InvalidData`] error whose source is the
+/// [`NoJsForm`].
 pub fn write_file(program: &Program, path: &Path) -> std::io::Result<()> {
     let text = if is_js_path(path) {
-        to_js(program)
+        to_js(program).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?
     } else {
         let mut t = to_json(program);
         t.push('\n');

@@ -241,3 +241,24 @@ pub(crate) fn can_be_empty(node: &Node) -> bool {
         Node::Cond { yes, no, .. } => can_be_empty(yes) || can_be_empty(no),
     }
 }
+
+/// Calls `f` with each capturing group inside `node` (its number and its
+/// content), outer groups before the groups they hold.
+pub(crate) fn visit_groups<'n>(node: &'n Node, f: &mut impl FnMut(usize, &'n Node)) {
+    match node {
+        Node::Group(i, n) => {
+            f(*i, n);
+            visit_groups(n, f);
+        }
+        Node::Seq(items) | Node::Alt(items) => items.iter().for_each(|n| visit_groups(n, f)),
+        Node::Repeat { node, .. }
+        | Node::Atomic(node)
+        | Node::Scoped(node)
+        | Node::Look { node, .. } => visit_groups(node, f),
+        Node::Cond { yes, no, .. } => {
+            visit_groups(yes, f);
+            visit_groups(no, f);
+        }
+        Node::Empty | Node::Char(_) | Node::Anchor(_) | Node::Backref(..) => {}
+    }
+}

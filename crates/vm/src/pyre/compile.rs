@@ -430,7 +430,7 @@ fn positive(t: &CharTest) -> Vec<(u32, u32)> {
 /// ASCII/Unicode mode rather than the scope's (`(?a:\W)` in a Unicode
 /// pattern passes over `é`, which the class matches). Measured on
 /// CPython 3.11; a place whose character fails it is never tried.
-fn filter(node: &Node) -> Option<CharTest> {
+pub(crate) fn filter(node: &Node) -> Option<CharTest> {
     match node {
         Node::Seq(items) => filter(items.first()?),
         Node::Group(_, n) | Node::Scoped(n) => filter(n),

@@ -12,8 +12,10 @@
 //! text (the executor's fast path), [`superset`] as a superset (for the
 //! executor's analysis); [`template`] reads
 //! `re.sub`'s replacement strings; [`facts`] gives the executor the texts
-//! every match needs; [`unicode`] answers what a character is to Python,
-//! from [`tables`] (generated from CPython itself).
+//! every match needs; [`js`] writes the pattern as a JavaScript regex
+//! with its meaning (the JavaScript dump); [`unicode`] answers what a
+//! character is to Python, from [`tables`] (generated from CPython
+//! itself).
 //!
 //! This module is the surface: [`Regex`] (a compiled pattern) and the
 //! errors. It knows nothing of the state grammar, the executor or files.
@@ -24,6 +26,7 @@ mod compile;
 mod escape;
 mod facts;
 mod flags;
+mod js;
 mod parse;
 mod prog;
 mod search;
@@ -37,6 +40,7 @@ mod vm;
 
 use std::collections::HashMap;
 
+pub use js::JsRefusal;
 pub use parse::PatternError;
 pub use template::TemplateError;
 pub use vm::MatchError;
@@ -104,6 +108,31 @@ impl Groups {
     pub fn template(&self, replacement: &str) -> Result<Template, TemplateError> {
         template::parse(replacement, self.count, &self.names)
     }
+}
+
+/// `pattern` as the body of a JavaScript regex that, with the flags
+/// `gu`, means under `String.prototype.replace` what the pattern means to
+/// CPython under `re.sub` (see `js`).
+///
+/// # Errors
+///
+/// [`JavascriptError`]: CPython refuses the pattern, or it has no such
+/// form.
+pub fn javascript(pattern: &str) -> Result<String, JavascriptError> {
+    let parsed = parse::parse(pattern).map_err(JavascriptError::Pattern)?;
+    let filter = compile::filter(&parsed.node);
+    js::translate(&parsed.node, parsed.groups, filter.as_ref()).map_err(JavascriptError::Refused)
+}
+
+/// Why a pattern has no JavaScript form (see [`javascript`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum JavascriptError {
+    /// CPython refuses the pattern.
+    #[error("CPython refuses the pattern")]
+    Pattern(#[source] PatternError),
+    /// JavaScript lacks its constructs or reads them otherwise.
+    #[error(transparent)]
+    Refused(JsRefusal),
 }
 
 /// The bounds of one search (see [`Regex::replace_all`]).

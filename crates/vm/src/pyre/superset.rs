@@ -15,7 +15,7 @@
 //! depends on the text before a place). Declined (`None`): only what the
 //! `regex` crate cannot parse. It runs nothing.
 
-use super::ast::{CharTest, Fold, Node, UNBOUNDED};
+use super::ast::{self, CharTest, Fold, Node, UNBOUNDED};
 
 /// The superset pattern, or `None` where it cannot be written.
 pub(crate) fn superset(node: &Node) -> Option<String> {
@@ -28,25 +28,12 @@ pub(crate) fn superset(node: &Node) -> Option<String> {
 
 /// Each group's node, by number.
 fn collect_groups<'n>(node: &'n Node, out: &mut Vec<Option<&'n Node>>) {
-    match node {
-        Node::Group(i, n) => {
-            if out.len() <= *i {
-                out.resize(*i + 1, None);
-            }
-            out[*i] = Some(n);
-            collect_groups(n, out);
+    ast::visit_groups(node, &mut |i, n| {
+        if out.len() <= i {
+            out.resize(i + 1, None);
         }
-        Node::Seq(items) | Node::Alt(items) => items.iter().for_each(|n| collect_groups(n, out)),
-        Node::Repeat { node, .. }
-        | Node::Atomic(node)
-        | Node::Scoped(node)
-        | Node::Look { node, .. } => collect_groups(node, out),
-        Node::Cond { yes, no, .. } => {
-            collect_groups(yes, out);
-            collect_groups(no, out);
-        }
-        _ => {}
-    }
+        out[i] = Some(n);
+    });
 }
 
 /// `capture`: groups capture (not inside a back-reference's copy, which

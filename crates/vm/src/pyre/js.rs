@@ -1,0 +1,429 @@
+//! A parsed Python pattern written as a JavaScript regex that means, under
+//! `String.prototype.replace` with the flags `gu`, what the pattern means
+//! to CPython under `re.sub`; or the reason there is none. The JavaScript
+//! dump uses it for the patterns outside the portable subset.
+//!
+//! With the `u` flag JavaScript reads text by code points, as Python does.
+//! Every character test is written as the set of code points it passes
+//! (so `\d`, `\w`, `\s` and `(?i)` keep CPython 3.11's Unicode 14 meaning,
+//! not JavaScript's ASCII `\d` or Node's newer Unicode), `.` as `[^\n]`,
+//! `(?s).` as `[^]`; `$` as `(?=\n?$)`, `(?m)^` as `(?<![^\n])`, `(?m)$`
+//! as `(?![^\n])`, `\A` and `\Z` as `^` and `$` (there is no `m` flag),
+//! `\b` and `\B` by look-around on Python's word characters (`\B` never
+//! matches an empty text in CPython 3.11; JavaScript's does); a
+//! back-reference as `(?:\N)`, so a digit after it stays a digit; and
+//! CPython's search filter (see `compile::filter`) as a look-ahead in
+//! front. Refused, each with its [`JsRefusal`]: what JavaScript has no
+//! form for (atomic groups, possessive loops, conditionals,
+//! case-insensitive back-references), and what it reads otherwise, each
+//! seen on Node 20 against CPython 3.11: a pattern that can match the
+//! empty string (after an empty match CPython tries a non-empty one at the
+//! same place, where Node moves on, and Node tries empty matches inside an
+//! astral character), a loop whose body can match the empty string, a
+//! group inside a loop that an iteration may leave unset (JavaScript
+//! forgets a loop's groups as each iteration starts, CPython keeps the last
+//! value), a back-reference to a group that may not have matched
+//! (JavaScript matches the empty string there, CPython fails), and a
+//! group inside a loop inside a look-behind (JavaScript matches a
+//! look-behind from right to left, so it keeps the leftmost iteration's).
+//! A back-reference inside a look-behind is written: CPython refuses one to
+//! a group of the same look-behind, and one to a group set before it reads
+//! the same text from either side. It runs nothing.
+
+use super::ast::{self, Anchor, CharTest, Fold, Greed, Node, UNBOUNDED};
+use super::unicode::{self, Category};
+
+/// Why a pattern has no JavaScript form with its meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum JsRefusal {
+    /// `(?>...)`.
+    #[error("an atomic group has no JavaScript form")]
+    Atomic,
+    /// `*+`, `++`, `?+`, `{m,n}+`.
+    #[error("a possessive loop has no JavaScript form")]
+    Possessive,
+    /// `(?(1)yes|no)`.
+    #[error("a conditional group has no JavaScript form")]
+    Conditional,
+    /// A back-reference under `(?i)`.
+    #[error("a case-insensitive back-reference has no JavaScript form")]
+    FoldedBackref,
+    /// The whole pattern can match the empty string.
+    #[error(
+        "the pattern can match the empty string, and JavaScript places empty matches otherwise"
+    )]
+    MatchesEmpty,
+    /// A loop whose body can match the empty string.
+    #[error("a loop whose body can match the empty string (JavaScript's loop rules differ there)")]
+    EmptyLoopBody,
+    /// A group inside a loop that an iteration may leave unset.
+    #[error(
+        "group {0} is inside a loop and an iteration may skip it (JavaScript forgets it, CPython keeps its last value)"
+    )]
+    SkippedInLoop(usize),
+    /// A back-reference to a group that may not have matched.
+    #[error(
+        "a back-reference to group {0}, which may not have matched (JavaScript matches the empty string there, CPython fails)"
+    )]
+    MaybeUnset(usize),
+    /// A group inside a loop inside a look-behind.
+    #[error(
+        "a group in a loop inside a look-behind (JavaScript matches a look-behind from right to left and keeps the leftmost iteration's)"
+    )]
+    InLookBehind,
+}
+
+/// How an emitted piece binds, to know where it needs `(?:...)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Binding {
+    /// An alternation: wrapped inside a sequence or a loop.
+    Alt,
+    /// A sequence (or a loop): wrapped inside a loop.
+    Seq,
+    /// One atom: a loop takes it as it is.
+    Atom,
+}
+
+/// The body of a JavaScript regex (to be used with the flags `gu`) that
+/// means what `node`, a pattern of `groups` groups, means to CPython
+/// under `re.sub`; `filter` is CPython's search filter of the pattern, if
+/// it has one.
+///
+/// # Errors
+///
+/// [`JsRefusal`] where there is no such body.
+pub(crate) fn translate(
+    node: &Node,
+    groups: usize,
+    filter: Option<&CharTest>,
+) -> Result<String, JsRefusal> {
+    if ast::can_be_empty(node) {
+        return Err(JsRefusal::MatchesEmpty);
+    }
+    let mut w = Writer {
+        set: vec![false; groups + 1],
+        behind: false,
+    };
+    let (body, binding) = w.emit(node)?;
+    Ok(match filter {
+        // A place whose first character fails the filter is never tried.
+        Some(f) => {
+            let mut out = format!("(?={})", char_test(f));
+            push_wrapped(&mut out, &body, binding < Binding::Seq);
+            out
+        }
+        None => body,
+    })
+}
+
+/// The translation's walk over the tree.
+struct Writer {
+    /// `set[n]`: group `n` has certainly matched here, in JavaScript's
+    /// reading (which forgets a loop's groups as each iteration starts).
+    set: Vec<bool>,
+    /// Inside a look-behind.
+    behind: bool,
+}
+
+impl Writer {
+    fn emit(&mut self, node: &Node) -> Result<(String, Binding), JsRefusal> {
+        Ok(match node {
+            Node::Empty => ("(?:)".to_string(), Binding::Atom),
+            Node::Char(t) => (char_test(t), Binding::Atom),
+            Node::Seq(items) => {
+                let mut out = String::new();
+                for n in items {
+                    let (s, b) = self.emit(n)?;
+                    push_wrapped(&mut out, &s, b < Binding::Seq);
+                }
+                (out, Binding::Seq)
+            }
+            Node::Alt(branches) => {
+                let before = self.set.clone();
+                let mut all: Option<Vec<bool>> = None;
+                let mut out = String::new();
+                for (i, b) in branches.iter().enumerate() {
+                    if i > 0 {
+                        out.push('|');
+                    }
+                    self.set.clone_from(&before);
+                    out.push_str(&self.emit(b)?.0);
+                    all = Some(match all {
+                        None => self.set.clone(),
+                        Some(a) => a.iter().zip(&self.set).map(|(x, y)| *x && *y).collect(),
+                    });
+                }
+                self.set = all.unwrap_or(before);
+                (out, Binding::Alt)
+            }
+            Node::Group(n, inner) => {
+                let (s, _) = self.emit(inner)?;
+                self.mark(*n);
+                (format!("({s})"), Binding::Atom)
+            }
+            Node::Scoped(inner) => self.emit(inner)?,
+            Node::Repeat {
+                node,
+                min,
+                max,
+                greed,
+            } => self.repeat(node, *min, *max, *greed)?,
+            Node::Anchor(a) => (anchor(*a), Binding::Atom),
+            // Inside a look-behind, CPython refuses a reference to a group
+            // of the same look-behind: the group is set before it starts,
+            // and JavaScript's right-to-left matching reads the same text.
+            Node::Backref(n, Fold::Exact) => {
+                if !self.set.get(*n).copied().unwrap_or(false) {
+                    return Err(JsRefusal::MaybeUnset(*n));
+                }
+                // Wrapped: `\1` then a digit would be `\10`.
+                (format!("(?:\\{n})"), Binding::Atom)
+            }
+            Node::Backref(_, Fold::Lower { .. }) => return Err(JsRefusal::FoldedBackref),
+            Node::Look {
+                behind,
+                negate,
+                node,
+            } => {
+                let before = self.set.clone();
+                let outer = self.behind;
+                self.behind = outer || behind.is_some();
+                let emitted = self.emit(node);
+                self.behind = outer;
+                let (s, _) = emitted?;
+                // A negative look-around that holds has matched nothing.
+                if *negate {
+                    self.set = before;
+                }
+                let open = match (behind.is_some(), negate) {
+                    (false, false) => "(?=",
+                    (false, true) => "(?!",
+                    (true, false) => "(?<=",
+                    (true, true) => "(?<!",
+                };
+                (format!("{open}{s})"), Binding::Atom)
+            }
+            Node::Atomic(_) => return Err(JsRefusal::Atomic),
+            Node::Cond { .. } => return Err(JsRefusal::Conditional),
+        })
+    }
+
+    fn mark(&mut self, n: usize) {
+        if self.set.len() <= n {
+            self.set.resize(n + 1, false);
+        }
+        self.set[n] = true;
+    }
+
+    fn repeat(
+        &mut self,
+        body: &Node,
+        min: u32,
+        max: u32,
+        greed: Greed,
+    ) -> Result<(String, Binding), JsRefusal> {
+        if greed == Greed::Possessive {
+            return Err(JsRefusal::Possessive);
+        }
+        if ast::can_be_empty(body) {
+            return Err(JsRefusal::EmptyLoopBody);
+        }
+        let mut inside = Vec::new();
+        ast::visit_groups(body, &mut |g, _| inside.push(g));
+        if self.behind && max > 1 && !inside.is_empty() {
+            return Err(JsRefusal::InLookBehind);
+        }
+        // JavaScript forgets the body's groups as an iteration starts.
+        let before = self.set.clone();
+        for &g in &inside {
+            self.set[g] = false;
+        }
+        let (s, b) = self.emit(body)?;
+        if max > 1 {
+            if let Some(&g) = inside.iter().find(|&&g| !self.set[g]) {
+                return Err(JsRefusal::SkippedInLoop(g));
+            }
+        }
+        if min == 0 {
+            // No iteration: the groups are as before the loop (unset, as
+            // nothing outside the body sets them).
+            for &g in &inside {
+                self.set[g] = before[g];
+            }
+        }
+        let mut out = String::new();
+        push_wrapped(&mut out, &s, b < Binding::Atom);
+        match (min, max) {
+            (0, UNBOUNDED) => out.push('*'),
+            (1, UNBOUNDED) => out.push('+'),
+            (0, 1) => out.push('?'),
+            (m, UNBOUNDED) => out.push_str(&format!("{{{m},}}")),
+            (m, n) if m == n => out.push_str(&format!("{{{m}}}")),
+            (m, n) => out.push_str(&format!("{{{m},{n}}}")),
+        }
+        if greed == Greed::Lazy {
+            out.push('?');
+        }
+        // A loop of a loop needs the inner one wrapped.
+        Ok((out, Binding::Seq))
+    }
+}
+
+fn push_wrapped(out: &mut String, s: &str, wrap: bool) {
+    if wrap {
+        out.push_str("(?:");
+        out.push_str(s);
+        out.push(')');
+    } else {
+        out.push_str(s);
+    }
+}
+
+fn anchor(a: Anchor) -> String {
+    match a {
+        Anchor::Start => "^".to_string(),
+        Anchor::End => "$".to_string(),
+        Anchor::EndOrFinalNewline => r"(?=\n?$)".to_string(),
+        Anchor::LineStart => r"(?<![^\n])".to_string(),
+        Anchor::LineEnd => r"(?![^\n])".to_string(),
+        Anchor::WordBoundary { ascii } => {
+            let w = word_class(ascii);
+            format!("(?:(?<={w})(?!{w})|(?<!{w})(?={w}))")
+        }
+        // Both sides word characters, or neither in a text that is not
+        // empty.
+        Anchor::NotWordBoundary { ascii } => {
+            let w = word_class(ascii);
+            format!("(?:(?<={w})(?={w})|(?<!{w})(?!{w})(?:(?<=[^])|(?=[^])))")
+        }
+    }
+}
+
+fn word_class(ascii: bool) -> String {
+    class(&unicode::category_ranges(Category::Word, ascii), false)
+}
+
+fn char_test(t: &CharTest) -> String {
+    match t {
+        CharTest::Lit(c) => literal(*c, false),
+        CharTest::NotNewline => r"[^\n]".to_string(),
+        CharTest::Any => "[^]".to_string(),
+        CharTest::Set(s) => {
+            let ranges = s.positive_ranges();
+            let outside = unicode::complement(&ranges);
+            match ranges[..] {
+                [(lo, hi)] if lo == hi => literal(lo, false),
+                _ if outside.len() < ranges.len() => class(&outside, true),
+                _ => class(&ranges, false),
+            }
+        }
+    }
+}
+
+/// `[...]` of the sorted, disjoint ranges (`[^...]` when `negated`); an
+/// empty set is `[]`, which matches nothing.
+fn class(ranges: &[(u32, u32)], negated: bool) -> String {
+    let mut out = String::from(if negated { "[^" } else { "[" });
+    for &(lo, hi) in ranges {
+        out.push_str(&literal(lo, true));
+        if hi > lo {
+            if hi > lo + 1 {
+                out.push('-');
+            }
+            out.push_str(&literal(hi, true));
+        }
+    }
+    out.push(']');
+    out
+}
+
+/// One code point as a `u`-mode regex literal reads it: printable ASCII
+/// as itself, syntax characters and `/` escaped, `\n` and `\t` as such,
+/// everything else as `\u{...}` (which also keeps line terminators out of
+/// the literal).
+fn literal(c: u32, in_class: bool) -> String {
+    let Some(ch) = char::from_u32(c).filter(|ch| ch.is_ascii() && !ch.is_ascii_control()) else {
+        return match c {
+            0x0A => r"\n".to_string(),
+            0x09 => r"\t".to_string(),
+            _ => format!(r"\u{{{c:X}}}"),
+        };
+    };
+    let syntax = if in_class {
+        r"\]^-[/"
+    } else {
+        r"^$\.*+?()[]{}|/"
+    };
+    if syntax.contains(ch) {
+        format!("\\{ch}")
+    } else {
+        ch.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::javascript;
+    use super::*;
+
+    fn js(p: &str) -> Result<String, JsRefusal> {
+        javascript(p).map_err(|e| match e {
+            super::super::JavascriptError::Refused(r) => r,
+            other => panic!("{p}: {other}"),
+        })
+    }
+
+    #[test]
+    fn writes_python_meanings_in_javascript_syntax() {
+        assert_eq!(js(r"a.b$").unwrap(), r"a[^\n]b(?=\n?$)");
+        assert_eq!(
+            js(r"(?m)^#x:(.*)$").unwrap(),
+            r"(?<![^\n])#x:([^\n]*)(?![^\n])"
+        );
+        assert_eq!(js(r"(%%\n)(\w+)\n\2").unwrap().matches('(').count(), 3);
+        assert!(js(r"\d").unwrap().contains(r"\u{660}-\u{669}"));
+        assert_eq!(js(r"(?:ab|c)+?/").unwrap(), r"(?:ab|c)+?\/");
+        assert_eq!(js(r"a{2,2}[]\-]").unwrap(), r"a{2}[\-\]]");
+        assert_eq!(js(r"(?:a{2}){3}").unwrap(), r"(?:a{2}){3}");
+        assert_eq!(js(r"(a)\1 0").unwrap(), r"(a)(?:\1) 0");
+        assert_eq!(js(r"(?P<x>a)(?P=x)0").unwrap(), r"(a)(?:\1)0");
+        assert_eq!(js(r"(?s:.)\Z\A").unwrap(), r"[^]$^");
+        assert!(js(r"\S").unwrap().starts_with(r"[^\t-\u{D}\u{1C}- "));
+        // The filter of `(?a:\W)` in a Unicode pattern: Unicode's `\W`.
+        let filtered = js(r"(?a:\W)x").unwrap();
+        assert!(filtered.starts_with("(?=[^"), "{filtered}");
+    }
+
+    #[test]
+    fn refuses_what_javascript_reads_otherwise_or_lacks() {
+        for (p, why) in [
+            (r"a*", JsRefusal::MatchesEmpty),
+            (r"x|(?=y)", JsRefusal::MatchesEmpty),
+            (r"(?=x)", JsRefusal::MatchesEmpty),
+            (r"(?:a?)+b", JsRefusal::EmptyLoopBody),
+            (r"(?>a)b", JsRefusal::Atomic),
+            (r"a++", JsRefusal::Possessive),
+            (r"(a)?(?(1)b|c)", JsRefusal::Conditional),
+            (r"(?i)(a)\1", JsRefusal::FoldedBackref),
+            (r"(a)?b\1", JsRefusal::MaybeUnset(1)),
+            (r"(?!(a))b\1", JsRefusal::MaybeUnset(1)),
+            (r"(?:(a)|b)+", JsRefusal::SkippedInLoop(1)),
+            (r"(?:(?:(a)|b)?c)+", JsRefusal::SkippedInLoop(1)),
+            (r"(?<=(?:(.)){2})c", JsRefusal::InLookBehind),
+        ] {
+            assert_eq!(js(p), Err(why), "{p}");
+        }
+        for p in [
+            r"(a)\1",
+            r"(?:(a)b)+\1",
+            r"(?=(a))a\1",
+            r"(?<=a)b",
+            r"(?<=(a)b)c\1",
+            r"(a)(?<=\1)b",
+            r"(?<=(?=(a))a)b\1",
+            r"(?:(a)|b)?c",
+        ] {
+            assert!(js(p).is_ok(), "{p}: {:?}", js(p));
+        }
+    }
+}
