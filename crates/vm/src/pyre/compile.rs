@@ -291,11 +291,21 @@ impl Compiler {
                 j += 1;
             }
             let follow = match self.insts.get(j) {
-                Some(Inst::Str(s)) => s.first().map_or(Follow::Any, |&b| Follow::Byte(b)),
                 Some(Inst::Anchor(Anchor::End)) => Follow::End,
                 Some(Inst::Anchor(Anchor::EndOrFinalNewline)) => Follow::EndOrFinalNewline,
                 Some(Inst::Anchor(Anchor::LineEnd)) => Follow::LineEnd,
-                _ => Follow::Any,
+                _ => {
+                    // Other anchors read no character: the first byte of
+                    // the text after them is still the next one read
+                    // (`[^%]*^#a:` backs off only to a `#`).
+                    while matches!(self.insts.get(j), Some(Inst::Save { .. } | Inst::Anchor(_))) {
+                        j += 1;
+                    }
+                    match self.insts.get(j) {
+                        Some(Inst::Str(s)) => s.first().map_or(Follow::Any, |&b| Follow::Byte(b)),
+                        _ => Follow::Any,
+                    }
+                }
             };
             if let Some(Inst::RepeatOne { next, .. }) = self.insts.get_mut(i) {
                 *next = follow;

@@ -184,3 +184,34 @@ fn a_first_look_behind_of_text_is_searched_for() {
     assert_eq!(sub("(?<=aa)a", "-", "aaaa"), "aa--");
     assert_eq!(sub("(?<=é)x", "-", "éxéxx"), "é-é-x");
 }
+
+#[test]
+fn a_run_backs_off_past_anchors_to_the_text_after_them() {
+    // A run followed by an anchor and a literal backs off only to that
+    // literal's first byte; the anchor is still checked there.
+    assert_eq!(
+        sub(
+            r"(?m)%%\n(?![^%]*^#ck:(?:T)$)",
+            "<X>",
+            "%%\n#a:1\n#ck:T\n%%\n#ck:F\n#b:#ck:T\n%%\n#ck:T"
+        ),
+        "%%\n#a:1\n#ck:T\n<X>#ck:F\n#b:#ck:T\n%%\n#ck:T"
+    );
+    assert_eq!(
+        sub(r"(?m)x[^%]*^#b", r"<\g<0>>", "x\n#a #b\n#b\n%x#b\n#c"),
+        "<x\n#a #b\n#b>\n%x#b\n#c"
+    );
+    // A character read between: no back-off hint past it.
+    assert_eq!(
+        sub(r"(?m)x[^%]*^.#b", r"<\g<0>>", "x\na#b\n#b\n%"),
+        "<x\na#b>\n#b\n%"
+    );
+    assert_eq!(
+        sub(r"a.*\bfoo", r"<\g<0>>", "a xfoo foo. afoo"),
+        "<a xfoo foo>. afoo"
+    );
+    assert_eq!(
+        sub(r"(a)[^%]*(?m:^)(?=#)#(\w)", r"<\1\2>", "a\n#x a#y\n#z"),
+        "<az>"
+    );
+}
