@@ -11,8 +11,9 @@
 use std::sync::OnceLock;
 
 /// The `regex` crate's limit on a compiled automaton (its default is 10 MB;
-/// some of the turn program's patterns need more).
-pub(super) const SIZE_LIMIT: usize = 64 << 20;
+/// some of the turn program's patterns need more). `format` checks files
+/// against the same one.
+pub(crate) const SIZE_LIMIT: usize = 64 << 20;
 
 /// A regex built on first use.
 pub(super) struct Deferred {

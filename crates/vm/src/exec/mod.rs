@@ -41,6 +41,7 @@ use crate::replace::{
 use crate::state;
 use compile::{Compiled, PlainFast, Step};
 use deferred::Deferred;
+pub(crate) use deferred::SIZE_LIMIT as REGEX_SIZE_LIMIT;
 use gate::{Found, Gate};
 use halves::{MIN_STRETCH, SPLIT_BYTES};
 

@@ -20,9 +20,9 @@ pub mod js;
 
 pub use js::{from_js, is_js_path, pairs_from_js, to_js, JsError, NoJsForm, NoJsReason};
 
-/// Compiled-size limit for `regex` patterns, the same one the executor uses,
-/// so that a file the executor would run is never rejected here.
-const REGEX_SIZE_LIMIT: usize = 64 << 20;
+// The compiled-size limit for `regex` patterns is the executor's, so that
+// a file the executor would run is never rejected here.
+use crate::exec::REGEX_SIZE_LIMIT;
 
 /// Why a program file could not be read. Entry indices are 0-based positions
 /// in the top-level JSON array (the same numbering as the executor's

@@ -62,8 +62,7 @@ pub const UNICODE_VERSION: &str = unicode::UNICODE_VERSION;
 #[derive(Debug, Clone)]
 pub struct Regex {
     prog: prog::Prog,
-    groups: usize,
-    names: HashMap<String, usize>,
+    groups: Groups,
     prefix: String,
     needle: Option<String>,
     can_be_empty: bool,
@@ -87,11 +86,7 @@ impl Groups {
     /// [`PatternError`] where CPython raises (or past our nesting limit):
     /// the same as [`Regex::new`].
     pub fn of(pattern: &str) -> Result<Groups, PatternError> {
-        let parsed = parse::parse(pattern)?;
-        Ok(Groups {
-            count: parsed.groups,
-            names: parsed.names,
-        })
+        parse::parse(pattern).map(Groups::from)
     }
 
     /// Number of capturing groups.
@@ -135,6 +130,15 @@ pub enum JavascriptError {
     Refused(JsRefusal),
 }
 
+impl From<parse::Parsed> for Groups {
+    fn from(parsed: parse::Parsed) -> Groups {
+        Groups {
+            count: parsed.groups,
+            names: parsed.names,
+        }
+    }
+}
+
 /// The bounds of one search (see [`Regex::replace_all`]).
 #[derive(Debug, Clone, Copy)]
 pub struct SearchLimits<'s> {
@@ -157,22 +161,21 @@ impl Regex {
             ascii: ascii::translate(&parsed.node, prog.filter.is_some()),
             superset: superset::superset(&parsed.node),
             prog,
-            groups: parsed.groups,
             prefix: facts::prefix(&parsed.node),
             needle: facts::needle(&parsed.node),
             can_be_empty: ast::can_be_empty(&parsed.node),
-            names: parsed.names,
+            groups: Groups::from(parsed),
         })
     }
 
     /// Number of capturing groups.
     pub fn groups(&self) -> usize {
-        self.groups
+        self.groups.count
     }
 
     /// Group names and their numbers.
     pub fn names(&self) -> &HashMap<String, usize> {
-        &self.names
+        &self.groups.names
     }
 
     /// The exact text every match starts with (possibly empty).
@@ -210,7 +213,7 @@ impl Regex {
     ///
     /// [`TemplateError`] where CPython raises for it.
     pub fn template(&self, replacement: &str) -> Result<Template, TemplateError> {
-        template::parse(replacement, self.groups, &self.names)
+        self.groups.template(replacement)
     }
 
     /// `re.sub(self, template, text)`, where no match starts before
