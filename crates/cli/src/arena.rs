@@ -99,7 +99,9 @@ pub(crate) struct MatchArgs {
     /// `threats` (the regex program's), `threats-on-quiet`, `full`,
     /// `two-captures`, `capture-line`, `leaf-threats`, `leaf-see`,
     /// `threats-see` or `static` (docs/strength.md says what each adds); to
-    /// measure a search idea before its regexes exist.
+    /// measure a search idea before its regexes exist. With `--tc` it plays
+    /// its fixed plan on the clock, timed and charged but not stopped: how
+    /// a search of that strength fares against an opponent on a clock.
     #[arg(long, value_name = "LEAVES")]
     pub native: Option<String>,
     /// With `--native`: search FULL full-width plies, then capture plies
@@ -181,8 +183,8 @@ impl Settings {
         if settings.tc.is_some() && settings.our_movetime.is_some() {
             bail!("--tc puts both engines on a clock: --our-movetime does not go with it");
         }
-        if settings.native.is_some() && (settings.tc.is_some() || settings.our_movetime.is_some()) {
-            bail!("--native searches a fixed plan: --tc and --our-movetime time the regex program");
+        if settings.native.is_some() && settings.our_movetime.is_some() {
+            bail!("--native searches a fixed plan: --our-movetime times the regex program");
         }
         Ok(settings)
     }
@@ -429,6 +431,10 @@ pub(crate) fn run(args: MatchArgs) -> Result<()> {
         ),
         Some(leaves) => format!("native reference (depth {}, {leaves:?})", settings.depth),
     };
+    let engine = match settings.tc {
+        Some(tc) if settings.native.is_some() => format!("{engine}, {tc}"),
+        _ => engine,
+    };
     let mut opponent = Opponent::start(&args.opponent, &args.options)?;
     let bar = ProgressBar::new(u64::from(settings.games));
     bar.set_style(
@@ -539,7 +545,13 @@ fn play(
                     }
                     m
                 }
-                Some(leaves) => native_move(&pos, &history, settings.plan, leaves),
+                Some(leaves) => {
+                    // A fixed plan: on a clock it is timed and charged, but
+                    // not limited.
+                    let m = native_move(&pos, &history, settings.plan, leaves);
+                    tally.times.ours(start.elapsed(), settings.plan.plies);
+                    m
+                }
             };
             (
                 m.ok_or_else(|| anyhow!("our engine found no move in {}", quote(&fen)))?,

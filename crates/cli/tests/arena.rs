@@ -486,7 +486,7 @@ fn clocks_and_movetimes_are_checked() {
             "--our-movetime `soon`: not a whole number",
         ),
         (
-            &["--tc", "60+0.6", "--native", "threats"][..],
+            &["--our-movetime", "1000", "--native", "threats"][..],
             "--native searches a fixed plan",
         ),
     ] {
