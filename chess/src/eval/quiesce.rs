@@ -141,8 +141,9 @@ fn gap(d: i32) -> String {
 /// Alternatives matching a piece of `by` with one of `roles` (uppercase,
 /// `R` also covering `T`) and the board text up to a square it attacks
 /// (`before`: the attacker stands earlier in the line) or from just after
-/// that square to the attacker (`!before`).
-fn attack_alternatives(by: Color, roles: &str, before: bool) -> Vec<String> {
+/// that square to the attacker (`!before`): the leapers' (pawn, knight,
+/// king), then the lines'.
+fn attack_alternatives(by: Color, roles: &str, before: bool) -> [Vec<String>; 2] {
     let class = |rs: &str| -> Option<String> {
         let mut set: String = rs
             .chars()
@@ -154,7 +155,7 @@ fn attack_alternatives(by: Color, roles: &str, before: bool) -> Vec<String> {
         }
         (!set.is_empty()).then(|| format!("[{set}]"))
     };
-    let mut alts = Vec::new();
+    let (mut alts, mut lines) = (Vec::new(), Vec::new());
     if let Some(p) = class("P") {
         // White pawns attack towards the start of the line.
         if (by == Color::White) != before {
@@ -182,7 +183,7 @@ fn attack_alternatives(by: Color, roles: &str, before: bool) -> Vec<String> {
         if let Some(a) = class(rs) {
             for &d in dirs {
                 let g = gap(d);
-                alts.push(if before {
+                lines.push(if before {
                     format!("{a}(?:{g}[{EMPTY}])*{g}")
                 } else {
                     format!("(?:{g}[{EMPTY}])*{g}{a}")
@@ -190,24 +191,30 @@ fn attack_alternatives(by: Color, roles: &str, before: bool) -> Vec<String> {
             }
         }
     }
-    alts
+    [alts, lines]
 }
 
 /// Rewrites turning the board mark `from` into `to` where a piece of
 /// `by` with one of `roles` attacks it (the attacker before the mark in
 /// the line, then after it). Marks exist only on the boards of threads in
-/// the middle of a leaf move pass.
+/// the middle of a leaf move pass, at most one `from` on a board: so the
+/// attackers before the mark can be looked for in two rewrites, the
+/// leapers' and the lines', each a much smaller automaton than their
+/// union (which must remember every attacker it has read), and the mark
+/// changes exactly when one of them matches.
 pub(crate) fn mark_attacked(from: char, to: char, by: Color, roles: &str) -> Vec<Rewrite> {
     let from = regex_escape(from);
-    let before = attack_alternatives(by, roles, true);
-    let after = attack_alternatives(by, roles, false);
+    let [leapers, lines] = attack_alternatives(by, roles, true);
+    let after: Vec<String> = attack_alternatives(by, roles, false).concat();
     let mut out = Vec::new();
     // (A pawn attacks from one side only: no empty alternation.)
-    if !before.is_empty() {
-        out.push(Rewrite::new(
-            format!(r"(#{BOARD_VAR}:{ANY}*?(?:{})){from}", before.join("|")),
-            Template::new().group(1).text(&to.to_string()),
-        ));
+    for before in [leapers, lines] {
+        if !before.is_empty() {
+            out.push(Rewrite::new(
+                format!(r"(#{BOARD_VAR}:{ANY}*?(?:{})){from}", before.join("|")),
+                Template::new().group(1).text(&to.to_string()),
+            ));
+        }
     }
     if !after.is_empty() {
         out.push(Rewrite::new(

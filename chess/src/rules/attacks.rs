@@ -43,6 +43,48 @@ fn set(chars: &str) -> String {
 /// Alternatives, each matching an attacker and a square of colour `c`'s
 /// king class (the king and its castling phantoms) at attacking distance.
 pub(crate) fn king_attacked_pattern(c: Color) -> String {
+    let alts: Vec<String> = king_attack_branches(c)
+        .into_iter()
+        .map(|(_, b)| b)
+        .collect();
+    format!("(?:{})", alts.join("|"))
+}
+
+/// Which group of [`king_attacked_parts`] a branch belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    /// The branch starts at the king.
+    FromKing,
+    /// A pawn, knight or king standing before the king.
+    Leaper,
+    /// A rook, bishop or queen line ending at the king.
+    Line,
+}
+
+/// The same alternatives as [`king_attacked_pattern`] in three groups, each
+/// an alternation of its own: the branches that start at the king, the
+/// leapers (pawns, knights, the king) that stand before it, and the lines
+/// that end at it. A board matches the whole pattern exactly when it
+/// matches one of the groups. Each group scans with far fewer automaton
+/// states than the whole: read before the king, a group remembers only
+/// where its own kind of attacker stood.
+pub(crate) fn king_attacked_parts(c: Color) -> Vec<String> {
+    let branches = king_attack_branches(c);
+    [Part::FromKing, Part::Leaper, Part::Line]
+        .into_iter()
+        .map(|part| {
+            let alts: Vec<&str> = branches
+                .iter()
+                .filter(|(p, _)| *p == part)
+                .map(|(_, b)| b.as_str())
+                .collect();
+            format!("(?:{})", alts.join("|"))
+        })
+        .collect()
+}
+
+/// The branches of the attack pattern, each with its group.
+fn king_attack_branches(c: Color) -> Vec<(Part, String)> {
     let k = set(king_class(c));
     let mut alts = Vec::new();
     // Pawns attack forward: enemy pawns stand on the king's side ahead of it.
@@ -50,15 +92,15 @@ pub(crate) fn king_attacked_pattern(c: Color) -> String {
     for d in [9, 11] {
         match c {
             // Black pawns (index smaller) attack down: pawn before king.
-            Color::White => alts.push(format!("{pawn}{}{k}", gap(d))),
-            Color::Black => alts.push(format!("{k}{}{pawn}", gap(d))),
+            Color::White => alts.push((Part::Leaper, format!("{pawn}{}{k}", gap(d)))),
+            Color::Black => alts.push((Part::FromKing, format!("{k}{}{pawn}", gap(d)))),
         }
     }
     for (roles, dists) in [("N", &KNIGHT[..]), ("K", &KING[..])] {
         let a = set(&enemy(c, roles));
         for &d in dists {
-            alts.push(format!("{a}{}{k}", gap(d)));
-            alts.push(format!("{k}{}{a}", gap(d)));
+            alts.push((Part::Leaper, format!("{a}{}{k}", gap(d))));
+            alts.push((Part::FromKing, format!("{k}{}{a}", gap(d))));
         }
     }
     let empty = set(EMPTY);
@@ -66,11 +108,11 @@ pub(crate) fn king_attacked_pattern(c: Color) -> String {
         let a = set(&enemy(c, roles));
         for &d in dirs {
             let g = gap(d);
-            alts.push(format!("{a}(?:{g}{empty})*{g}{k}"));
-            alts.push(format!("{k}(?:{g}{empty})*{g}{a}"));
+            alts.push((Part::Line, format!("{a}(?:{g}{empty})*{g}{k}")));
+            alts.push((Part::FromKing, format!("{k}(?:{g}{empty})*{g}{a}")));
         }
     }
-    format!("(?:{})", alts.join("|"))
+    alts
 }
 
 /// Whether any square of colour `c`'s king class is attacked on `board`.

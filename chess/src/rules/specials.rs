@@ -30,7 +30,7 @@ use crate::board::{
     castle_rook, forward, index, letter, name_at, phantom, pieces, rank_range, squares, target,
     ANY, BOARD_VAR, EMPTY, ROW,
 };
-use crate::rules::attacks::{king_attacked, king_attacked_pattern};
+use crate::rules::attacks::{king_attacked, king_attacked_parts};
 use crate::rules::{append_var, board_of, set_board, Cell, ForkRule, Forks, Put, Value};
 
 /// Variables the move pass appends, in order.
@@ -620,11 +620,15 @@ impl Special for Stage {
                 }
                 out
             }
-            Stage::DropIllegal(c) => vec![Rewrite::new(
-                format!(r"{HEAD}[^%\n]*{}[^%]*", king_attacked_pattern(c)),
-                Template::new(),
-            )
-            .with_scope(Scope::Global)],
+            // One deletion per group of the attack pattern: a thread whose
+            // king is attacked matches one of them (see `king_attacked_parts`).
+            Stage::DropIllegal(c) => king_attacked_parts(c)
+                .into_iter()
+                .map(|part| {
+                    Rewrite::new(format!(r"{HEAD}[^%\n]*{part}[^%]*"), Template::new())
+                        .with_scope(Scope::Global)
+                })
+                .collect(),
             Stage::FixCastle(c) => {
                 let rank = if c == Color::White { 1 } else { 8 };
                 let ph = phantom(c);
@@ -643,21 +647,29 @@ impl Special for Stage {
                     ),
                 ]
             }
-            Stage::InCheck(c) => vec![
-                local(
-                    format!(r"%%(\n[^%]*?#z:[^%\n]*{}[^%]*)", king_attacked_pattern(c)),
-                    Template::literal("%`")
-                        .group(1)
-                        .text(&format!("#{CHECK_VAR}:T\n")),
-                ),
-                local(
-                    r"%%(\n[^%]*)".to_string(),
-                    Template::literal("%%")
-                        .group(1)
-                        .text(&format!("#{CHECK_VAR}:F\n")),
-                ),
-                local(r"%`\n".to_string(), Template::literal("%%\n")),
-            ],
+            // A thread matching one group of the attack pattern is marked
+            // `%`` (and left out of the next groups' search), then the
+            // unmarked ones get F.
+            Stage::InCheck(c) => king_attacked_parts(c)
+                .into_iter()
+                .map(|part| {
+                    local(
+                        format!(r"%%(\n[^%]*?#z:[^%\n]*{part}[^%]*)"),
+                        Template::literal("%`")
+                            .group(1)
+                            .text(&format!("#{CHECK_VAR}:T\n")),
+                    )
+                })
+                .chain([
+                    local(
+                        r"%%(\n[^%]*)".to_string(),
+                        Template::literal("%%")
+                            .group(1)
+                            .text(&format!("#{CHECK_VAR}:F\n")),
+                    ),
+                    local(r"%`\n".to_string(), Template::literal("%%\n")),
+                ])
+                .collect(),
             Stage::ClearEp(c) => {
                 let (lo, hi) = rank_range(if c == Color::White { 6 } else { 3 });
                 vec![local(
