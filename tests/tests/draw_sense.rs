@@ -93,7 +93,7 @@ fn reply_in_game(p: &Chess, keys: &[String], plies: u32) -> (Move, u32) {
 #[test]
 fn ahead_the_engine_avoids_the_move_that_repeats() {
     let start = parse_fen("3k4/8/8/8/8/8/8/Q3K3 w - - 0 1").unwrap();
-    for depth in [2, 3] {
+    for depth in [2, 3, 4, 5] {
         // Without a history it plays `first`; a game that already went
         // `first`, an answer, both taken back, makes `first` a draw.
         let (first, score) = reply_in_game(&start, &[], depth);
@@ -109,7 +109,7 @@ fn ahead_the_engine_avoids_the_move_that_repeats() {
 #[test]
 fn behind_the_engine_takes_the_repetition() {
     let start = parse_fen("3k4/8/8/8/8/8/8/Q3K3 b - - 0 1").unwrap();
-    for depth in [2, 3] {
+    for depth in [2, 3, 4, 5] {
         let (usual, score) = reply_in_game(&start, &[], depth);
         assert!(score < EVEN, "queen down: {score}");
         // A repetition through a move it would not play otherwise.
@@ -174,7 +174,7 @@ fn a_repetition_that_allows_mate_is_not_a_draw() {
     let start = parse_fen("6Q1/8/5K2/2k5/8/2R5/8/8 b - - 14 93").unwrap();
     let into_mate = uci(&start, "c5d6");
     let keys = vec![key(&play(&start, into_mate)), key(&start)];
-    for depth in [2, 3] {
+    for depth in [2, 3, 4, 5] {
         let (m, score) = reply_in_game(&start, &keys, depth);
         let after = play(&start, m);
         assert!(
@@ -194,5 +194,23 @@ fn a_repetition_that_allows_mate_is_not_a_draw() {
             Some(-1),
             "depth {depth}"
         );
+    }
+}
+
+#[test]
+fn a_repeating_probe_is_a_draw_before_it_cuts_the_others() {
+    // A knight up, White can take the queen with check, Nxc7+. Here the
+    // history holds the position after it (no game can: a capture
+    // starts a new history, but the search reads any keys it is given),
+    // so that move is a draw. At depths 4 and 5 it is what the root
+    // searches first (its probe); scored as the queen it wins instead of
+    // the draw, it would cut every other move.
+    let start = parse_fen("4k3/2q2ppp/8/1N6/8/8/5PPP/3Q2K1 w - - 0 1").unwrap();
+    let take = uci(&start, "b5c7");
+    let keys = vec![key(&play(&start, take)), key(&start)];
+    for depth in [2, 3, 4, 5] {
+        let (m, score) = reply_in_game(&start, &keys, depth);
+        assert_ne!(m, take, "depth {depth}: the repeating capture");
+        assert!(score > EVEN, "depth {depth}: still a knight up, {score}");
     }
 }

@@ -91,3 +91,44 @@ fn probed_search_scores_lone_king_endings_like_the_reference() {
         regex_reply_matches_reference(&flip_fen(fen).unwrap(), depth_under_test()).unwrap();
     }
 }
+
+/// The root cut (`probe::probed_root`) against the same program searching
+/// every root candidate: the same move and the same score, at depths 4
+/// and 5, on positions with several best moves (where a cut that also
+/// dropped a candidate tying with the root's probe would answer with
+/// another of them), random ones, and the tactical ones above.
+#[test]
+fn the_root_cut_changes_neither_the_move_nor_the_score() {
+    let ties = positions_where(900, 4, 22, |pos: &Chess| {
+        best_moves_at(pos, depth(4)).is_some_and(|(best, _)| best.len() >= 2)
+    });
+    assert_eq!(ties.len(), 4, "only {} positions with ties", ties.len());
+    let random = positions_where(1300, 3, 30, |_| true);
+    let tactical = [
+        "rr4k1/1pp1qppp/p1np1n2/2bNp1B1/2B1P1b1/P2P1N2/1PP1QPPP/R4RK1 b - - 1 11",
+        "r1b1k2r/ppppqppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R w KQkq - 1 6",
+        "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1",
+    ];
+    for plies in [4, 5] {
+        let d = depth(plies);
+        let uncut = uncut_pass(d);
+        for fen in ties
+            .iter()
+            .chain(&random)
+            .map(String::as_str)
+            .chain(tactical)
+        {
+            let cut = chess::search(fen, &[], d).unwrap();
+            let whole = chess::search_with(fen, &[], d, |_| Ok(&uncut)).unwrap();
+            assert_eq!((cut.depth, whole.depth), (d, d), "{fen}: outgrew the cap");
+            assert_eq!(cut.best, whole.best, "{fen} at depth {plies}");
+        }
+    }
+}
+
+/// The reply program of `depth` without the root cut.
+fn uncut_pass(depth: chess::Depth) -> chess::Pass {
+    let program = chess::search::reply_program_cut(depth, chess::search::RootCut::Off).unwrap();
+    let executor = regex_vm::Executor::new(&program, chess::config_for(depth)).unwrap();
+    chess::Pass { program, executor }
+}

@@ -39,15 +39,17 @@ use crate::Error;
 pub const LADDER: [Depth; 3] = [Depth::MIN, Depth::exactly(3), Depth::DEFAULT];
 
 /// How many times the last rung's time a rung at `depth` is expected to
-/// take: about the median ratio on 33 positions of two games against
-/// Stockfish (release build, the machine busy): depth 3 took 6-38 times
-/// depth 2 (median 19), depth 5 1.6-13 times depth 3 (median 2.7; the
-/// rare long ones are stopped at the move's limit).
+/// take: depth 3 took 6-38 times depth 2 (median 19) on 33 positions of
+/// two games against Stockfish (release build, the machine busy). Since
+/// the root cut, depth 5 takes 0.4-4 times depth 3 over `bench.epd`
+/// (median 0.8: less in the middlegames, more in the endings, where both
+/// are fast; `bench --depth 3` and `--depth 5`, 2026-12-02), so it is
+/// expected at twice depth 3's time, which starts it wherever it is
+/// likely to fit (the rare long ones are stopped at the move's limit).
 pub fn growth(depth: Depth) -> u32 {
     match depth.plies() {
         3 => 20,
-        4 => 2,
-        _ => 3,
+        _ => 2,
     }
 }
 

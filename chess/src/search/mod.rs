@@ -65,8 +65,29 @@ fn var(name: &str) -> VarName {
 /// its stack (top first) if it has a legal move and an empty stack
 /// otherwise.
 pub fn search_onto_stack(m: &mut Machine, us: Color, depth: Depth) {
+    search_onto_stack_cut(m, us, depth, RootCut::On);
+}
+
+/// Whether the root drops candidates that cannot reach its probe's score
+/// (`probe::probed_root`, where the plan has probed nodes below the
+/// root). It never changes the move or the score; `Off` is there for the
+/// tests that check so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootCut {
+    /// Drop them (what every front end plays).
+    On,
+    /// Search every root candidate.
+    Off,
+}
+
+/// [`search_onto_stack`], with the root cut `cut`.
+fn search_onto_stack_cut(m: &mut Machine, us: Color, depth: Depth, cut: RootCut) {
     let plan = depth.plan();
-    node(m, us, plan, plan.plies, 1);
+    if cut == RootCut::On && probe::probes_root(plan, plan.plies) {
+        probe::probed_root(m, us, plan, plan.plies);
+    } else {
+        node(m, us, plan, plan.plies, 1);
+    }
 }
 
 /// One node of the negamax search: every active thread is a position with
@@ -392,12 +413,17 @@ impl Special for KeepOnly {
 /// plies, and stores the result in `em` and `v` (both empty when there is
 /// no legal move).
 pub fn reply_dsl(m: &mut Machine, depth: Depth) {
+    reply_dsl_cut(m, depth, RootCut::On);
+}
+
+/// [`reply_dsl`], with the root cut `cut`.
+fn reply_dsl_cut(m: &mut Machine, depth: Depth, cut: RootCut) {
     m.assume_set(&POSITION_VARS);
     m.special(Arc::new(repetition::LoadHistory), &[], &[]);
     m.if_else(
         m.get(TURN_VAR).eq("w"),
-        |m| search_onto_stack(m, Color::White, depth),
-        |m| search_onto_stack(m, Color::Black, depth),
+        |m| search_onto_stack_cut(m, Color::White, depth, cut),
+        |m| search_onto_stack_cut(m, Color::Black, depth, cut),
     );
     m.delete(repetition::HISTORY_VAR);
     store_result(m);
@@ -424,5 +450,15 @@ pub fn store_result(m: &mut Machine) {
 ///
 /// Only if the program breaks an assembler rule (a bug).
 pub fn reply_program(depth: Depth) -> Result<Program, AsmError> {
-    regex_asm::assemble(|m| reply_dsl(m, depth))
+    reply_program_cut(depth, RootCut::On)
+}
+
+/// The reply program searching `depth` plies with the root cut `cut`
+/// (`reply_program`'s is `On`).
+///
+/// # Errors
+///
+/// As [`reply_program`].
+pub fn reply_program_cut(depth: Depth, cut: RootCut) -> Result<Program, AsmError> {
+    regex_asm::assemble(|m| reply_dsl_cut(m, depth, cut))
 }

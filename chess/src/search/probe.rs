@@ -1,5 +1,5 @@
-//! The probe cut: the two full-width plies above the capture plies,
-//! searched without searching every candidate.
+//! The probe cut: the two full-width plies above the capture plies, and
+//! the root above them, searched without searching every candidate.
 //!
 //! Below a candidate of the last full-width ply the opponent may stand pat
 //! (unless the candidate gives check), so the candidate can score no more
@@ -10,7 +10,10 @@
 //! before the capture plies run below the rest. One ply higher, a
 //! candidate's own probe is the least its node can score for the
 //! opponent, so a candidate whose probe already leaves it no better than
-//! the node's probe is dropped before its next ply is made. A node's score
+//! the node's probe is dropped before its next ply is made; the root does
+//! the same with its own probe ([`probed_root`]), keeping every candidate
+//! that could tie with the best, so that it also chooses the same move.
+//! A node's score
 //! is the best of its probe's and the others': exactly the score of
 //! searching them all, whichever the probe. This module owns those nodes
 //! and [`Cuttable`]; it must not change what a node scores (the probe
@@ -33,8 +36,9 @@ use crate::eval::{Eval, DELTA_OFFSET, DELTA_VAR, EVAL_VAR};
 use crate::movegen::{leaf_moves_with_recaptures, legal_moves_for, Options, MOVE_VAR};
 use crate::rules::specials::{Stage, CHECK_VAR};
 use crate::search::reduce::Better;
+use crate::search::repetition::{self, REPEAT_VAR};
 use crate::search::{keep_best, no_reply_score, score_below, KeepOnly};
-use crate::vocabulary::{Plan, EVEN, SCORE};
+use crate::vocabulary::{Plan, BEST, EVEN, SCORE};
 
 /// The probe's score, for the side to move at the node.
 const PROBE_VAR: &str = "pv";
@@ -77,6 +81,134 @@ pub(crate) fn probed_node(m: &mut Machine, us: Color, plan: Plan, depth: u32, pl
     );
     m.absorb(&root);
     m.reactivate_alone(root);
+}
+
+/// Whether `search::node` searches the root (ply 1, `depth` plies) as
+/// [`probed_root`]: when its candidates' nodes are probed ones, so each
+/// candidate's own probe is at hand.
+pub(crate) fn probes_root(plan: Plan, depth: u32) -> bool {
+    probes(plan, depth - 1, 2)
+}
+
+/// The root (`us` to move, `depth` plies), searched as `search::node`
+/// searches it, with the cut of the ply below moved up one ply: first
+/// the root's own probe is searched (its candidate a 2-ply look scores
+/// best, scored as the root scores it, repetitions included); then every
+/// candidate gets its own probe, the least its node can score for the
+/// opponent, and a candidate whose probe leaves it *strictly* below the
+/// root's probe is dropped before its next ply is made. Every candidate
+/// that could score the best or tie with it is searched, so the root
+/// chooses exactly the move and score of searching them all. A candidate
+/// that repeats a position of the game scores a draw whatever its probe
+/// says, so it is never dropped. Leaves `[em, v]` on each active thread's
+/// stack, or nothing when it has no legal move.
+pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
+    let copy = m.fork_inactive();
+    let root = m.pause();
+    m.reactivate(copy);
+    for v in m.defined_vars() {
+        if v != BOARD_VAR && !repetition::root_keeps(m, &v, 1) {
+            m.delete(&v);
+        }
+    }
+    root_probe(m, us, plan, depth);
+    m.if_stack_empty(
+        |_| {},
+        |m| {
+            m.emit_raw(Instr::AssignPop(var(PROBE_VAR)));
+            m.assume_set(&[PROBE_VAR]);
+            cut_root_candidates(m, us, plan, depth);
+        },
+    );
+    m.absorb(&root);
+    m.reactivate_alone(root);
+}
+
+/// Pushes the root's probe's score onto each active thread's stack
+/// (nothing when it has no legal move): the candidate [`probe`] would
+/// pick, scored as the root scores its candidates (a repetition of the
+/// game a draw).
+fn root_probe(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
+    let copy = m.fork_inactive();
+    let node_thread = m.pause();
+    m.reactivate(copy);
+    m.special(Arc::new(Threats(us)), &[], &[]);
+    leaf_moves_with_recaptures(m, us);
+    repetition::mark_candidates(m, !us, 1);
+    m.special(Arc::new(LeafDelta(!us)), &[], &[]);
+    for v in m.defined_vars() {
+        if ![BOARD_VAR, DELTA_VAR, REPEAT_VAR].contains(&v.as_str()) {
+            m.delete(&v);
+        }
+    }
+    keep_best(m, DELTA_VAR, Better::Min);
+    m.delete(DELTA_VAR);
+    if stands_below(plan, 1) {
+        m.special(Arc::new(Eval(!us)), &[], &[]);
+    }
+    m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
+    score_below(m, us, plan, depth, 1);
+    repetition::repeats_are_even(m, 1);
+    m.emit_raw(Instr::Lookup(var(SCORE)));
+    m.absorb(&node_thread);
+    m.reactivate_alone(node_thread);
+}
+
+/// The root's candidates, each active thread holding the root's probe's
+/// score in `PROBE_VAR`: each gets its own probe, is dropped when that
+/// leaves it strictly below the root's probe, and is searched otherwise;
+/// leaves `[em, v]` of the best on each thread's stack.
+fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
+    let copy = m.fork_inactive();
+    let node_thread = m.pause();
+    m.reactivate(copy);
+    legal_moves_for(m, us, Options::QUIET);
+    m.set(BEST, m.get(MOVE_VAR));
+    m.delete(MOVE_VAR);
+    m.delete(TURN_VAR);
+    repetition::mark_candidates(m, !us, 1);
+    m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
+    probe(m, !us, plan, depth - 1, 2);
+    m.if_stack_empty(
+        |m| no_reply_score(m, 1),
+        |m| {
+            m.emit_raw(Instr::AssignPop(var(OWN_PROBE_VAR)));
+            m.assume_set(&[OWN_PROBE_VAR]);
+            // The candidate scores at most `2 * EVEN - OWN_PROBE_VAR`.
+            let below = (m.get(PROBE_VAR) + m.get(OWN_PROBE_VAR)).gt(2 * EVEN);
+            if m.is_set(REPEAT_VAR) {
+                let repeats = m.get(REPEAT_VAR).eq("T");
+                m.if_(below & !repeats, |m| m.destroy_active());
+            } else {
+                m.if_(below, |m| m.destroy_active());
+            }
+            m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
+            m.delete(OWN_PROBE_VAR);
+            m.delete(CHECK_VAR);
+            // The node below sees only the board and its probe.
+            let copy = m.fork_inactive();
+            let candidate = m.pause();
+            m.reactivate(copy);
+            for v in m.defined_vars() {
+                if v != BOARD_VAR && v != PROBE_VAR {
+                    m.delete(&v);
+                }
+            }
+            cut_candidates(m, !us, plan, depth - 1, 2);
+            m.absorb(&candidate);
+            m.reactivate_alone(candidate);
+            m.emit_raw(Instr::Pop);
+            m.emit_raw(Instr::AssignPop(var(SCORE)));
+            m.assume_set(&[SCORE]);
+            m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
+        },
+    );
+    repetition::repeats_are_even(m, 1);
+    keep_best(m, SCORE, Better::Max);
+    m.emit_raw(Instr::Lookup(var(SCORE)));
+    m.emit_raw(Instr::Lookup(var(BEST)));
+    m.absorb(&node_thread);
+    m.reactivate_alone(node_thread);
 }
 
 /// Deletes every variable of the active threads but the board.
