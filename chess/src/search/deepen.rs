@@ -1,9 +1,8 @@
 //! Iterative deepening over the regex programs: the search that stops on
 //! time.
 //!
-//! A move is thought about rung by rung ([`rungs_to`]: the ladder's first
-//! rung, then the deepest depth asked for), each rung a whole run of that
-//! depth's program (the reply program for
+//! A move is thought about rung by rung up a [`LADDER`] of search depths,
+//! each rung a whole run of that depth's program (the reply program for
 //! [`crate::think`], the turn program for [`crate::play_turn_within`]).
 //! The first rung always runs to its end, so there is always an answer;
 //! each deeper rung runs only if the [`Budget`] expects it to fit
@@ -17,9 +16,9 @@
 //! is `search`'s and `turn`'s) nor decide a move's time (`clock` does).
 //!
 //! Nothing is carried from a shallower rung into a deeper one's program:
-//! the deeper rung orders its own root (`search::probe`'s root cut), and
-//! choosing which moves a deeper rung searches by a shallower rung's
-//! order lost strength when measured (docs/strength.md, "Deeper plans,
+//! the search has no alpha-beta at its root, so a move order would cut
+//! nothing, and choosing which moves a deeper rung searches by a shallower
+//! rung's order lost strength when measured (docs/strength.md, "Deeper plans,
 //! measured natively": 30.8% against 52.5%). What a rung does reuse is its
 //! answer, to stop climbing: a mate on the first move cannot be bettered,
 //! and a position with one legal move needs no search.
@@ -34,37 +33,32 @@ use crate::search::clock::Budget;
 use crate::vocabulary::{mate_at, Depth};
 use crate::Error;
 
-/// The engine's strengths, shallowest first: the page's levels, and where
-/// a search too large for its state cap falls back to ([`rung_below`]).
-/// Each plays at least as well as the one before it, measured
-/// (docs/strength.md); depth 4, which plays worse than 3, is not on it.
-/// A move on a clock climbs only from the first to the deepest
-/// ([`rungs_to`]).
+/// The depths deepening climbs, shallowest first. Each plays at least as
+/// well as the one before it, measured (docs/strength.md);
+/// depth 4, which plays worse than 3, is not on it.
 pub const LADDER: [Depth; 3] = [Depth::MIN, Depth::exactly(3), Depth::DEFAULT];
 
-/// How many times the first rung's time (depth 2's) a rung at `depth` is
-/// expected to take: depth 3 took 6-38 times depth 2 (median 19) on 33
-/// positions of two games against Stockfish (release build, the machine
-/// busy); over `bench.epd` since the root cut (2026-12-02, `bench --depth
-/// N --runs 3`), depth 5 takes 7-66 times depth 2 (median 12: 173.4 ms
-/// against 14.2 ms) and depth 4 about 4 times (35.4 ms against 9.0 ms on
-/// 2026-12-01). The rare long ones are stopped at the move's limit.
+/// How many times the last rung's time a rung at `depth` is expected to
+/// take: depth 3 took 6-38 times depth 2 (median 19) on 33 positions of
+/// two games against Stockfish (release build, the machine busy). Since
+/// the root cut, depth 5 takes 0.4-4 times depth 3 over `bench.epd`
+/// (median 0.8: less in the middlegames, more in the endings, where both
+/// are fast; `bench --depth 3` and `--depth 5`, 2026-12-02), so it is
+/// expected at twice depth 3's time, which starts it wherever it is
+/// likely to fit (the rare long ones are stopped at the move's limit).
 pub fn growth(depth: Depth) -> u32 {
     match depth.plies() {
         3 => 20,
-        4 => 4,
-        _ => 12,
+        _ => 2,
     }
 }
 
-/// The rungs of a move whose deepest search is `top`: the ladder's first
-/// rung (an answer in hand at once), then `top` (which may be off the
-/// ladder, as `--depth 4` is). The depths between are skipped: since the
-/// root cut, depth 5 costs less than depth 3 on most middlegames
-/// (docs/strength.md, "The speed of depth 5 with the root cut"), so a
-/// move that ran depth 3 first often left depth 5 no time.
+/// The rungs of a move whose deepest search is `top`: the ladder's depths
+/// below it, then `top` (which may be off the ladder, as `--depth 4` is).
 pub fn rungs_to(top: Depth) -> Vec<Depth> {
-    rungs_at(top)
+    let mut rungs: Vec<Depth> = LADDER.iter().copied().filter(|&d| d < top).collect();
+    rungs.push(top);
+    rungs
 }
 
 /// The rungs of a search of exactly `depth`: the ladder's first rung, so
@@ -317,8 +311,8 @@ mod tests {
     fn the_ladder_climbs_and_skips_depth_four() {
         assert_eq!(plies(&LADDER), [2, 3, 5]);
         assert!(LADDER.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(plies(&rungs_to(d(5))), [2, 5]);
-        assert_eq!(plies(&rungs_to(d(4))), [2, 4]);
+        assert_eq!(plies(&rungs_to(d(5))), [2, 3, 5]);
+        assert_eq!(plies(&rungs_to(d(4))), [2, 3, 4]);
         assert_eq!(plies(&rungs_to(d(3))), [2, 3]);
         assert_eq!(plies(&rungs_to(d(2))), [2]);
         assert_eq!(plies(&rungs_at(d(5))), [2, 5]);
@@ -363,13 +357,13 @@ mod tests {
         let climb = fake(&limits, |_| 5);
         assert_eq!(climb.rungs.len(), 1);
         assert_eq!(climb.answer().answer, 2);
-        assert!(matches!(climb.ended, Ended::NotStarted { depth, .. } if depth == d(5)));
+        assert!(matches!(climb.ended, Ended::NotStarted { depth, .. } if depth == d(3)));
     }
 
     #[test]
     fn a_rung_cut_short_never_answers() {
-        // The second rung is expected to fit but takes far longer: it is
-        // stopped at the limit, and the first answers.
+        // The third rung is expected to fit but takes far longer: it is
+        // stopped at the limit, and the second answers.
         let limits = Limits {
             budget: Some(Budget {
                 target: Duration::from_millis(400),
@@ -380,6 +374,7 @@ mod tests {
         };
         let climb = fake(&limits, |d| match d {
             2 => 2,
+            3 => 20,
             _ => 5_000,
         });
         assert_eq!(
@@ -389,7 +384,7 @@ mod tests {
                 reason: StopReason::Deadline
             }
         );
-        assert_eq!(climb.answer().answer, 2);
+        assert_eq!(climb.answer().answer, 3);
         assert!(climb.answer().at < Duration::from_millis(400));
     }
 
@@ -406,23 +401,23 @@ mod tests {
         assert_eq!(
             climb.ended,
             Ended::Stopped {
-                depth: d(5),
+                depth: d(3),
                 reason: StopReason::Flag
             }
         );
         // Without a limit, every rung runs.
         let climb = fake(&Limits::to_depth(d(5)), |_| 1);
-        assert_eq!(climb.rungs.len(), 2);
+        assert_eq!(climb.rungs.len(), 3);
         assert_eq!(climb.ended, Ended::Top);
     }
 
     #[test]
     fn a_rung_not_expected_to_fit_is_not_started() {
-        // Depth 2 takes 40 ms, so depth 5 is expected to take 480 ms:
-        // over three times a 100 ms target.
+        // Depth 2 takes 40 ms, so depth 3 is expected to take 800 ms:
+        // over twice a 200 ms target.
         let limits = Limits {
             budget: Some(Budget {
-                target: Duration::from_millis(100),
+                target: Duration::from_millis(200),
                 limit: Duration::from_millis(800),
                 banked: true,
             }),
@@ -432,8 +427,8 @@ mod tests {
         assert_eq!(climb.rungs.len(), 1);
         match climb.ended {
             Ended::NotStarted { depth, expected } => {
-                assert_eq!(depth, d(5));
-                assert!(expected >= Duration::from_millis(12 * 40));
+                assert_eq!(depth, d(3));
+                assert!(expected >= Duration::from_millis(20 * 40));
             }
             other => panic!("{other:?}"),
         }

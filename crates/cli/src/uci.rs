@@ -639,14 +639,14 @@ mod tests {
         lines(&mut s, "position startpos moves e2e4");
         // Built: a search on a clock leaves out programs not built yet.
         assert_eq!(lines(&mut s, "isready"), ["readyok"]);
-        // A 0.6 s clock leaves a move about 12 ms: depth 2 answers, and
-        // depth 5 (expected at 12 times depth 2's time) is not started.
-        let out = lines(&mut s, "go wtime 600 btime 600");
+        // A 1 s clock leaves a move about 30 ms: depth 2 answers, and
+        // depth 3 is not started.
+        let out = lines(&mut s, "go wtime 1000 btime 1000");
         assert_eq!(out.len(), 3, "{out:?}");
         assert!(out[0].starts_with("info depth 2 score cp "), "{out:?}");
         assert!(out[0].ends_with(" rewrites"), "{out:?}");
         assert!(
-            out[1].starts_with("info string depth 5 not started"),
+            out[1].starts_with("info string depth 3 not started"),
             "{out:?}"
         );
         let mv = out[2].strip_prefix("bestmove ").expect("bestmove");
@@ -715,10 +715,16 @@ mod tests {
         assert_eq!(of("depth 3", true, 2), (vec![2, 3], None));
         assert_eq!(of("depth 9", true, 2), (vec![2, Depth::MAX.plies()], None));
         assert_eq!(of("depth 4", true, 3), (vec![2, 4], None));
-        // A time limit climbs from depth 2 to the Depth option.
-        assert_eq!(of("movetime 1000", true, 5), (vec![2, 5], Some((750, 750))));
+        // A time limit climbs the ladder up to the Depth option.
+        assert_eq!(
+            of("movetime 1000", true, 5),
+            (vec![2, 3, 5], Some((750, 750)))
+        );
         assert_eq!(of("movetime 1000", true, 3), (vec![2, 3], Some((750, 750))));
-        assert_eq!(of("movetime 1000", true, 4), (vec![2, 4], Some((750, 750))));
+        assert_eq!(
+            of("movetime 1000", true, 4),
+            (vec![2, 3, 4], Some((750, 750)))
+        );
         // The mover's clock: (time - 250 ms) / 30 plus three quarters of
         // the increment, up to four times that.
         let clocks = "wtime 60250 btime 3250 winc 600 binc 0";
@@ -728,9 +734,9 @@ mod tests {
             of("wtime 10250 btime 10250 movestogo 5", false, 5).1,
             Some((2000, 4000))
         );
-        // No limit: infinite climbs as a time limit does, a bare `go`
-        // searches the Depth option's depth.
-        assert_eq!(of("infinite", true, 5), (vec![2, 5], None));
+        // No limit: infinite climbs the ladder, a bare `go` searches the
+        // Depth option's depth.
+        assert_eq!(of("infinite", true, 5), (vec![2, 3, 5], None));
         assert_eq!(of("", true, 5), (vec![2, 5], None));
         assert_eq!(of("", true, 3), (vec![2, 3], None));
     }
