@@ -111,7 +111,7 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
             m.delete(&v);
         }
     }
-    root_probe(m, us, plan, depth);
+    probe(m, us, plan, depth, 1);
     m.if_stack_empty(
         |_| {},
         |m| {
@@ -122,36 +122,6 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
     );
     m.absorb(&root);
     m.reactivate_alone(root);
-}
-
-/// Pushes the root's probe's score onto each active thread's stack
-/// (nothing when it has no legal move): the candidate [`probe`] would
-/// pick, scored as the root scores its candidates (a repetition of the
-/// game a draw).
-fn root_probe(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
-    let copy = m.fork_inactive();
-    let node_thread = m.pause();
-    m.reactivate(copy);
-    m.special(Arc::new(Threats(us)), &[], &[]);
-    leaf_moves_with_recaptures(m, us);
-    repetition::mark_candidates(m, !us, 1);
-    m.special(Arc::new(LeafDelta(!us)), &[], &[]);
-    for v in m.defined_vars() {
-        if ![BOARD_VAR, DELTA_VAR, REPEAT_VAR].contains(&v.as_str()) {
-            m.delete(&v);
-        }
-    }
-    keep_best(m, DELTA_VAR, Better::Min);
-    m.delete(DELTA_VAR);
-    if stands_below(plan, 1) {
-        m.special(Arc::new(Eval(!us)), &[], &[]);
-    }
-    m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
-    score_below(m, us, plan, depth, 1);
-    repetition::repeats_are_even(m, 1);
-    m.emit_raw(Instr::Lookup(var(SCORE)));
-    m.absorb(&node_thread);
-    m.reactivate_alone(node_thread);
 }
 
 /// The root's candidates, each active thread holding the root's probe's
@@ -224,16 +194,32 @@ fn strip(m: &mut Machine) {
 /// it has no legal move): its candidates scored as depth 3's leaves are
 /// (`quiesce::LeafDelta` with the threat term, for the side that moved
 /// into the position), the best for `us` searched as `search::node`
-/// searches a candidate (`search::score_below`).
+/// searches a candidate (`search::score_below`). At the root (`ply` 1)
+/// the game's history is kept, and the probe is scored as the root scores
+/// its candidates: a repetition of the game a draw.
 fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     let copy = m.fork_inactive();
     let node_thread = m.pause();
     m.reactivate(copy);
-    strip(m);
+    for v in m.defined_vars() {
+        if v != BOARD_VAR && !repetition::root_keeps(m, &v, ply) {
+            m.delete(&v);
+        }
+    }
     m.special(Arc::new(Threats(us)), &[], &[]);
     leaf_moves_with_recaptures(m, us);
+    repetition::mark_candidates(m, !us, ply);
     m.special(Arc::new(LeafDelta(!us)), &[], &[]);
-    m.special(Arc::new(KeepOnly(&[BOARD_VAR, DELTA_VAR])), &[], &[]);
+    if ply == 1 {
+        // A few dozen threads: one deletion per variable will do.
+        for v in m.defined_vars() {
+            if ![BOARD_VAR, DELTA_VAR, REPEAT_VAR].contains(&v.as_str()) {
+                m.delete(&v);
+            }
+        }
+    } else {
+        m.special(Arc::new(KeepOnly(&[BOARD_VAR, DELTA_VAR])), &[], &[]);
+    }
     keep_best(m, DELTA_VAR, Better::Min);
     m.delete(DELTA_VAR);
     if stands_below(plan, ply) {
@@ -241,6 +227,7 @@ fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     }
     m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
     score_below(m, us, plan, depth, ply);
+    repetition::repeats_are_even(m, ply);
     m.emit_raw(Instr::Lookup(var(SCORE)));
     m.absorb(&node_thread);
     m.reactivate_alone(node_thread);
