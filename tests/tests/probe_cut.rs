@@ -93,8 +93,8 @@ fn probed_search_scores_lone_king_endings_like_the_reference() {
 }
 
 /// The root cut (`probe::probed_root`) against the same program searching
-/// every root candidate: the same move and the same score, at depths 4
-/// and 5, on positions with several best moves (where a cut that also
+/// every root candidate: the same move and the same score, at depths 3,
+/// 4 and 5, on positions with several best moves (where a cut that also
 /// dropped a candidate tying with the root's probe would answer with
 /// another of them), random ones, and the tactical ones above.
 #[test]
@@ -109,7 +109,7 @@ fn the_root_cut_changes_neither_the_move_nor_the_score() {
         "r1b1k2r/ppppqppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R w KQkq - 1 6",
         "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1",
     ];
-    for plies in [4, 5] {
+    for plies in [3, 4, 5] {
         let d = depth(plies);
         let uncut = uncut_pass(d);
         for fen in ties

@@ -39,16 +39,14 @@ use crate::Error;
 pub const LADDER: [Depth; 3] = [Depth::MIN, Depth::exactly(3), Depth::DEFAULT];
 
 /// How many times the last rung's time a rung at `depth` is expected to
-/// take: depth 3 took 6-38 times depth 2 (median 19) on 33 positions of
-/// two games against Stockfish (release build, the machine busy). Since
-/// the root cut, depth 5 takes 0.4-4 times depth 3 over `bench.epd`
-/// (median 0.8: less in the middlegames, more in the endings, where both
-/// are fast; `bench --depth 3` and `--depth 5`, 2026-12-02), so it is
-/// expected at twice depth 3's time, which starts it wherever it is
-/// likely to fit (the rare long ones are stopped at the move's limit).
+/// take. Since depth 3 has its root cut too, over `bench.epd`
+/// (`bench --depth 2`, `--depth 3` and `--depth 5`, one sitting,
+/// 2026-12-02): depth 3 takes 4.5-22 times depth 2 (mean 8, the most in
+/// the middlegames with many captures), and depth 5 1.3-2.9 times depth 3
+/// (median 2). The rare long ones are stopped at the move's limit.
 pub fn growth(depth: Depth) -> u32 {
     match depth.plies() {
-        3 => 20,
+        3 => 8,
         _ => 2,
     }
 }
@@ -413,8 +411,8 @@ mod tests {
 
     #[test]
     fn a_rung_not_expected_to_fit_is_not_started() {
-        // Depth 2 takes 40 ms, so depth 3 is expected to take 800 ms:
-        // over twice a 200 ms target.
+        // Depth 2 takes 100 ms, so depth 3 is expected to take 800 ms:
+        // it would end past three times a 200 ms target.
         let limits = Limits {
             budget: Some(Budget {
                 target: Duration::from_millis(200),
@@ -423,12 +421,12 @@ mod tests {
             }),
             ..Limits::to_depth(d(5))
         };
-        let climb = fake(&limits, |_| 40);
+        let climb = fake(&limits, |_| 100);
         assert_eq!(climb.rungs.len(), 1);
         match climb.ended {
             Ended::NotStarted { depth, expected } => {
                 assert_eq!(depth, d(3));
-                assert!(expected >= Duration::from_millis(20 * 40));
+                assert!(expected >= Duration::from_millis(100) * growth(d(3)));
             }
             other => panic!("{other:?}"),
         }

@@ -94,7 +94,7 @@ fn search_onto_stack_cut(m: &mut Machine, us: Color, depth: Depth, cut: RootCut)
 /// `us` to move whose candidates are at ply `ply`; each gets `[em, v]` on
 /// its stack (`v` for `us`) or nothing when it has no legal move. In a
 /// capture ply (`plan`) the threads must have `ck` (is `us` in check?).
-fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
+pub(crate) fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     if probe::probes(plan, depth, ply) {
         probe::probed_node(m, us, plan, depth, ply);
         return;
@@ -243,7 +243,7 @@ fn with_null_move(
 /// captures and its null reply (every reply where the candidate gives
 /// check; the null reply alone after a null candidate), scored without the
 /// threat term.
-fn leaf_pairs(m: &mut Machine, us: Color, captures: bool, ply: u32, evaluated: bool) {
+pub(crate) fn leaf_pairs(m: &mut Machine, us: Color, captures: bool, ply: u32, evaluated: bool) {
     // Each candidate is evaluated in full once; its replies only by how
     // they change that.
     if !evaluated {

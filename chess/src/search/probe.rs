@@ -13,6 +13,8 @@
 //! the node's probe is dropped before its next ply is made; the root does
 //! the same with its own probe ([`probed_root`]), keeping every candidate
 //! that could tie with the best, so that it also chooses the same move.
+//! Depth 3, which has no capture plies, cuts its root the same way: a
+//! candidate's own probe is then its best reply's whole score.
 //! A node's score
 //! is the best of its probe's and the others': exactly the score of
 //! searching them all, whichever the probe. This module owns those nodes
@@ -37,7 +39,7 @@ use crate::movegen::{leaf_moves_with_recaptures, legal_moves_for, Options, MOVE_
 use crate::rules::specials::{Stage, CHECK_VAR};
 use crate::search::reduce::Better;
 use crate::search::repetition::{self, REPEAT_VAR};
-use crate::search::{keep_best, no_reply_score, score_below, KeepOnly};
+use crate::search::{keep_best, leaf_pairs, no_reply_score, node, score_below, KeepOnly};
 use crate::vocabulary::{Plan, BEST, EVEN, SCORE};
 
 /// The probe's score, for the side to move at the node.
@@ -85,9 +87,11 @@ pub(crate) fn probed_node(m: &mut Machine, us: Color, plan: Plan, depth: u32, pl
 
 /// Whether `search::node` searches the root (ply 1, `depth` plies) as
 /// [`probed_root`]: when its candidates' nodes are probed ones, so each
-/// candidate's own probe is at hand.
+/// candidate's own probe is at hand, and at depth 3 without capture
+/// plies, where a candidate's own probe is one reply with the last ply
+/// below it.
 pub(crate) fn probes_root(plan: Plan, depth: u32) -> bool {
-    probes(plan, depth - 1, 2)
+    probes(plan, depth - 1, 2) || (depth == 3 && !plan.captures_at(depth))
 }
 
 /// The root (`us` to move, `depth` plies), searched as `search::node`
@@ -164,7 +168,13 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
                     m.delete(&v);
                 }
             }
-            cut_candidates(m, !us, plan, depth - 1, 2);
+            if probes(plan, depth - 1, 2) {
+                cut_candidates(m, !us, plan, depth - 1, 2);
+            } else {
+                // Depth 3: its replies are the last two plies, searched
+                // whole (each reply's own probe would be its whole score).
+                node(m, !us, plan, depth - 1, 2);
+            }
             m.absorb(&candidate);
             m.reactivate_alone(candidate);
             m.emit_raw(Instr::Pop);
@@ -222,11 +232,18 @@ fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     }
     keep_best(m, DELTA_VAR, Better::Min);
     m.delete(DELTA_VAR);
-    if stands_below(plan, ply) {
-        m.special(Arc::new(Eval(!us)), &[], &[]);
+    if depth == 2 {
+        // The candidate and its replies are the last two plies (depth 3's
+        // root cut): scored as `search::node` scores them there.
+        debug_assert!(!plan.captures_at(ply + 1), "no capture plies at depth 3");
+        leaf_pairs(m, us, false, ply, false);
+    } else {
+        if stands_below(plan, ply) {
+            m.special(Arc::new(Eval(!us)), &[], &[]);
+        }
+        m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
+        score_below(m, us, plan, depth, ply);
     }
-    m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
-    score_below(m, us, plan, depth, ply);
     repetition::repeats_are_even(m, ply);
     m.emit_raw(Instr::Lookup(var(SCORE)));
     m.absorb(&node_thread);
