@@ -718,20 +718,20 @@ mod tests {
         // A time limit climbs the ladder up to the Depth option.
         assert_eq!(
             of("movetime 1000", true, 5),
-            (vec![2, 3, 5], Some((750, 750)))
+            (vec![2, 3, 5], Some((900, 900)))
         );
-        assert_eq!(of("movetime 1000", true, 3), (vec![2, 3], Some((750, 750))));
+        assert_eq!(of("movetime 1000", true, 3), (vec![2, 3], Some((900, 900))));
         assert_eq!(
             of("movetime 1000", true, 4),
-            (vec![2, 3, 4], Some((750, 750)))
+            (vec![2, 3, 4], Some((900, 900)))
         );
-        // The mover's clock: (time - 250 ms) / 30 plus three quarters of
+        // The mover's clock: (time - 100 ms) / 30 plus three quarters of
         // the increment, up to four times that.
-        let clocks = "wtime 60250 btime 3250 winc 600 binc 0";
+        let clocks = "wtime 60100 btime 3100 winc 600 binc 0";
         assert_eq!(of(clocks, true, 5).1, Some((2450, 9800)));
         assert_eq!(of(clocks, false, 5).1, Some((100, 400)));
         assert_eq!(
-            of("wtime 10250 btime 10250 movestogo 5", false, 5).1,
+            of("wtime 10100 btime 10100 movestogo 5", false, 5).1,
             Some((2000, 4000))
         );
         // No limit: infinite climbs the ladder, a bare `go` searches the
