@@ -64,6 +64,15 @@ fn history_line(keys: &[String]) -> String {
     keys.iter().map(|k| format!(" {k}")).collect()
 }
 
+/// The position `fen`, its move `mv`, and a game's history holding the
+/// position after that move and the start: so `mv` repeats.
+fn repeating(fen: &str, mv: &str) -> (Chess, Move, Vec<String>) {
+    let start = parse_fen(fen).unwrap();
+    let m = uci(&start, mv);
+    let keys = vec![key(&play(&start, m)), key(&start)];
+    (start, m, keys)
+}
+
 fn uci(p: &Chess, text: &str) -> Move {
     text.parse::<UciMove>().unwrap().to_move(p).unwrap()
 }
@@ -171,9 +180,7 @@ fn a_malformed_history_key_is_an_error() {
 fn a_repetition_that_allows_mate_is_not_a_draw() {
     // Black's lone king: Kd6 repeats a position of the game, but after it
     // White mates at once (Qd8#), so it is no draw; nor is Kd4 (Qc4#).
-    let start = parse_fen("6Q1/8/5K2/2k5/8/2R5/8/8 b - - 14 93").unwrap();
-    let into_mate = uci(&start, "c5d6");
-    let keys = vec![key(&play(&start, into_mate)), key(&start)];
+    let (start, into_mate, keys) = repeating("6Q1/8/5K2/2k5/8/2R5/8/8 b - - 14 93", "c5d6");
     for depth in [2, 3, 4, 5] {
         let (m, score) = reply_in_game(&start, &keys, depth);
         let after = play(&start, m);
@@ -205,9 +212,7 @@ fn a_repeating_probe_is_a_draw_before_it_cuts_the_others() {
     // so that move is a draw. At depths 4 and 5 it is what the root
     // searches first (its probe); scored as the queen it wins instead of
     // the draw, it would cut every other move.
-    let start = parse_fen("4k3/2q2ppp/8/1N6/8/8/5PPP/3Q2K1 w - - 0 1").unwrap();
-    let take = uci(&start, "b5c7");
-    let keys = vec![key(&play(&start, take)), key(&start)];
+    let (start, take, keys) = repeating("4k3/2q2ppp/8/1N6/8/8/5PPP/3Q2K1 w - - 0 1", "b5c7");
     for depth in [2, 3, 4, 5] {
         let (m, score) = reply_in_game(&start, &keys, depth);
         assert_ne!(m, take, "depth {depth}: the repeating capture");

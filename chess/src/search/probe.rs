@@ -71,7 +71,7 @@ pub(crate) fn probed_node(m: &mut Machine, us: Color, plan: Plan, depth: u32, pl
     let copy = m.fork_inactive();
     let root = m.pause();
     m.reactivate(copy);
-    strip(m);
+    strip(m, ply, &[]);
     probe(m, us, plan, depth, ply);
     m.if_stack_empty(
         |_| {},
@@ -110,11 +110,7 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
     let copy = m.fork_inactive();
     let root = m.pause();
     m.reactivate(copy);
-    for v in m.defined_vars() {
-        if v != BOARD_VAR && !repetition::root_keeps(m, &v, 1) {
-            m.delete(&v);
-        }
-    }
+    strip(m, 1, &[]);
     probe(m, us, plan, depth, 1);
     m.if_stack_empty(
         |_| {},
@@ -159,24 +155,21 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
             m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
             m.delete(OWN_PROBE_VAR);
             m.delete(CHECK_VAR);
-            // The node below sees only the board and its probe.
-            let copy = m.fork_inactive();
-            let candidate = m.pause();
-            m.reactivate(copy);
-            for v in m.defined_vars() {
-                if v != BOARD_VAR && v != PROBE_VAR {
-                    m.delete(&v);
-                }
-            }
             if probes(plan, depth - 1, 2) {
+                // The node below sees only the board and its probe.
+                let copy = m.fork_inactive();
+                let candidate = m.pause();
+                m.reactivate(copy);
+                strip(m, 2, &[PROBE_VAR]);
                 cut_candidates(m, !us, plan, depth - 1, 2);
+                m.absorb(&candidate);
+                m.reactivate_alone(candidate);
             } else {
                 // Depth 3: its replies are the last two plies, searched
-                // whole (each reply's own probe would be its whole score).
+                // whole (each reply's own probe would be its whole score)
+                // by `node`, which takes its own copy.
                 node(m, !us, plan, depth - 1, 2);
             }
-            m.absorb(&candidate);
-            m.reactivate_alone(candidate);
             m.emit_raw(Instr::Pop);
             m.emit_raw(Instr::AssignPop(var(SCORE)));
             m.assume_set(&[SCORE]);
@@ -191,10 +184,12 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
     m.reactivate_alone(node_thread);
 }
 
-/// Deletes every variable of the active threads but the board.
-fn strip(m: &mut Machine) {
+/// Deletes every variable of the active threads (at `ply`) but the
+/// board, those in `also`, and at the root the game's history
+/// (`repetition::root_keeps`).
+fn strip(m: &mut Machine, ply: u32, also: &[&str]) {
     for v in m.defined_vars() {
-        if v != BOARD_VAR {
+        if v != BOARD_VAR && !also.contains(&v.as_str()) && !repetition::root_keeps(m, &v, ply) {
             m.delete(&v);
         }
     }
@@ -211,11 +206,7 @@ fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     let copy = m.fork_inactive();
     let node_thread = m.pause();
     m.reactivate(copy);
-    for v in m.defined_vars() {
-        if v != BOARD_VAR && !repetition::root_keeps(m, &v, ply) {
-            m.delete(&v);
-        }
-    }
+    strip(m, ply, &[]);
     m.special(Arc::new(Threats(us)), &[], &[]);
     leaf_moves_with_recaptures(m, us);
     repetition::mark_candidates(m, !us, ply);
