@@ -122,12 +122,17 @@ fn value_for(c: Color, letter: char, i: usize) -> Option<u32> {
 /// The squares' names grouped by the value of `letter` of side `c` on
 /// them, in board order: one lookup rewrite per group.
 fn squares_by_value(c: Color, letter: char) -> Vec<(u32, Vec<String>)> {
-    let mut out: Vec<(u32, Vec<String>)> = Vec::new();
-    for i in squares() {
-        let v = value_for(c, letter, i).expect("a square");
+    by_value(squares().map(|i| (value_for(c, letter, i).expect("a square"), name_at(i))))
+}
+
+/// `items` grouped by their value, each group in the items' order, the
+/// groups in the order their values first come.
+fn by_value<T>(items: impl Iterator<Item = (u32, T)>) -> Vec<(u32, Vec<T>)> {
+    let mut out: Vec<(u32, Vec<T>)> = Vec::new();
+    for (v, item) in items {
         match out.iter_mut().find(|(w, _)| *w == v) {
-            Some((_, sqs)) => sqs.push(name_at(i)),
-            None => out.push((v, vec![name_at(i)])),
+            Some((_, group)) => group.push(item),
+            None => out.push((v, vec![item])),
         }
     }
     out
@@ -410,7 +415,7 @@ impl ReplyDelta {
         } else if x == ',' && pc.eq_ignore_ascii_case(&'P') {
             // The pawn taken en passant stood on its own fourth rank, on
             // the target's file.
-            en_passant_victim(to.bytes().next()?.checked_sub(b'a')?.into())
+            en_passant_victim(square_at(index_of(to)?)?.0)
         } else {
             0
         };
@@ -535,16 +540,9 @@ impl ReplyDelta {
         }
         // En passant: the taken pawn's value by the target's file.
         let pawn = letter(them, 'P');
-        let mut by_value: Vec<(u32, String)> = Vec::new();
-        for file in 0..8 {
-            let name = char::from(b'a' + file as u8);
-            let v = en_passant_victim(file);
-            match by_value.iter_mut().find(|(w, _)| *w == v) {
-                Some((_, files)) => files.push(name),
-                None => by_value.push((v, name.to_string())),
-            }
-        }
-        for (v, files) in by_value {
+        let files = (0..8usize).map(|f| (en_passant_victim(f), char::from(b'a' + f as u8)));
+        for (v, files) in by_value(files) {
+            let files: String = files.into_iter().collect();
             out.push(ReplyDelta::add(
                 &format!(
                     r"#{PIECE}:{pawn}\n#{FROM}:{any}\n#{CAPTURED}:,\n#{PROMOTION}:{any}\n#{TO}:[{files}]{any}\n"
