@@ -22,6 +22,7 @@ use shakmaty::{Chess, Move, Position, Role, Square};
 use crate::board::codec::encode;
 use crate::eval::leaf_value;
 use crate::eval::quiesce::{gain, least};
+use crate::search::guard::{guarded_score, GUARD_MOVES};
 use crate::vocabulary::{mate_at, mated_at, Depth, Plan, EVEN};
 
 pub mod bench;
@@ -294,7 +295,27 @@ pub fn move_score_at(pos: &Chess, m: Move, depth: Depth) -> u32 {
 pub fn move_score_with(pos: &Chess, m: Move, depth: Depth, leaves: Leaves) -> u32 {
     let mut after = pos.clone();
     after.play_unchecked(m);
-    root_value(&after, depth.plan(), leaves)
+    let plan = depth.plan();
+    guarded(&after, plan, root_value(&after, plan, leaves))
+}
+
+/// [`move_score_at`] without the mate guard (`search::guard`): what the
+/// search would score `m` if the guard did not look; tests use it to find
+/// positions where the guard decides the move.
+pub fn move_score_unguarded(pos: &Chess, m: Move, depth: Depth) -> u32 {
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    root_value(&after, depth.plan(), SEARCHED)
+}
+
+/// `score`, the value of the root move that led to `after`, lowered by
+/// the mate guard (`search::guard`) where the regex program has it.
+fn guarded(after: &Chess, plan: Plan, score: u32) -> u32 {
+    if crate::search::guards_root(plan) && mates_by_checks(after, GUARD_MOVES) {
+        score.min(guarded_score())
+    } else {
+        score
+    }
 }
 
 /// The value of the root move that led to `after`, searched by `plan`.
@@ -356,11 +377,31 @@ pub fn move_score_in_game_with(
 fn move_score_planned(pos: &Chess, m: Move, plan: Plan, history: &str, leaves: Leaves) -> u32 {
     let mut after = pos.clone();
     after.play_unchecked(m);
-    let score = root_value(&after, plan, leaves);
+    let mut score = root_value(&after, plan, leaves);
     if crate::search::repetition::repeats(&encode(&after).board, after.turn(), history) {
-        return crate::search::repetition::repeated_score(score);
+        score = crate::search::repetition::repeated_score(score);
     }
-    score
+    guarded(&after, plan, score)
+}
+
+/// Whether the side to move in `pos` mates within `moves` moves, each of
+/// them a check, whatever the other side answers (`search::guard`'s test).
+pub fn mates_by_checks(pos: &Chess, moves: u32) -> bool {
+    pos.legal_moves().into_iter().any(|check| {
+        let mut after = pos.clone();
+        after.play_unchecked(check);
+        if !after.is_check() {
+            return false;
+        }
+        let answers = after.legal_moves();
+        answers.is_empty()
+            || (moves > 1
+                && answers.into_iter().all(|answer| {
+                    let mut next = after.clone();
+                    next.play_unchecked(answer);
+                    mates_by_checks(&next, moves - 1)
+                }))
+    })
 }
 
 /// [`best_moves_at`] in a game with `history` (see

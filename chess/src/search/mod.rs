@@ -28,6 +28,7 @@
 
 pub mod clock;
 pub mod deepen;
+pub mod guard;
 mod probe;
 pub(crate) mod reduce;
 pub(crate) mod repetition;
@@ -78,6 +79,13 @@ pub enum RootCut {
     On,
     /// Search every root candidate.
     Off,
+}
+
+/// Whether the root of `plan` runs the mate guard (`guard`): where it is
+/// searched as `probe::probed_root` (depths 3 to 5), with the root cut on
+/// or off alike.
+pub(crate) fn guards_root(plan: Plan) -> bool {
+    probe::probes_root(plan, plan.plies)
 }
 
 /// [`search_onto_stack`], with the root cut `cut`.
@@ -140,6 +148,9 @@ pub(crate) fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32)
         score_below(m, us, plan, depth, ply);
     }
     repetition::repeats_are_even(m, ply);
+    if ply == 1 && guards_root(plan) {
+        guard::guard_root_candidates(m, us);
+    }
     // The best candidate goes back to the root.
     keep_best(m, SCORE, Better::Max);
     m.emit_raw(Instr::Lookup(var(SCORE)));
@@ -348,7 +359,7 @@ fn mate_marks_zero(m: &mut Machine, us: Color) {
 
 /// Pushes `T` onto each active thread's (empty) stack where `us` has a
 /// legal move with a piece moving as one of `movers`.
-fn push_if_legal_move(m: &mut Machine, us: Color, movers: &[Mover]) {
+pub(crate) fn push_if_legal_move(m: &mut Machine, us: Color, movers: &[Mover]) {
     let copy = m.fork_inactive();
     let leaf = m.pause();
     m.reactivate(copy);

@@ -39,7 +39,7 @@ use crate::movegen::{leaf_moves_with_recaptures, legal_moves_for, Options, MOVE_
 use crate::rules::specials::{Stage, CHECK_VAR};
 use crate::search::reduce::Better;
 use crate::search::repetition::{self, REPEAT_VAR};
-use crate::search::{keep_best, leaf_pairs, no_reply_score, node, score_below, KeepOnly};
+use crate::search::{guard, keep_best, leaf_pairs, no_reply_score, node, score_below, KeepOnly};
 use crate::vocabulary::{Plan, BEST, EVEN, SCORE};
 
 /// The probe's score, for the side to move at the node.
@@ -177,6 +177,7 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
         },
     );
     repetition::repeats_are_even(m, 1);
+    guard::guard_root_candidates(m, us);
     keep_best(m, SCORE, Better::Max);
     m.emit_raw(Instr::Lookup(var(SCORE)));
     m.emit_raw(Instr::Lookup(var(BEST)));
@@ -236,6 +237,9 @@ fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
         score_below(m, us, plan, depth, ply);
     }
     repetition::repeats_are_even(m, ply);
+    if ply == 1 {
+        guard::guard_root_candidates(m, us);
+    }
     m.emit_raw(Instr::Lookup(var(SCORE)));
     m.absorb(&node_thread);
     m.reactivate_alone(node_thread);
