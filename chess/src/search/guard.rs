@@ -23,10 +23,9 @@ use regex_asm::Machine;
 use shakmaty::Color;
 
 use crate::board::codec::TURN_VAR;
-use crate::board::BOARD_VAR;
 use crate::movegen::{legal_moves_for, Options, MOVE_VAR};
 use crate::rules::specials::{Mover, Stage, CHECK_VAR};
-use crate::search::push_if_legal_move;
+use crate::search::{board_only, push_if_any, push_if_legal_move};
 use crate::vocabulary::{mated_at, SCORE};
 
 /// How many moves of the opponent's, each a check, the guard looks
@@ -60,61 +59,39 @@ pub(crate) fn guard_root_candidates(m: &mut Machine, us: Color) {
 /// Pushes `T` onto each active thread's (empty) stack where `attacker`,
 /// to move, mates within `moves` moves, each of them a check.
 fn mates_by_checks(m: &mut Machine, attacker: Color, moves: u32) {
-    let copy = m.fork_inactive();
-    let position = m.pause();
-    m.reactivate(copy);
-    board_only(m);
-    if moves == 1 {
-        // The position after the last check is only tested for mate, as
-        // a leaf's is (`search::leaf_pairs`): no name, no clean-up.
-        legal_moves_for(m, attacker, Options::LEAF);
-        board_only(m);
-    } else {
-        legal_moves_for(m, attacker, Options::QUIET);
-        m.delete(MOVE_VAR);
-        m.delete(TURN_VAR);
-    }
-    m.special(Arc::new(Stage::InCheck(!attacker)), &[], &[]);
-    m.if_(m.get(CHECK_VAR).ne("T"), |m| m.destroy_active());
-    m.delete(CHECK_VAR);
-    // Each thread is a check: it mates when no answer escapes.
-    if moves == 1 {
-        push_if_legal_move(m, !attacker, &Mover::ALL);
-    } else {
-        escapes(m, !attacker, moves - 1);
-    }
-    m.if_stack_empty(|_| {}, |m| m.destroy_active());
-    // Whatever mating checks there are, one thread per position says so.
-    m.join();
-    m.emit_raw(Instr::Push("T".into()));
-    m.absorb(&position);
-    m.reactivate_alone(position);
+    push_if_any(m, |m| {
+        if moves == 1 {
+            // The position after the last check is only tested for mate,
+            // as a leaf's is (`search::leaf_pairs`): no name, no clean-up.
+            legal_moves_for(m, attacker, Options::LEAF);
+            board_only(m);
+        } else {
+            legal_moves_for(m, attacker, Options::QUIET);
+            m.delete(MOVE_VAR);
+            m.delete(TURN_VAR);
+        }
+        m.special(Arc::new(Stage::InCheck(!attacker)), &[], &[]);
+        m.if_(m.get(CHECK_VAR).ne("T"), |m| m.destroy_active());
+        m.delete(CHECK_VAR);
+        // Each thread is a check: it mates when no answer escapes.
+        if moves == 1 {
+            push_if_legal_move(m, !attacker, &Mover::ALL);
+        } else {
+            escapes(m, !attacker, moves - 1);
+        }
+        m.if_stack_empty(|_| {}, |m| m.destroy_active());
+    });
 }
 
 /// Pushes `T` onto each active thread's (empty) stack where `defender`,
 /// to move, has a legal move after which the other side does not mate by
 /// checks within `moves` moves.
 fn escapes(m: &mut Machine, defender: Color, moves: u32) {
-    let copy = m.fork_inactive();
-    let position = m.pause();
-    m.reactivate(copy);
-    board_only(m);
-    legal_moves_for(m, defender, Options::QUIET);
-    m.delete(MOVE_VAR);
-    m.delete(TURN_VAR);
-    mates_by_checks(m, !defender, moves);
-    m.if_stack_empty(|_| {}, |m| m.destroy_active());
-    m.join();
-    m.emit_raw(Instr::Push("T".into()));
-    m.absorb(&position);
-    m.reactivate_alone(position);
-}
-
-/// Deletes every variable of the active threads but the board.
-fn board_only(m: &mut Machine) {
-    for v in m.defined_vars() {
-        if v != BOARD_VAR {
-            m.delete(&v);
-        }
-    }
+    push_if_any(m, |m| {
+        legal_moves_for(m, defender, Options::QUIET);
+        m.delete(MOVE_VAR);
+        m.delete(TURN_VAR);
+        mates_by_checks(m, !defender, moves);
+        m.if_stack_empty(|_| {}, |m| m.destroy_active());
+    });
 }

@@ -360,20 +360,31 @@ fn mate_marks_zero(m: &mut Machine, us: Color) {
 /// Pushes `T` onto each active thread's (empty) stack where `us` has a
 /// legal move with a piece moving as one of `movers`.
 pub(crate) fn push_if_legal_move(m: &mut Machine, us: Color, movers: &[Mover]) {
+    push_if_any(m, |m| moves_to_count_of(m, us, movers));
+}
+
+/// Pushes `T` onto each active thread's (empty) stack where `threads`,
+/// run on a copy of it stripped to its board, leaves any active thread:
+/// the copies' threads are joined into one, which hands `T` back.
+pub(crate) fn push_if_any(m: &mut Machine, threads: impl FnOnce(&mut Machine)) {
     let copy = m.fork_inactive();
-    let leaf = m.pause();
+    let position = m.pause();
     m.reactivate(copy);
+    board_only(m);
+    threads(m);
+    m.join();
+    m.emit_raw(Instr::Push("T".into()));
+    m.absorb(&position);
+    m.reactivate_alone(position);
+}
+
+/// Deletes every variable of the active threads but the board.
+pub(crate) fn board_only(m: &mut Machine) {
     for v in m.defined_vars() {
         if v != BOARD_VAR {
             m.delete(&v);
         }
     }
-    moves_to_count_of(m, us, movers);
-    // Whatever moves there are, one thread per leaf says so.
-    m.join();
-    m.emit_raw(Instr::Push("T".into()));
-    m.absorb(&leaf);
-    m.reactivate_alone(leaf);
 }
 
 /// Drops every variable of each active thread but the listed ones, which
