@@ -46,7 +46,7 @@ impl Depth {
     /// The shallowest search: two full-width plies.
     pub const MIN: Depth = Depth(2);
     /// The deepest search the programs can be built for.
-    pub const MAX: Depth = Depth(5);
+    pub const MAX: Depth = Depth(6);
     /// The depth the commands search when none is given (`play`, `reply`,
     /// `uci`, `match`, `bench`): the playing strength.
     pub const DEFAULT: Depth = Depth(5);
@@ -99,13 +99,16 @@ impl Depth {
 
     /// How the search spends its plies: depths 2 and 3 are full width;
     /// depth 4 is 2 full-width plies and 2 capture plies, depth 5 three and
-    /// two (searched with probes, `probe`).
+    /// two (searched with probes, `probe`); depth 6 four and two, where
+    /// only the root's candidates that depth 5's root cut keeps get the
+    /// ply more (`probe::deepens_root`).
     pub fn plan(self) -> Plan {
         match self.0 {
             2 => Plan { full: 2, plies: 2 },
             3 => Plan { full: 3, plies: 3 },
             4 => Plan { full: 2, plies: 4 },
-            _ => Plan { full: 3, plies: 5 },
+            5 => Plan { full: 3, plies: 5 },
+            _ => Plan { full: 4, plies: 6 },
         }
     }
 }
@@ -161,6 +164,12 @@ impl Plan {
     }
 }
 
+/// The latest ply a mate score counts from, at any depth: depth 6's ply
+/// more is searched as depth 5 from each reply (`probe::deepens_root`),
+/// whose mates count from that reply's ply, so no score is a mate later
+/// than ply 5.
+pub const LATEST_MATE_PLY: u32 = 5;
+
 /// The score of delivering mate with the move at ply `ply` (1 = the
 /// searching side's own move), for the side that mates: [`MATE`] at ply 1,
 /// one less for each ply later, so that a nearer mate scores more.
@@ -206,8 +215,8 @@ mod tests {
         ));
         assert_eq!("0".parse::<Depth>(), Err(DepthError::Unsupported(0)));
         let all: Vec<u32> = Depth::all().map(Depth::plies).collect();
-        assert_eq!(all, [2, 3, 4, 5]);
-        assert_eq!(Depth::MAX.index(), 3);
+        assert_eq!(all, [2, 3, 4, 5, 6]);
+        assert_eq!(Depth::MAX.index(), 4);
     }
 
     #[test]
@@ -215,7 +224,7 @@ mod tests {
         let plans: Vec<(u32, u32)> = Depth::all()
             .map(|d| (d.plan().full, d.plan().plies))
             .collect();
-        assert_eq!(plans, [(2, 2), (3, 3), (2, 4), (3, 5)]);
+        assert_eq!(plans, [(2, 2), (3, 3), (2, 4), (3, 5), (4, 6)]);
     }
 
     #[test]

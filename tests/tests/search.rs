@@ -255,13 +255,67 @@ fn vm_best_move_matches_native_search_at(plies: u32) {
 
 /// Every depth the program is built for, [`Depth::MIN`] to [`Depth::MAX`]
 /// (the fast mode, `Depth::FAST`, is 2 and the commands' default,
-/// `chess::Depth::DEFAULT`, is 5), has its own test below (one test a
+/// `chess::Depth::DEFAULT`, is 5), has its own test (depth 6 below it) (one test a
 /// depth, so the test threads share them): this fails when a depth is
 /// added without one.
 #[test]
 fn every_depth_has_its_search_test() {
     let plies: Vec<u32> = Depth::all().map(|d| d.plies()).collect();
-    assert_eq!(plies, [2, 3, 4, 5]);
+    assert_eq!(plies, [2, 3, 4, 5, 6]);
+}
+
+/// Depth 6 searches a ply deeper only the root moves depth 5's root cut
+/// keeps (`probe::deepens_root`), so it is checked against the reference
+/// (which scores every move a ply deeper) as what it promises: its move
+/// scores what it claims at depth 6, and no less than any of depth 5's
+/// best moves does at depth 6. Endings and the few-move positions, where
+/// a ply more stays quick.
+#[test]
+fn vm_best_move_matches_native_search_at_depth_6() {
+    let six = depth(6);
+    let mut fens: Vec<String> = [
+        "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1",
+        "7k/8/5K2/8/8/8/8/1R6 w - - 0 1",
+        "8/8/4k3/8/8/2K5/3P4/8 w - - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+        // Two positions of lost clock games where depth 6 plays another
+        // move than depth 5 (b3c2 for b3b4, f2h1 for c2c4).
+        "4b3/5k1p/4n3/8/8/1K6/8/6q1 w - - 0 78",
+        "8/k4r2/8/8/8/8/2P2N1p/K7 w - - 0 63",
+    ]
+    .iter()
+    .map(|f| f.to_string())
+    .collect();
+    fens.extend(few_move_positions().into_iter().step_by(4));
+    let mut bettered = 0;
+    for fen in fens {
+        let pos = parse_fen(&fen).unwrap();
+        let searched = chess::search(&fen, &[], six).unwrap();
+        assert_eq!(searched.depth, six, "{fen}: outgrew its cap");
+        let (uci, score) = searched.best.expect("a legal move");
+        let played = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        let reached = chess::reference::move_score_at(&pos, played, six);
+        assert_eq!(
+            score, reached,
+            "{fen}: {uci} claims {score}, reaches {reached}"
+        );
+        let (fives, _) = chess::reference::best_moves_at(&pos, depth(5)).unwrap();
+        let mut best_of_five = 0;
+        for five in fives {
+            let deeper = chess::reference::move_score_at(&pos, five, six);
+            assert!(
+                score >= deeper,
+                "{fen}: depth 6 plays {uci} ({score}) below depth 5's {five} ({deeper})"
+            );
+            best_of_five = best_of_five.max(deeper);
+        }
+        if score > best_of_five {
+            bettered += 1;
+        }
+    }
+    // The ply more must change some answers for the better, or depth 6
+    // would be depth 5 again.
+    assert!(bettered > 0, "depth 6 never bettered depth 5's move");
 }
 
 #[test]
@@ -284,7 +338,7 @@ fn vm_best_move_matches_native_search_at_depth_5() {
     vm_best_move_matches_native_search_at(5);
 }
 
-/// Depths outside [`Depth::MIN`]..=[`Depth::MAX`] (0, 1 and 6) cannot
+/// Depths outside [`Depth::MIN`]..=[`Depth::MAX`] (0, 1 and 7) cannot
 /// be asked for: a clear error, not a panic, before any program is built.
 #[test]
 fn unsupported_depths_are_refused() {

@@ -319,7 +319,20 @@ fn guarded(after: &Chess, plan: Plan, score: u32) -> u32 {
 }
 
 /// The value of the root move that led to `after`, searched by `plan`.
+/// Depth 6's ply more (`search::probe::deepens_root`) is the opponent's
+/// whole depth-5 answer from `after`, mate guard included, its mates
+/// counted from that answer's ply; this reference scores every root move
+/// so, where the regex program searches only those depth 5's root cut
+/// keeps.
 fn root_value(after: &Chess, plan: Plan, leaves: Leaves) -> u32 {
+    if crate::search::deepens_root(plan) {
+        let below = Depth::exactly(5).plan();
+        return match best_moves_planned(after, below, "", leaves) {
+            Some((_, best)) => 2 * EVEN - best,
+            None if after.is_check() => mate_at(1),
+            None => EVEN,
+        };
+    }
     candidate_value(after, plan, plan.plies, 1, leaves)
 }
 

@@ -19,7 +19,9 @@
 //! the search has no alpha-beta at its root, so a move order would cut
 //! nothing, and choosing which moves a deeper rung searches by a shallower
 //! rung's order lost strength when measured (docs/strength.md, "Deeper plans,
-//! measured natively": 30.8% against 52.5%). What a rung does reuse is its
+//! measured natively": 30.8% against 52.5%). Depth 6 does choose the moves
+//! it searches a ply deeper by depth 5, but inside its own program, by
+//! depth 5's root cut (`probe::deepens_root`). What a rung does reuse is its
 //! answer, to stop climbing: a mate on the first move cannot be bettered,
 //! and a position with one legal move needs no search.
 
@@ -35,18 +37,29 @@ use crate::Error;
 
 /// The depths deepening climbs, shallowest first. Each plays at least as
 /// well as the one before it, measured (docs/strength.md);
-/// depth 4, which plays worse than 3, is not on it.
-pub const LADDER: [Depth; 3] = [Depth::MIN, Depth::exactly(3), Depth::DEFAULT];
+/// depth 4, which plays worse than 3, is not on it. The last, depth 6
+/// ([`TIMED_TOP`]), is climbed to only with a time limit: it costs
+/// several times depth 5 and can outgrow the state cap, where the
+/// limit and the cap give the answer back to depth 5.
+pub const LADDER: [Depth; 4] = [Depth::MIN, Depth::exactly(3), Depth::DEFAULT, TIMED_TOP];
+
+/// The deepest rung a search with a time limit climbs to (a clock or a
+/// time a move, in every front end) when no depth is asked for; without
+/// a time limit the engine plays [`Depth::DEFAULT`].
+pub const TIMED_TOP: Depth = Depth::exactly(6);
 
 /// How many times the last rung's time a rung at `depth` is expected to
 /// take. Since depth 3 has its root cut too, over `bench.epd`
 /// (`bench --depth 2`, `--depth 3` and `--depth 5`, one sitting,
 /// 2026-12-02): depth 3 takes 4.5-22 times depth 2 (mean 8, the most in
 /// the middlegames with many captures), and depth 5 1.3-2.9 times depth 3
-/// (median 2). The rare long ones are stopped at the move's limit.
+/// (median 2). Depth 6 (`bench --depth 6`, 2026-12-03) takes 3.3-14
+/// times depth 5 (median 4.4; the most where depth 5's root cut keeps
+/// many candidates). The rare long ones are stopped at the move's limit.
 pub fn growth(depth: Depth) -> u32 {
     match depth.plies() {
         3 => 8,
+        6 => 5,
         _ => 2,
     }
 }
@@ -100,11 +113,11 @@ impl Limits {
         }
     }
 
-    /// Climbing to the default depth within `budget`, from now.
+    /// Climbing to [`TIMED_TOP`] within `budget`, from now.
     pub fn within(budget: Budget) -> Limits {
         Limits {
             budget: Some(budget),
-            ..Limits::to_depth(Depth::DEFAULT)
+            ..Limits::to_depth(TIMED_TOP)
         }
     }
 
@@ -307,14 +320,17 @@ mod tests {
 
     #[test]
     fn the_ladder_climbs_and_skips_depth_four() {
-        assert_eq!(plies(&LADDER), [2, 3, 5]);
+        assert_eq!(plies(&LADDER), [2, 3, 5, 6]);
         assert!(LADDER.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(LADDER.last(), Some(&TIMED_TOP));
+        assert_eq!(plies(&rungs_to(d(6))), [2, 3, 5, 6]);
         assert_eq!(plies(&rungs_to(d(5))), [2, 3, 5]);
         assert_eq!(plies(&rungs_to(d(4))), [2, 3, 4]);
         assert_eq!(plies(&rungs_to(d(3))), [2, 3]);
         assert_eq!(plies(&rungs_to(d(2))), [2]);
         assert_eq!(plies(&rungs_at(d(5))), [2, 5]);
         assert_eq!(plies(&rungs_at(d(2))), [2]);
+        assert_eq!(rung_below(d(6)).map(Depth::plies), Some(5));
         assert_eq!(rung_below(d(5)).map(Depth::plies), Some(3));
         assert_eq!(rung_below(d(4)).map(Depth::plies), Some(3));
         assert_eq!(rung_below(d(3)).map(Depth::plies), Some(2));

@@ -3,7 +3,7 @@
 //! history (`repetition`), and thinking on a clock: the time rule
 //! ([`clock`]) and the ladder of depths it climbs ([`deepen`]).
 //!
-//! The engine's reply: a negamax of 2 to 5 plies ([`plan`]), in the DSL.
+//! The engine's reply: a negamax of 2 to 6 plies ([`plan`]), in the DSL.
 //!
 //! The last two plies, at 2 plies: for a position with `us` to move: one thread per legal move (the
 //! engine's candidates, move kept in `em`), each evaluated (`eval::Eval`);
@@ -82,15 +82,27 @@ pub enum RootCut {
 }
 
 /// Whether the root of `plan` runs the mate guard (`guard`): where it is
-/// searched as `probe::probed_root` (depths 3 to 5), with the root cut on
+/// searched as `probe::probed_root` (depths 3 to 6), with the root cut on
 /// or off alike.
 pub(crate) fn guards_root(plan: Plan) -> bool {
     probe::probes_root(plan, plan.plies)
 }
 
+/// Whether `plan` is depth 6's (`probe::deepens_root`).
+pub(crate) fn deepens_root(plan: Plan) -> bool {
+    probe::deepens_root(plan)
+}
+
 /// [`search_onto_stack`], with the root cut `cut`.
 fn search_onto_stack_cut(m: &mut Machine, us: Color, depth: Depth, cut: RootCut) {
     let plan = depth.plan();
+    // Depth 6 is made by depth 5's root cut (`probe::deepens_root`):
+    // it has no uncut form.
+    let cut = if probe::deepens_root(plan) {
+        RootCut::On
+    } else {
+        cut
+    };
     if cut == RootCut::On && probe::probes_root(plan, plan.plies) {
         probe::probed_root(m, us, plan, plan.plies);
     } else {

@@ -91,7 +91,21 @@ pub(crate) fn probed_node(m: &mut Machine, us: Color, plan: Plan, depth: u32, pl
 /// plies, where a candidate's own probe is one reply with the last ply
 /// below it.
 pub(crate) fn probes_root(plan: Plan, depth: u32) -> bool {
-    probes(plan, depth - 1, 2) || (depth == 3 && !plan.captures_at(depth))
+    deepens_root(plan) || probes(plan, depth - 1, 2) || (depth == 3 && !plan.captures_at(depth))
+}
+
+/// Depth 5's plan: what a root that [`deepens_root`] cuts by, and what
+/// it searches each kept candidate's reply with.
+const BELOW_DEEP_ROOT: Plan = Plan { full: 3, plies: 5 };
+
+/// Whether `plan` is depth 5's with a full-width ply more (depth 6),
+/// searched as depth 5's root is, probes and cut alike, except that each
+/// candidate the cut keeps is searched by depth 5 for the opponent (its
+/// own root cut and mate guard included) instead of by depth 4. Only the
+/// moves that could be depth 5's best get the ply more, so depth 6
+/// costs about one depth-5 search per kept candidate.
+pub(crate) fn deepens_root(plan: Plan) -> bool {
+    plan.full == BELOW_DEEP_ROOT.full + 1 && plan.plies == BELOW_DEEP_ROOT.plies + 1
 }
 
 /// The root (`us` to move, `depth` plies), searched as `search::node`
@@ -107,6 +121,12 @@ pub(crate) fn probes_root(plan: Plan, depth: u32) -> bool {
 /// says, so it is never dropped. Leaves `[em, v]` on each active thread's
 /// stack, or nothing when it has no legal move.
 pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
+    let deeper = deepens_root(plan);
+    let (plan, depth) = if deeper {
+        (BELOW_DEEP_ROOT, BELOW_DEEP_ROOT.plies)
+    } else {
+        (plan, depth)
+    };
     let copy = m.fork_inactive();
     let root = m.pause();
     m.reactivate(copy);
@@ -117,7 +137,7 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
         |m| {
             m.emit_raw(Instr::AssignPop(var(PROBE_VAR)));
             m.assume_set(&[PROBE_VAR]);
-            cut_root_candidates(m, us, plan, depth);
+            cut_root_candidates(m, us, plan, depth, deeper);
         },
     );
     m.absorb(&root);
@@ -126,9 +146,11 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
 
 /// The root's candidates, each active thread holding the root's probe's
 /// score in `PROBE_VAR`: each gets its own probe, is dropped when that
-/// leaves it strictly below the root's probe, and is searched otherwise;
-/// leaves `[em, v]` of the best on each thread's stack.
-fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
+/// leaves it strictly below the root's probe, and is searched otherwise
+/// (`deeper`: by a whole `depth`-ply search for the opponent, a ply more
+/// than the probes see); leaves `[em, v]` of the best on each thread's
+/// stack.
+fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deeper: bool) {
     let copy = m.fork_inactive();
     let node_thread = m.pause();
     m.reactivate(copy);
@@ -155,7 +177,18 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
             m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
             m.delete(OWN_PROBE_VAR);
             m.delete(CHECK_VAR);
-            if probes(plan, depth - 1, 2) {
+            if deeper {
+                // The reply searched as depth 5's root is, for the
+                // opponent, from the board alone (a repetition below the
+                // root is not looked for, as at any depth).
+                let copy = m.fork_inactive();
+                let candidate = m.pause();
+                m.reactivate(copy);
+                strip(m, 2, &[]);
+                probed_root(m, !us, plan, depth);
+                m.absorb(&candidate);
+                m.reactivate_alone(candidate);
+            } else if probes(plan, depth - 1, 2) {
                 // The node below sees only the board and its probe.
                 let copy = m.fork_inactive();
                 let candidate = m.pause();

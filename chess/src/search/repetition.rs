@@ -24,7 +24,7 @@ use shakmaty::Color;
 use crate::board::BOARD_VAR;
 use crate::rules::ending::HISTORY_PREFIX;
 use crate::rules::func::{append, get, local, Func};
-use crate::vocabulary::{self, mate_at, mated_at, Depth, EVEN, SCORE};
+use crate::vocabulary::{self, mate_at, mated_at, EVEN, LATEST_MATE_PLY, SCORE};
 
 /// The history's keys inside the root thread: each key after a space.
 pub(crate) const HISTORY_VAR: &str = "hi";
@@ -188,8 +188,8 @@ pub(crate) fn mark_candidates(m: &mut Machine, them: Color, ply: u32) {
 pub(crate) fn repeats_are_even(m: &mut Machine, ply: u32) {
     if ply == 1 && m.is_set(REPEAT_VAR) {
         m.if_(m.get(REPEAT_VAR).eq("T"), |m| {
-            m.if_(m.get(SCORE).gt(mated_at(Depth::MAX.plies())), |m| {
-                m.if_(m.get(SCORE).lt(mate_at(Depth::MAX.plies())), |m| {
+            m.if_(m.get(SCORE).gt(mated_at(LATEST_MATE_PLY)), |m| {
+                m.if_(m.get(SCORE).lt(mate_at(LATEST_MATE_PLY)), |m| {
                     m.set(SCORE, EVEN)
                 });
             });

@@ -73,11 +73,12 @@ pub(crate) struct MatchArgs {
     /// `uci`'s `go movetime` does (not with `--tc`).
     #[arg(long, value_name = "MS")]
     pub our_movetime: Option<String>,
-    /// Our engine's search depth in plies (2 to 5; 4 is two full-width plies and two capture plies,
-    /// 5 three and two); with `--tc` or `--our-movetime`, the deepest it
-    /// climbs to.
-    #[arg(long, value_name = "N", default_value_t = chess::Depth::DEFAULT.to_string())]
-    pub depth: String,
+    /// Our engine's search depth in plies (2 to 6; 4 is two full-width plies and two capture plies,
+    /// 5 three and two, 6 depth 5's kept root moves a ply deeper; default
+    /// 5); with `--tc` or `--our-movetime`, the deepest it climbs to
+    /// (default 6, as `uci` on a clock).
+    #[arg(long, value_name = "N")]
+    pub depth: Option<String>,
     /// Openings, one a line: UCI moves from the start position, or a FEN
     /// (blank lines and lines starting with `#` are skipped).
     #[arg(long, value_name = "FILE")]
@@ -138,8 +139,15 @@ impl Settings {
                 .parse()
                 .map_err(|_| anyhow!("{flag} {}: not a whole number in range", quote(text)))
         }
-        let plies: u32 = number("--depth", &args.depth)?;
-        let depth = chess::Depth::new(plies).map_err(|_| unknown_depth(plies))?;
+        let timed = args.tc.is_some() || args.our_movetime.is_some();
+        let depth = match &args.depth {
+            Some(text) => {
+                let plies: u32 = number("--depth", text)?;
+                chess::Depth::new(plies).map_err(|_| unknown_depth(plies))?
+            }
+            None if timed && args.native.is_none() => chess::search::deepen::TIMED_TOP,
+            None => chess::Depth::DEFAULT,
+        };
         let mut settings = Settings {
             games: number("--games", &args.games)?,
             movetime: match &args.movetime {
@@ -745,6 +753,14 @@ mod tests {
         let settings = Settings::of(&parsed.args).unwrap();
         assert_eq!(settings.depth, chess::Depth::DEFAULT);
         assert_eq!(settings.plan, chess::Depth::DEFAULT.plan());
+        for timed in [["--tc", "60+0.6"], ["--our-movetime", "1000"]] {
+            let parsed = <Command as clap::Parser>::try_parse_from(
+                ["match", "--opponent", "sf"].into_iter().chain(timed),
+            )
+            .unwrap();
+            let settings = Settings::of(&parsed.args).unwrap();
+            assert_eq!(settings.depth, chess::search::deepen::TIMED_TOP);
+        }
     }
 
     #[test]

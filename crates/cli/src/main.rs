@@ -133,10 +133,11 @@ enum Command {
         #[arg(long, default_value = START_FEN)]
         fen: String,
         /// Search depth (plies; 4 is two full-width plies and two capture plies,
-        /// 5 three and two); with --movetime, the deepest it climbs to.
-        #[arg(long, default_value_t = chess::Depth::DEFAULT)]
-        depth: chess::Depth,
-        /// Think this many milliseconds, deepening (depth 2, 3, then 5) as
+        /// 5 three and two, 6 depth 5's kept root moves a ply deeper; default 5);
+        /// with --movetime, the deepest it climbs to (default 6).
+        #[arg(long)]
+        depth: Option<chess::Depth>,
+        /// Think this many milliseconds, deepening (depth 2, 3, 5, then 6) as
         /// `uci`'s `go movetime` does, instead of searching a fixed depth.
         #[arg(long, value_name = "MS")]
         movetime: Option<u64>,
@@ -317,7 +318,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             fen,
             depth,
             movetime,
-        } => reply(&fen, depth, movetime)?,
+        } => {
+            let depth = depth.unwrap_or(match movetime {
+                Some(_) => chess::search::deepen::TIMED_TOP,
+                None => chess::Depth::DEFAULT,
+            });
+            reply(&fen, depth, movetime)?
+        }
         Command::Fuzz(args) => return fuzz::run(args),
         Command::Uci => uci::run()?,
         Command::Bench(args) => bench::run(args)?,

@@ -63,13 +63,13 @@ pub(crate) struct PlayArgs {
     /// Resume the last game of this PGN file.
     #[arg(long, value_name = "GAME.pgn")]
     pub load: Option<PathBuf>,
-    /// Plies the engine searches (default: the engine's default depth);
-    /// with --movetime, the deepest it climbs to.
+    /// Plies the engine searches (default: the engine's default depth,
+    /// 5); with --movetime, the deepest it climbs to (default 6).
     #[arg(long)]
     pub depth: Option<chess::Depth>,
     /// The engine thinks this many milliseconds a move, deepening (depth
-    /// 2, 3, then 5) as `uci`'s `go movetime` does, instead of searching
-    /// a fixed depth.
+    /// 2, 3, 5, then 6) as `uci`'s `go movetime` does, instead of
+    /// searching a fixed depth.
     #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
 }
@@ -404,7 +404,10 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     };
     let t0 = Instant::now();
     let thinking = Thinking {
-        depth: args.depth.unwrap_or(chess::Depth::DEFAULT),
+        depth: args.depth.unwrap_or(match args.movetime {
+            Some(_) => chess::search::deepen::TIMED_TOP,
+            None => chess::Depth::DEFAULT,
+        }),
         movetime: args.movetime.map(std::time::Duration::from_millis),
     };
     chess::build_passes(&thinking.depths(), true).context("building the turn programs")?;

@@ -19,9 +19,10 @@
 //! the engine has; the first rung of the ladder runs before it, so that a
 //! `stop` has an answer); `movetime` or the mover's clock (`wtime`/`btime`,
 //! the increments, `movestogo`) give a time budget (`chess::search::clock`) and the
-//! search climbs the ladder up to the `Depth` option within it; `infinite`
-//! and `ponder` climb to the `Depth` option without a time limit; a bare
-//! `go` searches the `Depth` option's depth. Under `go infinite` and `go
+//! search climbs the ladder up to the `Depth` option (by default the
+//! ladder's top, `deepen::TIMED_TOP`) within it; `infinite` and `ponder`
+//! climb to the `Depth` option without a time limit; a bare `go` searches
+//! the `Depth` option's depth. Under `go infinite` and `go
 //! ponder` the protocol forbids `bestmove` before `stop` (or `ponderhit`,
 //! which this engine treats as `stop`), so a finished answer is held back
 //! until then, or until `quit` or the end of the input: every `go` gets
@@ -50,7 +51,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use chess::search::clock::{budget, Clock};
-use chess::search::deepen::{rungs_at, rungs_to, Limits, LADDER};
+use chess::search::deepen::{rungs_at, rungs_to, Limits, LADDER, TIMED_TOP};
 use chess::Depth;
 
 use crate::textio::{self, quote};
@@ -72,7 +73,7 @@ pub(crate) const MAX_LINE: usize = 1 << 20;
 pub(crate) fn options() -> Vec<String> {
     vec![format!(
         "option name Depth type spin default {} min {} max {}",
-        Depth::DEFAULT,
+        TIMED_TOP,
         Depth::MIN,
         Depth::MAX
     )]
@@ -180,7 +181,7 @@ impl Session {
             history: history_after(Vec::new(), START_FEN),
             pending: None,
             quit: false,
-            depth: Depth::DEFAULT,
+            depth: TIMED_TOP,
         }
     }
 
@@ -715,7 +716,23 @@ mod tests {
         assert_eq!(of("depth 3", true, 2), (vec![2, 3], None));
         assert_eq!(of("depth 9", true, 2), (vec![2, Depth::MAX.plies()], None));
         assert_eq!(of("depth 4", true, 3), (vec![2, 4], None));
-        // A time limit climbs the ladder up to the Depth option.
+        // A time limit climbs the ladder up to the Depth option, by
+        // default its top.
+        assert_eq!(
+            of("movetime 1000", true, TIMED_TOP.plies()),
+            (vec![2, 3, 5, 6], Some((900, 900)))
+        );
+        assert_eq!(
+            limits_of(
+                &go("movetime 1000"),
+                true,
+                Session::new().depth,
+                start,
+                flag()
+            )
+            .rungs,
+            LADDER
+        );
         assert_eq!(
             of("movetime 1000", true, 5),
             (vec![2, 3, 5], Some((900, 900)))
@@ -791,7 +808,7 @@ mod tests {
     fn unknown_and_ignored_commands() {
         let mut s = Session::new();
         let before = s.clone();
-        let same_depth = format!("setoption name Depth value {}", Depth::DEFAULT);
+        let same_depth = format!("setoption name Depth value {}", TIMED_TOP);
         for line in [
             "",
             "   ",
@@ -824,7 +841,7 @@ mod tests {
         // right behind it, stops it: the first rung answers.
         assert!(text.contains("uciok\nreadyok\ninfo depth 2 "), "{text}");
         assert!(
-            text.contains(&format!("info string depth {} stopped\n", Depth::DEFAULT)),
+            text.contains(&format!("info string depth {} stopped\n", TIMED_TOP)),
             "{text}"
         );
         assert!(text.ends_with('\n') && text.lines().last().unwrap().starts_with("bestmove "));

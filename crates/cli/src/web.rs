@@ -43,6 +43,14 @@ struct Level {
     movetime_ms: Option<u64>,
 }
 
+/// The rungs the page climbs: the ladder up to the terminal's default
+/// depth, 5. Depth 6, the ladder's top on a clock in the terminal
+/// (`deepen::TIMED_TOP`), is left out of the page: its program is half
+/// as large again as depth 5's and takes several times as long a turn.
+fn page_ladder() -> Vec<chess::Depth> {
+    chess::search::deepen::rungs_to(chess::Depth::DEFAULT)
+}
+
 /// The page's levels, weakest first; [`DEFAULT_LEVEL`] is the terminal's
 /// engine (depth 5, the same moves as `play`).
 fn levels() -> Vec<Level> {
@@ -137,7 +145,7 @@ fn engine_value(turns: &[(chess::Depth, usize)], moves: usize) -> serde_json::Va
             })
         })
         .collect();
-    let growth: serde_json::Map<String, serde_json::Value> = chess::search::deepen::LADDER
+    let growth: serde_json::Map<String, serde_json::Value> = page_ladder()
         .iter()
         .map(|&d| (d.to_string(), chess::search::deepen::growth(d).into()))
         .collect();
@@ -148,7 +156,7 @@ fn engine_value(turns: &[(chess::Depth, usize)], moves: usize) -> serde_json::Va
         .collect();
     serde_json::json!({
         "enginePlayed": chess::turn::ENGINE_PLAYED,
-        "ladder": plies(&chess::search::deepen::LADDER),
+        "ladder": plies(&page_ladder()),
         "growth": growth,
         "stretchStart": chess::search::clock::STRETCH_START,
         "levels": levels,
@@ -190,15 +198,14 @@ fn write(dir: &Path, name: &str, text: &str) -> Result<u64> {
 pub(crate) fn run(args: WebArgs) -> Result<()> {
     let dir = &args.dir;
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    chess::build_passes(&chess::search::deepen::LADDER, true)
-        .context("building the turn programs")?;
+    chess::build_passes(&page_ladder(), true).context("building the turn programs")?;
     let moves = moves_program()?;
     let mut total = 0;
     for (name, text) in PAGE_FILES {
         total += write(dir, name, text)?;
     }
     let mut turns = Vec::new();
-    for depth in chess::search::deepen::LADDER {
+    for depth in page_ladder() {
         let turn = &chess::turn_pass(depth)
             .context("building the turn program")?
             .program;

@@ -160,7 +160,7 @@ fn scripted_session_over_a_pipe() {
     assert!(infos[3].contains("no option named \"Hash\""), "{infos:?}");
     let depth_option = format!(
         "option name Depth type spin default {} min {} max {}",
-        chess::Depth::DEFAULT,
+        chess::search::deepen::TIMED_TOP,
         chess::Depth::MIN,
         chess::Depth::MAX
     );

@@ -510,7 +510,7 @@ fn web_writes_the_site_with_the_dumped_turn_program() {
         assert!(site.join(name).is_file(), "no {name}");
     }
     // Each turnN.js is the module `dump --depth N` writes.
-    for depth in chess::search::deepen::LADDER {
+    for depth in chess::search::deepen::rungs_to(chess::Depth::DEFAULT) {
         let dumped = dir.path().join(format!("dumped{depth}.js"));
         let status = bin()
             .args(["dump", "--depth", &depth.to_string()])

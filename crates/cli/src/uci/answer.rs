@@ -135,7 +135,7 @@ mod tests {
         assert_eq!(ended_line(&Ended::Top), None);
         assert_eq!(
             ended_line(&Ended::NotStarted {
-                depth: chess::Depth::MAX,
+                depth: chess::Depth::DEFAULT,
                 expected: Duration::from_millis(2400)
             })
             .as_deref(),
