@@ -762,7 +762,7 @@ mod tests {
     fn options_are_advertised_and_checked() {
         let out = lines(&mut Session::new(), "uci");
         assert!(
-            out.contains(&"option name Depth type spin default 5 min 2 max 5".to_string()),
+            out.contains(&"option name Depth type spin default 6 min 2 max 6".to_string()),
             "{out:?}"
         );
         let mut s = Session::new();
