@@ -346,9 +346,9 @@ fn a_bad_openings_file_names_its_line() {
 
 #[test]
 fn a_depth_the_engine_lacks_is_refused() {
-    let err = refused(&["--opponent", "/nonexistent/engine", "--depth", "6"]);
+    let err = refused(&["--opponent", "/nonexistent/engine", "--depth", "7"]);
     assert!(
-        err.contains("--depth 6: our engine offers only depth 2, 3, 4, 5"),
+        err.contains("--depth 7: our engine offers only depth 2, 3, 4, 5, 6"),
         "{err}"
     );
 }
