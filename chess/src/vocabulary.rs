@@ -206,7 +206,7 @@ mod tests {
     #[test]
     fn a_depth_is_made_only_within_the_supported_range() {
         assert_eq!(Depth::new(1), Err(DepthError::Unsupported(1)));
-        assert_eq!(Depth::new(6), Err(DepthError::Unsupported(6)));
+        assert_eq!(Depth::new(7), Err(DepthError::Unsupported(7)));
         assert_eq!(Depth::new(3).map(Depth::plies), Ok(3));
         assert_eq!(" 4 ".parse::<Depth>().map(Depth::plies), Ok(4));
         assert!(matches!(
