@@ -48,6 +48,16 @@ pub const LADDER: [Depth; 4] = [Depth::MIN, Depth::exactly(3), Depth::DEFAULT, T
 /// a time limit the engine plays [`Depth::DEFAULT`].
 pub const TIMED_TOP: Depth = Depth::exactly(6);
 
+/// The depth a front end searches when none is asked for: [`TIMED_TOP`]
+/// with a time limit (`timed`), else [`Depth::DEFAULT`].
+pub fn unasked_depth(timed: bool) -> Depth {
+    if timed {
+        TIMED_TOP
+    } else {
+        Depth::DEFAULT
+    }
+}
+
 /// How many times the last rung's time a rung at `depth` is expected to
 /// take. Since depth 3 has its root cut too, over `bench.epd`
 /// (`bench --depth 2`, `--depth 3` and `--depth 5`, one sitting,

@@ -145,8 +145,7 @@ impl Settings {
                 let plies: u32 = number("--depth", text)?;
                 chess::Depth::new(plies).map_err(|_| unknown_depth(plies))?
             }
-            None if timed && args.native.is_none() => chess::search::deepen::TIMED_TOP,
-            None => chess::Depth::DEFAULT,
+            None => chess::search::deepen::unasked_depth(timed && args.native.is_none()),
         };
         let mut settings = Settings {
             games: number("--games", &args.games)?,

@@ -319,10 +319,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             depth,
             movetime,
         } => {
-            let depth = depth.unwrap_or(match movetime {
-                Some(_) => chess::search::deepen::TIMED_TOP,
-                None => chess::Depth::DEFAULT,
-            });
+            let depth = depth.unwrap_or(chess::search::deepen::unasked_depth(movetime.is_some()));
             reply(&fen, depth, movetime)?
         }
         Command::Fuzz(args) => return fuzz::run(args),

@@ -404,10 +404,9 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     };
     let t0 = Instant::now();
     let thinking = Thinking {
-        depth: args.depth.unwrap_or(match args.movetime {
-            Some(_) => chess::search::deepen::TIMED_TOP,
-            None => chess::Depth::DEFAULT,
-        }),
+        depth: args.depth.unwrap_or(chess::search::deepen::unasked_depth(
+            args.movetime.is_some(),
+        )),
         movetime: args.movetime.map(std::time::Duration::from_millis),
     };
     chess::build_passes(&thinking.depths(), true).context("building the turn programs")?;
