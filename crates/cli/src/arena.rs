@@ -38,7 +38,7 @@ use chess::reference::Leaves;
 use chess::vocabulary::Plan;
 
 use adjudicate::{adjudicate, allowed_mate, AllowedMate, Ending, Repetitions};
-use clock::{Clocks, TimeControl, TimeStats};
+use clock::{Clocks, TimeControl, TimeStats, Unanswered};
 use elo::elo;
 use openings::{built_in_openings, legal_move, read_openings, start_position, Opening};
 use opponent::Opponent;
@@ -252,7 +252,8 @@ fn parse_option(text: &str) -> Result<(String, String), String> {
 /// capture or pawn move) lets it score a move back into one of them as a
 /// draw. With `clock` it thinks as `uci`'s `go` does with the same limits
 /// (`chess::search::clock::budget`, then `chess::think` up the ladder to `depth`,
-/// timed from `start`); without, it searches `depth` plies.
+/// timed from `start`); without, it searches `depth` plies. Last, on a
+/// clock, the rung that ran without answering, if one did.
 ///
 /// # Errors
 ///
@@ -263,11 +264,11 @@ fn engine_move(
     depth: chess::Depth,
     clock: Option<&chess::search::clock::Clock>,
     start: Instant,
-) -> Result<(Option<String>, chess::Depth)> {
+) -> Result<(Option<String>, chess::Depth, Option<Unanswered>)> {
     let context = || format!("our engine on {}", quote(fen));
     let Some(clock) = clock else {
         let searched = chess::search(fen, history, depth).with_context(context)?;
-        return Ok((searched.best.map(|(uci, _)| uci), searched.depth));
+        return Ok((searched.best.map(|(uci, _)| uci), searched.depth, None));
     };
     let limits = chess::search::deepen::Limits {
         start,
@@ -277,7 +278,25 @@ fn engine_move(
     };
     let thought = chess::think(fen, history, &limits, |_| {}).with_context(context)?;
     let answer = thought.answer();
-    Ok((answer.answer.clone().map(|(uci, _)| uci), answer.depth))
+    // A rung that ran without answering: from the answer's end to the
+    // climb's.
+    let lost = thought.elapsed.saturating_sub(answer.at);
+    let unfinished = match thought.ended {
+        chess::search::deepen::Ended::Stopped { .. } => Some(Unanswered {
+            stopped: true,
+            time: lost,
+        }),
+        chess::search::deepen::Ended::TooLarge { .. } => Some(Unanswered {
+            stopped: false,
+            time: lost,
+        }),
+        _ => None,
+    };
+    Ok((
+        answer.answer.clone().map(|(uci, _)| uci),
+        answer.depth,
+        unfinished,
+    ))
 }
 
 /// The native reference's move (UCI) in `pos` with `leaves`, `None` when
@@ -540,10 +559,13 @@ fn play(
             let m = match settings.native {
                 None => {
                     let clock = our_clock(settings, clocks.as_ref(), side);
-                    let (m, depth) =
+                    let (m, depth, unfinished) =
                         engine_move(&fen, &history, settings.depth, clock.as_ref(), start)?;
                     let took = start.elapsed();
                     tally.times.ours(took, depth.plies());
+                    if clock.is_some() {
+                        tally.times.climb(unfinished);
+                    }
                     if settings
                         .our_movetime
                         .is_some_and(|ms| took > Duration::from_millis(ms))

@@ -452,6 +452,14 @@ fn a_flag_that_falls_loses_the_game() {
         "2: 1 (100.0%)",
         "{out}"
     );
+    // A ladder of one rung: nothing to stop.
+    let unfinished = summary_line(&out, "time in rungs that did not finish:");
+    assert!(
+        unfinished.starts_with("0.0 s of ")
+            && unfinished
+                .ends_with("(0.0%); 0 stopped at the limit, 0 over the state cap (1 timed moves)"),
+        "{out}"
+    );
     let games = read_pgn(&std::fs::read_to_string(&pgn).unwrap());
     assert_eq!(games.len(), 2);
     assert_eq!(games[0].result, "1-0");

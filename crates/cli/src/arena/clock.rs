@@ -2,7 +2,8 @@
 //! time: the time control read from its text, each side's clock charged
 //! with the time a move took (measured by the arena around the move,
 //! process and pipes included) and its flag, and the statistics of our
-//! moves (time per move, depth reached, moves over their time).
+//! moves (time per move, depth reached, moves over their time, time in
+//! rungs that were stopped or outgrew the state cap).
 //!
 //! Clocks only: it measures nothing itself (the arena times each move),
 //! chooses no move and decides no other ending.
@@ -144,6 +145,32 @@ pub(super) struct TimeStats {
     pub their_flags: u32,
     /// How long each of the opponent's moves took.
     pub theirs: Vec<Duration>,
+    /// Our moves chosen by a climb with a time limit (`--tc`,
+    /// `--our-movetime`): the only ones whose deepest rung can be stopped.
+    pub climbed: u32,
+    /// Those moves' rungs that did not finish, and the time they took.
+    pub unfinished: Unfinished,
+}
+
+/// The rung of one of our timed moves that ran but did not answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Unanswered {
+    /// Stopped at the move's limit (else: over the state cap).
+    pub stopped: bool,
+    /// From the answering rung's end to the move's end.
+    pub time: Duration,
+}
+
+/// The rungs of our timed moves that ran but did not answer: the time
+/// from the answering rung's end to the move's end, spent for nothing.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Unfinished {
+    /// Rungs stopped at the move's limit.
+    pub stopped: u32,
+    /// Rungs that outgrew the state cap.
+    pub too_large: u32,
+    /// The time all of them took.
+    pub time: Duration,
 }
 
 impl TimeStats {
@@ -157,7 +184,22 @@ impl TimeStats {
         self.depths[depth] += 1;
     }
 
-    /// The summary lines: time losses, our time per move, the depths.
+    /// Notes one of our timed moves' climb, with the rung that ran
+    /// without answering, if one did.
+    pub(super) fn climb(&mut self, unanswered: Option<Unanswered>) {
+        self.climbed += 1;
+        if let Some(u) = unanswered {
+            if u.stopped {
+                self.unfinished.stopped += 1;
+            } else {
+                self.unfinished.too_large += 1;
+            }
+            self.unfinished.time += u.time;
+        }
+    }
+
+    /// The summary lines: time losses, our time per move, the depths, the
+    /// time our timed moves spent in rungs that did not finish.
     pub(super) fn summary(&self, clocked: bool) -> String {
         let mut out = String::new();
         if clocked {
@@ -196,6 +238,23 @@ impl TimeStats {
                 })
                 .collect();
             out.push_str(&format!("depth reached: {}\n", shares.join(", ")));
+        }
+        if self.climbed > 0 {
+            let all: Duration = self.ours.iter().sum();
+            let u = self.unfinished;
+            let share = if all.is_zero() {
+                0.0
+            } else {
+                100.0 * u.time.as_secs_f64() / all.as_secs_f64()
+            };
+            out.push_str(&format!(
+                "time in rungs that did not finish: {:.1} s of {:.1} s ({share:.1}%); {} stopped at the limit, {} over the state cap ({} timed moves)\n",
+                u.time.as_secs_f64(),
+                all.as_secs_f64(),
+                u.stopped,
+                u.too_large,
+                self.climbed
+            ));
         }
         if self.over_movetime > 0 {
             out.push_str(&format!(
@@ -284,6 +343,25 @@ mod tests {
             "{text}"
         );
         assert!(!t.summary(false).contains("time losses"));
+        assert!(!text.contains("did not finish"), "{text}");
+        // Two of the four were timed climbs; one's depth 5 was stopped
+        // after 400 ms, one's outgrew the cap after 100 ms.
+        t.climb(Some(Unanswered {
+            stopped: true,
+            time: ms(400),
+        }));
+        t.climb(Some(Unanswered {
+            stopped: false,
+            time: ms(100),
+        }));
+        t.climb(None);
+        assert!(
+            t.summary(true).contains(
+                "time in rungs that did not finish: 0.5 s of 1.5 s (33.3%); 1 stopped at the limit, 1 over the state cap (3 timed moves)\n"
+            ),
+            "{}",
+            t.summary(true)
+        );
         assert_eq!(median(&[]), None);
     }
 }
