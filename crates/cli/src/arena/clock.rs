@@ -344,8 +344,8 @@ mod tests {
         );
         assert!(!t.summary(false).contains("time losses"));
         assert!(!text.contains("did not finish"), "{text}");
-        // Two of the four were timed climbs; one's depth 5 was stopped
-        // after 400 ms, one's outgrew the cap after 100 ms.
+        // Three of the four were timed climbs: one's depth 5 was stopped
+        // after 400 ms, one's outgrew the cap after 100 ms, one finished.
         t.climb(Some(Unanswered {
             stopped: true,
             time: ms(400),
