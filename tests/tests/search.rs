@@ -255,9 +255,9 @@ fn vm_best_move_matches_native_search_at(plies: u32) {
 
 /// Every depth the program is built for, [`Depth::MIN`] to [`Depth::MAX`]
 /// (the fast mode, `Depth::FAST`, is 2 and the commands' default,
-/// `chess::Depth::DEFAULT`, is 5), has its own test (depth 6 below it) (one test a
-/// depth, so the test threads share them): this fails when a depth is
-/// added without one.
+/// `chess::Depth::DEFAULT`, is 5), has its own test (one test a depth, so
+/// the test threads share them; depth 6's is below this one): this fails
+/// when a depth is added without one.
 #[test]
 fn every_depth_has_its_search_test() {
     let plies: Vec<u32> = Depth::all().map(|d| d.plies()).collect();

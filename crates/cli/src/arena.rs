@@ -35,6 +35,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 use chess::reference::Leaves;
+use chess::search::deepen::Ended;
 use chess::vocabulary::Plan;
 
 use adjudicate::{adjudicate, allowed_mate, AllowedMate, Ending, Repetitions};
@@ -282,15 +283,15 @@ fn engine_move(
     // climb's.
     let lost = thought.elapsed.saturating_sub(answer.at);
     let unfinished = match thought.ended {
-        chess::search::deepen::Ended::Stopped { .. } => Some(Unanswered {
+        Ended::Stopped { .. } => Some(Unanswered {
             stopped: true,
             time: lost,
         }),
-        chess::search::deepen::Ended::TooLarge { .. } => Some(Unanswered {
+        Ended::TooLarge { .. } => Some(Unanswered {
             stopped: false,
             time: lost,
         }),
-        _ => None,
+        Ended::Top | Ended::Settled | Ended::NotStarted { .. } => None,
     };
     Ok((
         answer.answer.clone().map(|(uci, _)| uci),
