@@ -48,6 +48,18 @@ const PROBE_VAR: &str = "pv";
 const OWN_PROBE_VAR: &str = "po";
 /// Whether the node may drop candidates ([`Cuttable`]).
 const CUT_VAR: &str = "cu";
+/// Depth 6: the root's probe's score, kept on each candidate while its
+/// own probe takes `PROBE_VAR`.
+const ROOT_PROBE_VAR: &str = "rb";
+/// Depth 6: a candidate's depth-5 score, for the side that replies to it.
+const SHALLOW_VAR: &str = "d5";
+
+/// Depth 6: how far below the root's probe (in the evaluation's units of
+/// 10 centipawns) a candidate's exact depth-5 score may be and still be
+/// searched a ply deeper. Natively, on positions of clock games, the
+/// moves within half a pawn of depth 5's best held depth 6's best move
+/// (docs/engine.md, "Depth 6: depth 5's kept moves, a ply deeper").
+pub(crate) const DEEPEN_MARGIN: u32 = 5;
 
 fn var(name: &str) -> VarName {
     VarName::must(name)
@@ -101,9 +113,10 @@ const BELOW_DEEP_ROOT: Plan = Plan { full: 3, plies: 5 };
 /// Whether `plan` is depth 5's with a full-width ply more (depth 6),
 /// searched as depth 5's root is, probes and cut alike, except that each
 /// candidate the cut keeps is searched by depth 5 for the opponent (its
-/// own root cut and mate guard included) instead of by depth 4. Only the
-/// moves that could be depth 5's best get the ply more, so depth 6
-/// costs about one depth-5 search per kept candidate.
+/// own root cut and mate guard included) instead of by depth 4, if depth
+/// 5 scores it within [`DEEPEN_MARGIN`] of the root's probe. Only moves
+/// close to depth 5's best get the ply more, so depth 6 costs about a
+/// depth-5 search, and one more per move it searches deeper.
 pub(crate) fn deepens_root(plan: Plan) -> bool {
     plan.full == BELOW_DEEP_ROOT.full + 1 && plan.plies == BELOW_DEEP_ROOT.plies + 1
 }
@@ -147,9 +160,9 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
 /// The root's candidates, each active thread holding the root's probe's
 /// score in `PROBE_VAR`: each gets its own probe, is dropped when that
 /// leaves it strictly below the root's probe, and is searched otherwise
-/// (`deeper`: by a whole `depth`-ply search for the opponent, a ply more
-/// than the probes see); leaves `[em, v]` of the best on each thread's
-/// stack.
+/// (`deeper`: when [`within_margin`] keeps it, by a whole `depth`-ply
+/// search for the opponent, a ply more than the probes see); leaves
+/// `[em, v]` of the best on each thread's stack.
 fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deeper: bool) {
     let copy = m.fork_inactive();
     let node_thread = m.pause();
@@ -174,10 +187,16 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
             } else {
                 m.if_(below, |m| m.destroy_active());
             }
+            if deeper {
+                m.set(ROOT_PROBE_VAR, m.get(PROBE_VAR));
+            }
             m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
             m.delete(OWN_PROBE_VAR);
             m.delete(CHECK_VAR);
             if deeper {
+                // Depth 5's own score of the candidate first; only those
+                // within the margin of the root's probe go a ply deeper.
+                within_margin(m, us, plan, depth);
                 // The reply searched as depth 5's root is, for the
                 // opponent, from the board alone (a repetition below the
                 // root is not looked for, as at any depth).
@@ -216,6 +235,35 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
     m.emit_raw(Instr::Lookup(var(BEST)));
     m.absorb(&node_thread);
     m.reactivate_alone(node_thread);
+}
+
+/// Depth 6's second cut, on root candidates that each hold the root's
+/// probe's score (`ROOT_PROBE_VAR`) and their own probe (`PROBE_VAR`):
+/// each is searched as depth 5 searches it, and dropped when that score
+/// is more than [`DEEPEN_MARGIN`] below the root's probe, unless it
+/// repeats a position of the game (a draw whatever it scores). Depth 5's
+/// best moves score at least the root's probe, so they are never dropped.
+fn within_margin(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
+    let copy = m.fork_inactive();
+    let candidate = m.pause();
+    m.reactivate(copy);
+    strip(m, 2, &[PROBE_VAR]);
+    cut_candidates(m, !us, plan, depth - 1, 2);
+    m.absorb(&candidate);
+    m.reactivate_alone(candidate);
+    m.emit_raw(Instr::Pop);
+    m.emit_raw(Instr::AssignPop(var(SHALLOW_VAR)));
+    m.assume_set(&[SHALLOW_VAR]);
+    // The candidate's depth-5 score is `2 * EVEN - SHALLOW_VAR`.
+    let far_below = (m.get(ROOT_PROBE_VAR) + m.get(SHALLOW_VAR)).gt(2 * EVEN + DEEPEN_MARGIN);
+    if m.is_set(REPEAT_VAR) {
+        let repeats = m.get(REPEAT_VAR).eq("T");
+        m.if_(far_below & !repeats, |m| m.destroy_active());
+    } else {
+        m.if_(far_below, |m| m.destroy_active());
+    }
+    m.delete(ROOT_PROBE_VAR);
+    m.delete(SHALLOW_VAR);
 }
 
 /// Deletes every variable of the active threads (at `ply`) but the
