@@ -63,16 +63,15 @@ pub fn unasked_depth(timed: bool) -> Depth {
 /// (`bench --depth 2`, `--depth 3` and `--depth 5`, one sitting,
 /// 2026-12-02): depth 3 takes 4.5-22 times depth 2 (mean 8, the most in
 /// the middlegames with many captures), and depth 5 1.3-2.9 times depth 3
-/// (median 2). Depth 6 (`bench --depth 6`, 2026-12-03) took 3.3-14
-/// times depth 5 (median 4.4; the most where depth 5's root cut keeps
-/// many candidates); with its margin (`probe::DEEPEN_MARGIN`) about the
-/// same on most turns and half on kiwipete (docs/performance.md, "Depth
-/// 6 with the margin"). The rare long ones are stopped at the move's
-/// limit.
+/// (median 2). Depth 6, since its margin and its lone move
+/// (`probe::DEEPEN_MARGIN`; `bench --depth 5` and `--depth 6`, one
+/// sitting, 2026-12-03), takes 1-8 times depth 5 (median 3.9; the most
+/// where several moves are close to depth 5's best). The rare long ones
+/// are stopped at the move's limit.
 pub fn growth(depth: Depth) -> u32 {
     match depth.plies() {
         3 => 8,
-        6 => 5,
+        6 => 4,
         _ => 2,
     }
 }
