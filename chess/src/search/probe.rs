@@ -194,12 +194,7 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
             m.assume_set(&[OWN_PROBE_VAR]);
             // The candidate scores at most `2 * EVEN - OWN_PROBE_VAR`.
             let below = (m.get(PROBE_VAR) + m.get(OWN_PROBE_VAR)).gt(2 * EVEN);
-            if m.is_set(REPEAT_VAR) {
-                let repeats = m.get(REPEAT_VAR).eq("T");
-                m.if_(below & !repeats, |m| m.destroy_active());
-            } else {
-                m.if_(below, |m| m.destroy_active());
-            }
+            drop_unless_repeating(m, below);
             if deeper {
                 m.set(ROOT_PROBE_VAR, m.get(PROBE_VAR));
             }
@@ -226,26 +221,13 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
                         // the opponent, from the board alone (a
                         // repetition below the root is not looked for, as
                         // at any depth).
-                        let copy = m.fork_inactive();
-                        let candidate = m.pause();
-                        m.reactivate(copy);
-                        strip(m, 2, &[]);
-                        probed_root(m, !us, plan, depth);
-                        m.absorb(&candidate);
-                        m.reactivate_alone(candidate);
+                        on_stripped_copy(m, &[], |m| probed_root(m, !us, plan, depth));
                     },
                 );
                 m.delete(SHALLOW_VAR);
                 m.delete(ALONE_VAR);
             } else if probes(plan, depth - 1, 2) {
-                // The node below sees only the board and its probe.
-                let copy = m.fork_inactive();
-                let candidate = m.pause();
-                m.reactivate(copy);
-                strip(m, 2, &[PROBE_VAR]);
-                cut_candidates(m, !us, plan, depth - 1, 2);
-                m.absorb(&candidate);
-                m.reactivate_alone(candidate);
+                node_below(m, us, plan, depth);
             } else {
                 // Depth 3: its replies are the last two plies, searched
                 // whole (each reply's own probe would be its whole score)
@@ -276,25 +258,47 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
 /// Leaves the score (the opponent's, as the search below leaves it) in
 /// `SHALLOW_VAR`.
 fn within_margin(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
-    let copy = m.fork_inactive();
-    let candidate = m.pause();
-    m.reactivate(copy);
-    strip(m, 2, &[PROBE_VAR]);
-    cut_candidates(m, !us, plan, depth - 1, 2);
-    m.absorb(&candidate);
-    m.reactivate_alone(candidate);
+    node_below(m, us, plan, depth);
     m.emit_raw(Instr::Pop);
     m.emit_raw(Instr::AssignPop(var(SHALLOW_VAR)));
     m.assume_set(&[SHALLOW_VAR]);
     // The candidate's depth-5 score is `2 * EVEN - SHALLOW_VAR`.
     let far_below = (m.get(ROOT_PROBE_VAR) + m.get(SHALLOW_VAR)).gt(2 * EVEN + DEEPEN_MARGIN);
+    drop_unless_repeating(m, far_below);
+    m.delete(ROOT_PROBE_VAR);
+}
+
+/// Deletes each root candidate for which `cond` holds, unless it repeats
+/// a position of the game (a draw whatever it scores).
+fn drop_unless_repeating(m: &mut Machine, cond: Expr) {
     if m.is_set(REPEAT_VAR) {
         let repeats = m.get(REPEAT_VAR).eq("T");
-        m.if_(far_below & !repeats, |m| m.destroy_active());
+        m.if_(cond & !repeats, |m| m.destroy_active());
     } else {
-        m.if_(far_below, |m| m.destroy_active());
+        m.if_(cond, |m| m.destroy_active());
     }
-    m.delete(ROOT_PROBE_VAR);
+}
+
+/// The opponent's probed node below each root candidate (holding its own
+/// probe in `PROBE_VAR`), which sees only the board and that probe;
+/// leaves `[em, v]` on the candidate's stack.
+fn node_below(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
+    on_stripped_copy(m, &[PROBE_VAR], |m| {
+        cut_candidates(m, !us, plan, depth - 1, 2);
+    });
+}
+
+/// Runs `search` on a copy of each active root candidate stripped to its
+/// board and `keep` (the candidate paused meanwhile), and hands what the
+/// copy leaves on its stack back to the candidate.
+fn on_stripped_copy(m: &mut Machine, keep: &[&str], search: impl FnOnce(&mut Machine)) {
+    let copy = m.fork_inactive();
+    let candidate = m.pause();
+    m.reactivate(copy);
+    strip(m, 2, keep);
+    search(m);
+    m.absorb(&candidate);
+    m.reactivate_alone(candidate);
 }
 
 /// Deletes every variable of the active threads (at `ply`) but the
