@@ -100,9 +100,8 @@ impl Depth {
     /// How the search spends its plies: depths 2 and 3 are full width;
     /// depth 4 is 2 full-width plies and 2 capture plies, depth 5 three and
     /// two (searched with probes, `probe`); depth 6 four and two, where
-    /// only the root's candidates that depth 5's root cut keeps and that
-    /// depth 5 scores within a margin of its best get the ply more
-    /// (`probe::deepens_root`).
+    /// only the root's candidates that depth 5's root cut keeps get the
+    /// ply more (`probe::deepens_root`).
     pub fn plan(self) -> Plan {
         match self.0 {
             2 => Plan { full: 2, plies: 2 },

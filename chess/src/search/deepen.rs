@@ -21,7 +21,7 @@
 //! rung's order lost strength when measured (docs/strength.md, "Deeper plans,
 //! measured natively": 30.8% against 52.5%). Depth 6 does choose the moves
 //! it searches a ply deeper by depth 5, but inside its own program, by
-//! depth 5's root cut and scores (`probe::deepens_root`). What a rung does reuse is its
+//! depth 5's root cut (`probe::deepens_root`). What a rung does reuse is its
 //! answer, to stop climbing: a mate on the first move cannot be bettered,
 //! and a position with one legal move needs no search.
 
@@ -63,15 +63,13 @@ pub fn unasked_depth(timed: bool) -> Depth {
 /// (`bench --depth 2`, `--depth 3` and `--depth 5`, one sitting,
 /// 2026-12-02): depth 3 takes 4.5-22 times depth 2 (mean 8, the most in
 /// the middlegames with many captures), and depth 5 1.3-2.9 times depth 3
-/// (median 2). Depth 6, since its margin and its lone move
-/// (`probe::DEEPEN_MARGIN`; `bench --depth 5` and `--depth 6`, one
-/// sitting, 2026-12-03), takes 1-8 times depth 5 (median 3.9; the most
-/// where several moves are close to depth 5's best). The rare long ones
-/// are stopped at the move's limit.
+/// (median 2). Depth 6 (`bench --depth 6`, 2026-12-03) takes 3.3-14
+/// times depth 5 (median 4.4; the most where depth 5's root cut keeps
+/// many candidates). The rare long ones are stopped at the move's limit.
 pub fn growth(depth: Depth) -> u32 {
     match depth.plies() {
         3 => 8,
-        6 => 4,
+        6 => 5,
         _ => 2,
     }
 }

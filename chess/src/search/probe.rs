@@ -37,7 +37,7 @@ use crate::eval::threats::Threats;
 use crate::eval::{Eval, DELTA_OFFSET, DELTA_VAR, EVAL_VAR};
 use crate::movegen::{leaf_moves_with_recaptures, legal_moves_for, Options, MOVE_VAR};
 use crate::rules::specials::{Stage, CHECK_VAR};
-use crate::search::reduce::{Better, MarkAlone};
+use crate::search::reduce::Better;
 use crate::search::repetition::{self, REPEAT_VAR};
 use crate::search::{guard, keep_best, leaf_pairs, no_reply_score, node, score_below, KeepOnly};
 use crate::vocabulary::{Plan, BEST, EVEN, SCORE};
@@ -48,21 +48,6 @@ const PROBE_VAR: &str = "pv";
 const OWN_PROBE_VAR: &str = "po";
 /// Whether the node may drop candidates ([`Cuttable`]).
 const CUT_VAR: &str = "cu";
-/// Depth 6: the root's probe's score, kept on each candidate while its
-/// own probe takes `PROBE_VAR`.
-const ROOT_PROBE_VAR: &str = "rb";
-/// Depth 6: a candidate's depth-5 score, for the side that replies to it.
-const SHALLOW_VAR: &str = "d5";
-/// Depth 6: whether a candidate is the only one left to search deeper.
-const ALONE_VAR: &str = "al";
-
-/// Depth 6: how far below the root's probe (in the evaluation's units of
-/// 10 centipawns) a candidate's exact depth-5 score may be and still be
-/// searched a ply deeper (of those the root cut keeps, which may reach
-/// depth 5's best). Natively, on positions of clock games, the moves
-/// within half a pawn of depth 5's best held depth 6's best move
-/// (docs/engine.md, "Depth 6: depth 5's kept moves, a ply deeper").
-pub(crate) const DEEPEN_MARGIN: u32 = 5;
 
 fn var(name: &str) -> VarName {
     VarName::must(name)
@@ -114,14 +99,11 @@ pub(crate) fn probes_root(plan: Plan, depth: u32) -> bool {
 const BELOW_DEEP_ROOT: Plan = Plan { full: 3, plies: 5 };
 
 /// Whether `plan` is depth 5's with a full-width ply more (depth 6),
-/// searched as depth 5's root is, probes and cut alike, except that the
-/// root's probe is depth 5's whole answer, and each candidate the cut
-/// keeps is searched by depth 5 for the opponent (its own root cut and
-/// mate guard included) instead of by depth 4, if depth 5 scores it
-/// within [`DEEPEN_MARGIN`] of its best and it is not the only one left
-/// (a lone candidate keeps its depth-5 score). Only moves close to depth
-/// 5's best get the ply more, so depth 6 costs about two depth-5
-/// searches, and one more per move it searches deeper.
+/// searched as depth 5's root is, probes and cut alike, except that each
+/// candidate the cut keeps is searched by depth 5 for the opponent (its
+/// own root cut and mate guard included) instead of by depth 4. Only the
+/// moves that could be depth 5's best get the ply more, so depth 6
+/// costs about one depth-5 search per kept candidate.
 pub(crate) fn deepens_root(plan: Plan) -> bool {
     plan.full == BELOW_DEEP_ROOT.full + 1 && plan.plies == BELOW_DEEP_ROOT.plies + 1
 }
@@ -129,8 +111,7 @@ pub(crate) fn deepens_root(plan: Plan) -> bool {
 /// The root (`us` to move, `depth` plies), searched as `search::node`
 /// searches it, with the cut of the ply below moved up one ply: first
 /// the root's own probe is searched (its candidate a 2-ply look scores
-/// best, scored as the root scores it, repetitions included; at depth 6
-/// depth 5's whole answer, [`deepens_root`]); then every
+/// best, scored as the root scores it, repetitions included); then every
 /// candidate gets its own probe, the least its node can score for the
 /// opponent, and a candidate whose probe leaves it *strictly* below the
 /// root's probe is dropped before its next ply is made. Every candidate
@@ -150,14 +131,7 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
     let root = m.pause();
     m.reactivate(copy);
     strip(m, 1, &[]);
-    if deeper {
-        // Depth 6's probe is depth 5's whole answer: its best score
-        // bounds the cut and the margin as tightly as any probe can.
-        probed_root(m, us, plan, depth);
-        m.if_stack_empty(|_| {}, |m| m.emit_raw(Instr::Pop));
-    } else {
-        probe(m, us, plan, depth, 1);
-    }
+    probe(m, us, plan, depth, 1);
     m.if_stack_empty(
         |_| {},
         |m| {
@@ -173,9 +147,9 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
 /// The root's candidates, each active thread holding the root's probe's
 /// score in `PROBE_VAR`: each gets its own probe, is dropped when that
 /// leaves it strictly below the root's probe, and is searched otherwise
-/// (`deeper`: when [`within_margin`] keeps it, by a whole `depth`-ply
-/// search for the opponent, a ply more than the probes see); leaves
-/// `[em, v]` of the best on each thread's stack.
+/// (`deeper`: by a whole `depth`-ply search for the opponent, a ply more
+/// than the probes see); leaves `[em, v]` of the best on each thread's
+/// stack.
 fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deeper: bool) {
     let copy = m.fork_inactive();
     let node_thread = m.pause();
@@ -194,40 +168,35 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
             m.assume_set(&[OWN_PROBE_VAR]);
             // The candidate scores at most `2 * EVEN - OWN_PROBE_VAR`.
             let below = (m.get(PROBE_VAR) + m.get(OWN_PROBE_VAR)).gt(2 * EVEN);
-            drop_unless_repeating(m, below);
-            if deeper {
-                m.set(ROOT_PROBE_VAR, m.get(PROBE_VAR));
+            if m.is_set(REPEAT_VAR) {
+                let repeats = m.get(REPEAT_VAR).eq("T");
+                m.if_(below & !repeats, |m| m.destroy_active());
+            } else {
+                m.if_(below, |m| m.destroy_active());
             }
             m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
             m.delete(OWN_PROBE_VAR);
             m.delete(CHECK_VAR);
             if deeper {
-                // Depth 5's own score of the candidate first; only those
-                // within the margin of the root's probe go a ply deeper,
-                // and only when more than one is left: a ply more cannot
-                // change the choice of a lone move, which keeps its
-                // depth-5 score.
-                within_margin(m, us, plan, depth);
-                m.special(Arc::new(MarkAlone), &[], &[ALONE_VAR]);
-                m.if_else(
-                    m.get(ALONE_VAR).eq("T"),
-                    |m| {
-                        // `[em, v]` as the search below leaves it.
-                        m.emit_raw(Instr::Lookup(var(SHALLOW_VAR)));
-                        m.emit_raw(Instr::Lookup(var(SHALLOW_VAR)));
-                    },
-                    |m| {
-                        // The reply searched as depth 5's root is, for
-                        // the opponent, from the board alone (a
-                        // repetition below the root is not looked for, as
-                        // at any depth).
-                        on_stripped_copy(m, &[], |m| probed_root(m, !us, plan, depth));
-                    },
-                );
-                m.delete(SHALLOW_VAR);
-                m.delete(ALONE_VAR);
+                // The reply searched as depth 5's root is, for the
+                // opponent, from the board alone (a repetition below the
+                // root is not looked for, as at any depth).
+                let copy = m.fork_inactive();
+                let candidate = m.pause();
+                m.reactivate(copy);
+                strip(m, 2, &[]);
+                probed_root(m, !us, plan, depth);
+                m.absorb(&candidate);
+                m.reactivate_alone(candidate);
             } else if probes(plan, depth - 1, 2) {
-                node_below(m, us, plan, depth);
+                // The node below sees only the board and its probe.
+                let copy = m.fork_inactive();
+                let candidate = m.pause();
+                m.reactivate(copy);
+                strip(m, 2, &[PROBE_VAR]);
+                cut_candidates(m, !us, plan, depth - 1, 2);
+                m.absorb(&candidate);
+                m.reactivate_alone(candidate);
             } else {
                 // Depth 3: its replies are the last two plies, searched
                 // whole (each reply's own probe would be its whole score)
@@ -247,58 +216,6 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
     m.emit_raw(Instr::Lookup(var(BEST)));
     m.absorb(&node_thread);
     m.reactivate_alone(node_thread);
-}
-
-/// Depth 6's second cut, on root candidates that each hold the root's
-/// probe's score (`ROOT_PROBE_VAR`) and their own probe (`PROBE_VAR`):
-/// each is searched as depth 5 searches it, and dropped when that score
-/// is more than [`DEEPEN_MARGIN`] below the root's probe, unless it
-/// repeats a position of the game (a draw whatever it scores). Depth 5's
-/// best moves score at least the root's probe, so they are never dropped.
-/// Leaves the score (the opponent's, as the search below leaves it) in
-/// `SHALLOW_VAR`.
-fn within_margin(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
-    node_below(m, us, plan, depth);
-    m.emit_raw(Instr::Pop);
-    m.emit_raw(Instr::AssignPop(var(SHALLOW_VAR)));
-    m.assume_set(&[SHALLOW_VAR]);
-    // The candidate's depth-5 score is `2 * EVEN - SHALLOW_VAR`.
-    let far_below = (m.get(ROOT_PROBE_VAR) + m.get(SHALLOW_VAR)).gt(2 * EVEN + DEEPEN_MARGIN);
-    drop_unless_repeating(m, far_below);
-    m.delete(ROOT_PROBE_VAR);
-}
-
-/// Deletes each root candidate for which `cond` holds, unless it repeats
-/// a position of the game (a draw whatever it scores).
-fn drop_unless_repeating(m: &mut Machine, cond: Expr) {
-    if m.is_set(REPEAT_VAR) {
-        let repeats = m.get(REPEAT_VAR).eq("T");
-        m.if_(cond & !repeats, |m| m.destroy_active());
-    } else {
-        m.if_(cond, |m| m.destroy_active());
-    }
-}
-
-/// The opponent's probed node below each root candidate (holding its own
-/// probe in `PROBE_VAR`), which sees only the board and that probe;
-/// leaves `[em, v]` on the candidate's stack.
-fn node_below(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
-    on_stripped_copy(m, &[PROBE_VAR], |m| {
-        cut_candidates(m, !us, plan, depth - 1, 2);
-    });
-}
-
-/// Runs `search` on a copy of each active root candidate stripped to its
-/// board and `keep` (the candidate paused meanwhile), and hands what the
-/// copy leaves on its stack back to the candidate.
-fn on_stripped_copy(m: &mut Machine, keep: &[&str], search: impl FnOnce(&mut Machine)) {
-    let copy = m.fork_inactive();
-    let candidate = m.pause();
-    m.reactivate(copy);
-    strip(m, 2, keep);
-    search(m);
-    m.absorb(&candidate);
-    m.reactivate_alone(candidate);
 }
 
 /// Deletes every variable of the active threads (at `ply`) but the

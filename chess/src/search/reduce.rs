@@ -1,5 +1,4 @@
-//! Runs of adjacent active threads: keeping the best thread of each (the
-//! minimax step), and telling a run of one thread from a longer one.
+//! Keeping the best thread of each run: the minimax step.
 //!
 //! [`KeepBest`] replaces each run of adjacent active threads by the first of
 //! them with the smallest (or largest) value of an integer variable. It is a
@@ -7,9 +6,7 @@
 //! second's value onto the first's stack, compares with the generic `lt`
 //! rewrites, and deletes the loser (ties keep the earlier thread), so a run
 //! of up to `2^PASSES` threads is decided in `PASSES` passes. Paused threads
-//! separate runs. [`MarkAlone`] pushes `T` onto each active thread that
-//! is alone between two paused threads (or a paused thread and the end of
-//! the state), `F` onto the others. This module knows nothing of chess.
+//! separate runs. It knows nothing of chess.
 
 use regex_asm::ir::{Instr, IrProgram, RefError, WholeStateSpecial};
 use regex_asm::lower;
@@ -166,117 +163,5 @@ impl KeepBest {
         }
         flush(&mut run, &mut out)?;
         Ok(out)
-    }
-}
-
-/// The special instruction that marks lone threads: pushes `T` onto each
-/// active thread whose previous thread is paused and whose next thread is
-/// paused or absent, `F` onto every other active thread (an active thread
-/// first in the state is never alone: the runs it is used on follow the
-/// paused thread they were forked from).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct MarkAlone;
-
-impl WholeStateSpecial for MarkAlone {
-    fn name(&self) -> String {
-        "mark_alone".into()
-    }
-
-    fn apply_state(&self, state: &State) -> Result<State, RefError> {
-        let threads = &state.threads;
-        let paused = |i: Option<usize>| i.and_then(|i| threads.get(i)).map(|t| !t.is_active());
-        let marked = threads
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let mut t = t.clone();
-                if t.is_active() {
-                    let alone = paused(i.checked_sub(1)) == Some(true)
-                        && paused(Some(i + 1)) != Some(false);
-                    t.stack.insert(0, if alone { "T" } else { "F" }.to_string());
-                }
-                t
-            })
-            .collect();
-        Ok(State {
-            prefix: state.prefix.clone(),
-            threads: marked,
-        })
-    }
-
-    fn rewrites(&self) -> Vec<Rewrite> {
-        vec![
-            // Every active thread: `F`.
-            Rewrite::new(r"%%\n#stack:\n", Template::new().text("%%\n#stack:\nF\n"))
-                .with_scope(Scope::Global),
-            // Right after a paused thread: `T`.
-            Rewrite::new(
-                r"(%[^%\n][^\n]*\n[^%]*%%\n#stack:\n)F\n",
-                Template::new().group(1).text("T\n"),
-            )
-            .with_scope(Scope::Global),
-            // Followed by an active thread: `F` again.
-            Rewrite::new(
-                r"(%%\n#stack:\n)T\n([^%]*%%)",
-                Template::new().group(1).text("F\n").group(2),
-            )
-            .with_scope(Scope::Global),
-        ]
-    }
-
-    fn stack_effect(&self) -> (usize, usize) {
-        (0, 1)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use regex_vm::state::Tag;
-    use regex_vm::{Config, Executor, Program};
-
-    /// A thread: `None` active, `Some(tag)` paused, holding `var`.
-    fn thread(tag: Option<&str>, var: &str) -> Thread {
-        Thread {
-            tag: tag.map(Tag::must),
-            stack: vec!["7".into()],
-            vars: vec![(VarName::must("b"), var.into())],
-        }
-    }
-
-    /// The rewrites give the state `apply_state` gives, and `apply_state`
-    /// marks `T` exactly the threads `alone` names.
-    #[test]
-    fn mark_alone_rewrites_agree_with_its_meaning() {
-        let p = |v| thread(Some("p"), v);
-        let a = |v| thread(None, v);
-        let cases: Vec<(Vec<Thread>, Vec<&str>)> = vec![
-            (vec![p("r"), a("x")], vec!["x"]),
-            (vec![p("r"), a("x"), a("y")], vec![]),
-            (
-                vec![p("r"), a("x"), p("s"), a("y"), a("z"), p("t"), a("w")],
-                vec!["x", "w"],
-            ),
-            (vec![a("x"), p("r")], vec![]),
-            (vec![p("r"), a("x"), p("s"), a("y"), p("t")], vec!["x", "y"]),
-            (vec![p("r"), p("s")], vec![]),
-        ];
-        let executor =
-            Executor::new(&Program::new(MarkAlone.rewrites()), Config::default()).unwrap();
-        for (threads, alone) in cases {
-            let state = State {
-                prefix: String::new(),
-                threads,
-            };
-            let meant = MarkAlone.apply_state(&state).unwrap();
-            for t in meant.threads.iter().filter(|t| t.is_active()) {
-                let name = t.var("b").unwrap();
-                let mark = if alone.contains(&name) { "T" } else { "F" };
-                assert_eq!(t.stack, [mark, "7"], "{name} in {}", state.render());
-            }
-            let mut text = state.render();
-            executor.run(&mut text).unwrap();
-            assert_eq!(text, meant.render());
-        }
     }
 }

@@ -75,7 +75,7 @@ pub(crate) struct MatchArgs {
     #[arg(long, value_name = "MS")]
     pub our_movetime: Option<String>,
     /// Our engine's search depth in plies (2 to 6; 4 is two full-width plies and two capture plies,
-    /// 5 three and two, 6 depth 5's best root moves a ply deeper; default
+    /// 5 three and two, 6 depth 5's kept root moves a ply deeper; default
     /// 5); with `--tc` or `--our-movetime`, the deepest it climbs to
     /// (default 6, as `uci` on a clock).
     #[arg(long, value_name = "N")]

@@ -133,7 +133,7 @@ enum Command {
         #[arg(long, default_value = START_FEN)]
         fen: String,
         /// Search depth (plies; 4 is two full-width plies and two capture plies,
-        /// 5 three and two, 6 depth 5's best root moves a ply deeper; default 5);
+        /// 5 three and two, 6 depth 5's kept root moves a ply deeper; default 5);
         /// with --movetime, the deepest it climbs to (default 6).
         #[arg(long)]
         depth: Option<chess::Depth>,
