@@ -4,18 +4,18 @@
 //! files (`index.html`, `app.js`, `worker.js`, `style.css`, kept under
 //! `crates/cli/web/` and built into the binary), the turn program of each
 //! depth of the ladder as an ES module (`turn2.js`, `turn3.js`,
-//! `turn5.js`), the legal-move program that reads a screen (`moves.js`,
-//! used only to read SAN lines and to mark the squares a piece can reach)
-//! and `screen.js`, the few screen texts the page needs (the start screens
-//! of the standard position, the help text) and how the engine thinks: the
-//! ladder, each rung's expected growth, the levels a person picks from
-//! (each a set of rungs and a time budget from `chess::search::clock`, the default
-//! the terminal's depth 5). In the page a Web Worker runs the rewrite
-//! lists with JavaScript `RegExp`, one pass per rung, given up at the
-//! level's deadline; the page climbs the rungs as `chess::search::deepen` does and
-//! draws the screen of the deepest that finished, appending the person's
-//! line as the README's Python loop does. This module decides no chess
-//! and runs no program.
+//! `turn5.js`, `turn6.js`), the legal-move program that reads a screen
+//! (`moves.js`, used only to read SAN lines and to mark the squares a
+//! piece can reach) and `screen.js`, the few screen texts the page needs
+//! (the start screens of the standard position, the help text) and how
+//! the engine thinks: the ladder, each rung's expected growth, the levels
+//! a person picks from (each a set of rungs and a time budget from
+//! `chess::search::clock`, the default the terminal's depth 5). In the
+//! page a Web Worker runs the rewrite lists with JavaScript `RegExp`, one
+//! pass per rung, given up at the level's deadline; the page climbs the
+//! rungs as `chess::search::deepen` does and draws the screen of the
+//! deepest that finished, appending the person's line as the README's
+//! Python loop does. This module decides no chess and runs no program.
 
 use std::path::{Path, PathBuf};
 
@@ -43,18 +43,23 @@ struct Level {
     movetime_ms: Option<u64>,
 }
 
-/// The rungs the page climbs: the ladder up to the terminal's default
-/// depth, 5. Depth 6, the ladder's top on a clock in the terminal
-/// (`deepen::TIMED_TOP`), is left out of the page: its program is half
-/// as large again as depth 5's and takes several times as long a turn.
+/// The rungs the page climbs: the whole ladder, up to the top a time
+/// limit climbs to in the terminal (`deepen::TIMED_TOP`, depth 6), as
+/// `play --movetime` and `uci`'s `go movetime` climb it. Only the timed
+/// levels reach past depth 5; the untimed default plays the terminal's
+/// `play`, depth 5.
 fn page_ladder() -> Vec<chess::Depth> {
-    chess::search::deepen::rungs_to(chess::Depth::DEFAULT)
+    chess::search::deepen::rungs_to(chess::search::deepen::TIMED_TOP)
 }
 
 /// The page's levels, weakest first; [`DEFAULT_LEVEL`] is the terminal's
-/// engine (depth 5, the same moves as `play`).
+/// engine (depth 5, the same moves as `play`). The timed levels climb as
+/// the terminal's `play --movetime` does (levels 3 and 4 are
+/// `--movetime 1000` and `--movetime 5000`), with the same budget and
+/// growth, in a slower regex engine.
 fn levels() -> Vec<Level> {
-    let top = || plies(&chess::search::deepen::rungs_to(chess::Depth::DEFAULT));
+    let timed = plies(&page_ladder());
+    let untimed = plies(&chess::search::deepen::rungs_to(chess::Depth::DEFAULT));
     vec![
         Level {
             name: "1: depth 2, at once",
@@ -67,18 +72,18 @@ fn levels() -> Vec<Level> {
             movetime_ms: None,
         },
         Level {
-            name: "3: up to depth 5, 1 s a move",
-            rungs: top(),
+            name: "3: up to depth 6, 1 s a move",
+            rungs: timed.clone(),
             movetime_ms: Some(1_000),
         },
         Level {
-            name: "4: up to depth 5, 5 s a move",
-            rungs: top(),
+            name: "4: up to depth 6, 5 s a move",
+            rungs: timed,
             movetime_ms: Some(5_000),
         },
         Level {
             name: "5: depth 5, as the terminal plays",
-            rungs: top(),
+            rungs: untimed,
             movetime_ms: None,
         },
     ]

@@ -344,6 +344,7 @@ fn browser_page_plays_like_the_terminal() {
         "screenshot": screenshot,
         "replays": replays.iter().map(|(q, _, _)| q).collect::<Vec<_>>(),
         "badFen": "?fen=8/8/8/8%20w%20-%20-%200%201",
+        "timed": format!("?level=4&fen={}&moves=a7a8n", url_fen(promotion)),
         "promotion": {
             "query": format!("?level=1&fen={}", url_fen(promotion)),
             "from": "a7",
@@ -478,6 +479,20 @@ fn browser_page_plays_like_the_terminal() {
         movetext(promotion, &promoted)
     );
 
+    // Level 4 (up to depth 6, 5 s a move) in an ending: the screen of the
+    // depth it reached, as the terminal shows it at that depth. Which
+    // depth finishes in 5 s depends on the machine; it is printed.
+    let timed = &seen["timed"];
+    let stats = str_of(timed, "stats");
+    let depth = stats
+        .strip_prefix("Engine reply (depth ")
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_else(|| panic!("{stats}"));
+    assert!(["2", "3", "5", "6"].contains(&depth), "{stats}");
+    let at_depth = terminal_screens_at(&["--depth", depth], &["--fen", promotion], &["a7a8n"]);
+    assert_eq!(str_of(timed, "screen"), at_depth[1], "{stats}");
+    println!("level 4 after a7a8n: {stats}");
+
     assert!(
         screenshot.is_file(),
         "no screenshot at {}",
@@ -505,12 +520,13 @@ fn web_writes_the_site_with_the_dumped_turn_program() {
         "turn2.js",
         "turn3.js",
         "turn5.js",
+        "turn6.js",
         "moves.js",
     ] {
         assert!(site.join(name).is_file(), "no {name}");
     }
     // Each turnN.js is the module `dump --depth N` writes.
-    for depth in chess::search::deepen::rungs_to(chess::Depth::DEFAULT) {
+    for depth in chess::search::deepen::rungs_to(chess::search::deepen::TIMED_TOP) {
         let dumped = dir.path().join(format!("dumped{depth}.js"));
         let status = bin()
             .args(["dump", "--depth", &depth.to_string()])
@@ -527,12 +543,7 @@ fn web_writes_the_site_with_the_dumped_turn_program() {
     }
     // The page's levels: the last, its default, climbs to the terminal's
     // default depth without a time limit.
-    let screen = std::fs::read_to_string(site.join("screen.js")).unwrap();
-    let json = screen
-        .split_once("export const screen = ")
-        .map(|(_, j)| j.trim_end().trim_end_matches(';'))
-        .unwrap();
-    let value: serde_json::Value = serde_json::from_str(json).unwrap();
+    let value = screen_value(&site);
     let engine = &value["engine"];
     let levels = engine["levels"].as_array().unwrap();
     let default = &levels[engine["defaultLevel"].as_u64().unwrap() as usize - 1];
@@ -541,6 +552,17 @@ fn web_writes_the_site_with_the_dumped_turn_program() {
         default["rungs"].as_array().unwrap().last().unwrap(),
         &serde_json::json!(chess::Depth::DEFAULT.plies())
     );
+    // The levels with a time a move climb as the terminal does on a
+    // clock: up to depth 6.
+    let timed: Vec<&serde_json::Value> = levels.iter().filter(|l| !l["budget"].is_null()).collect();
+    assert!(!timed.is_empty());
+    for level in timed {
+        assert_eq!(
+            level["rungs"].as_array().unwrap().last().unwrap(),
+            &serde_json::json!(chess::search::deepen::TIMED_TOP.plies()),
+            "{level}"
+        );
+    }
     // Nothing in the page reaches out of the site.
     for name in ["index.html", "app.js", "worker.js", "style.css"] {
         let text = std::fs::read_to_string(site.join(name)).unwrap();
@@ -549,6 +571,79 @@ fn web_writes_the_site_with_the_dumped_turn_program() {
             "{name}"
         );
     }
+}
+
+/// One pass of a turn module over a text, in node, as the page's worker
+/// runs it (`String.prototype.replace` with each rewrite in order).
+const NODE_PASS: &str = r#"
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+const [module, input] = process.argv.slice(2);
+const { rewrites } = await import(pathToFileURL(module).href);
+let state = readFileSync(input, "utf8");
+for (const [pattern, replacement] of rewrites) state = state.replace(pattern, replacement);
+process.stdout.write(state);
+"#;
+
+/// The value the site's `screen.js` exports.
+fn screen_value(site: &Path) -> serde_json::Value {
+    let screen = std::fs::read_to_string(site.join("screen.js")).expect("screen.js");
+    let json = screen
+        .split_once("export const screen = ")
+        .map(|(_, j)| j.trim_end().trim_end_matches(';'))
+        .expect("screen.js exports `screen`");
+    serde_json::from_str(json).expect("screen.js's JSON")
+}
+
+/// `turn6.js`, which only the page's timed levels reach (the browser test
+/// plays the default level, depth 5), run by JavaScript's `RegExp` in
+/// node on the page's own start screen and `e2e4`: the engine's reply is
+/// the terminal's at `--depth 6`, byte for byte (the page, as the
+/// terminal, does not show the program's history line).
+#[test]
+fn depth_6_turn_module_under_node_plays_like_the_terminal() {
+    if !common::needs("node", "the depth-6 turn module was not run") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let site = dir.path().join("site");
+    let status = bin()
+        .arg("web")
+        .arg(&site)
+        .stdout(Stdio::null())
+        .status()
+        .expect("regex-chess web runs");
+    assert!(status.success());
+    let start = screen_value(&site)["standardStart"]["black"]
+        .as_str()
+        .expect("the start screen")
+        .to_string();
+    let input = dir.path().join("input.txt");
+    std::fs::write(&input, format!("{start}e2e4\n")).unwrap();
+    let script = dir.path().join("pass.mjs");
+    std::fs::write(&script, NODE_PASS).unwrap();
+    let out = Command::new("node")
+        .arg(&script)
+        .arg(site.join("turn6.js"))
+        .arg(&input)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "node: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = String::from_utf8(out.stdout).expect("UTF-8 output");
+    let shown: Vec<&str> = got
+        .split('\n')
+        .filter(|l| !l.starts_with("Positions:"))
+        .collect();
+    let at_6 = terminal_screens_at(&["--depth", "6"], &[], &["e2e4"]);
+    assert!(at_6[1].contains("The engine played "), "{}", at_6[1]);
+    assert_eq!(shown.join("\n"), at_6[1]);
+    // Not depth 5's screen: the same move here, another score.
+    let at_5 = terminal_screens_at(&["--depth", "5"], &[], &["e2e4"]);
+    assert_ne!(at_5[1], at_6[1]);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //
 // usage: node web_driver.cjs PLAN.json
 // PLAN: {driverDir, chromium, base, screenshot, replays: [query...],
-//        badFen: query, promotion: {query, from, to, role}}
+//        badFen: query, promotion: {query, from, to, role}, timed: query}
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -165,6 +165,10 @@ async function main() {
     await page.click(`#promotion button[data-role="${promo.role}"]`);
     await settled(page, n);
     out.promoted = await look(page);
+
+    // 8. A game replayed at a timed level, which climbs up to depth 6.
+    await loaded(page, plan.base + plan.timed);
+    out.timed = await look(page);
   } finally {
     await browser.close();
   }

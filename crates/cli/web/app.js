@@ -48,8 +48,12 @@ function startWorker() {
       reject(new Error(event.message || "the worker could not start"));
     });
   });
-  // The deeper turn programs load while the person thinks.
-  worker.postMessage({ preload: ENGINE.ladder.map((d) => `turn${d}`) });
+  preloadLevel();
+}
+
+/** The turn programs of the chosen level load while the person thinks. */
+function preloadLevel() {
+  worker.postMessage({ preload: level().rungs.map((d) => `turn${d}`) });
 }
 
 /** Ends the running pass (answered as stopped) with the worker it ran on. */
@@ -61,7 +65,7 @@ function stopWorker() {
 }
 
 /**
- * One pass of `program` ("turn2", "turn3", "turn5" or "moves") over
+ * One pass of `program` ("turn2", "turn3", "turn5", "turn6" or "moves") over
  * `text`, given up once `deadline` (Date.now() ms, or null) passes.
  */
 async function runPass(program, text, deadline = null) {
@@ -794,7 +798,10 @@ function setUpInput() {
     draw();
   });
   $("undo").addEventListener("click", undo);
-  $("level").addEventListener("change", () => draw());
+  $("level").addEventListener("change", () => {
+    preloadLevel();
+    draw();
+  });
   $("move-now").addEventListener("click", () => {
     moveNow = true;
     stopWorker();

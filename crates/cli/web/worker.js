@@ -3,9 +3,9 @@
 // One message is one pass of a rewrite list over a text: every
 // [RegExp, replacement] pair is applied in order with String.replace, as
 // the README's Python loop applies them with re.sub. `turn2`, `turn3`,
-// `turn5` are the turn programs of each search depth (the screen and the
-// person's line in, the next screen out); `moves` is the legal-move
-// program (a screen in, one thread per legal move out). A message may
+// `turn5`, `turn6` are the turn programs of each search depth (the screen
+// and the person's line in, the next screen out); `moves` is the
+// legal-move program (a screen in, one thread per legal move out). A message may
 // carry a deadline (Date.now() milliseconds): the pass then gives up
 // between two rewrites once it is past, and says it stopped; the page
 // keeps the screen of a pass that finished. This file knows nothing of
