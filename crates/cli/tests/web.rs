@@ -120,6 +120,37 @@ fn answer(mut stream: TcpStream, dir: &Path) {
     let _ = stream.write_all(&body);
 }
 
+/// The depth a page's stats line says the engine's reply came from.
+fn reply_depth(stats: &str) -> &str {
+    stats
+        .strip_prefix("Engine reply (depth ")
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_else(|| panic!("no reply depth in {stats:?}"))
+}
+
+/// Writes the site into `dir` with `regex-chess web`.
+fn write_site(dir: &Path) {
+    let status = bin()
+        .arg("web")
+        .arg(dir)
+        .stdout(Stdio::null())
+        .status()
+        .expect("regex-chess web runs");
+    assert!(status.success(), "regex-chess web failed");
+}
+
+/// Runs `node` with `args`; its standard output, or the test fails with
+/// `what` and node's standard error.
+fn node_output(node: &Path, args: &[&Path], what: &str) -> Vec<u8> {
+    let run = Command::new(node).args(args).output().expect("node runs");
+    assert!(
+        run.status.success(),
+        "{what} failed:\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    run.stdout
+}
+
 /// The terminal's screens for `lines` (the first, then one after each
 /// line), as `play --ascii` shows them (the timing line left out: the page
 /// shows times elsewhere), the engine searching depth 2, the page's level
@@ -277,13 +308,7 @@ fn browser_page_plays_like_the_terminal() {
         }
     };
     let site = tempfile::tempdir().expect("a temp dir");
-    let status = bin()
-        .arg("web")
-        .arg(site.path())
-        .stdout(Stdio::null())
-        .status()
-        .expect("regex-chess web runs");
-    assert!(status.success());
+    write_site(site.path());
     let base = serve(site.path().to_path_buf());
 
     let start_fen = START_FEN;
@@ -354,17 +379,9 @@ fn browser_page_plays_like_the_terminal() {
     });
     let plan_file = site.path().join("plan.json");
     std::fs::write(&plan_file, plan.to_string()).expect("writing the plan");
-    let run = Command::new(node)
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_driver.cjs"))
-        .arg(&plan_file)
-        .output()
-        .expect("node runs");
-    assert!(
-        run.status.success(),
-        "the browser driver failed:\n{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let seen: serde_json::Value = serde_json::from_slice(&run.stdout).expect("the driver's JSON");
+    let driver_script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_driver.cjs");
+    let out = node_output(&node, &[&driver_script, &plan_file], "the browser driver");
+    let seen: serde_json::Value = serde_json::from_slice(&out).expect("the driver's JSON");
     assert_eq!(seen["errors"], serde_json::json!([]), "errors in the page");
 
     // Replays from the URL: the terminal's screen byte for byte, its board,
@@ -438,10 +455,7 @@ fn browser_page_plays_like_the_terminal() {
     // depth.
     let moved = &seen["movedNow"];
     let stats = str_of(moved, "stats");
-    let depth = stats
-        .strip_prefix("Engine reply (depth ")
-        .and_then(|rest| rest.split(')').next())
-        .unwrap_or_else(|| panic!("{stats}"));
+    let depth = reply_depth(stats);
     assert!(depth == "2" || depth == "3", "{stats}");
     let at_depth = terminal_screens_at(&["--depth", depth], &[], &["d2d4"]);
     assert_eq!(str_of(moved, "screen"), at_depth[1], "{stats}");
@@ -484,10 +498,7 @@ fn browser_page_plays_like_the_terminal() {
     // depth finishes in 5 s depends on the machine; it is printed.
     let timed = &seen["timed"];
     let stats = str_of(timed, "stats");
-    let depth = stats
-        .strip_prefix("Engine reply (depth ")
-        .and_then(|rest| rest.split(')').next())
-        .unwrap_or_else(|| panic!("{stats}"));
+    let depth = reply_depth(stats);
     assert!(["2", "3", "5", "6"].contains(&depth), "{stats}");
     let at_depth = terminal_screens_at(&["--depth", depth], &["--fen", promotion], &["a7a8n"]);
     assert_eq!(str_of(timed, "screen"), at_depth[1], "{stats}");
@@ -505,12 +516,7 @@ fn browser_page_plays_like_the_terminal() {
 fn web_writes_the_site_with_the_dumped_turn_program() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let site = dir.path().join("site");
-    let out = bin()
-        .arg("web")
-        .arg(&site)
-        .output()
-        .expect("regex-chess web runs");
-    assert!(out.status.success());
+    write_site(&site);
     for name in [
         "index.html",
         "app.js",
@@ -607,13 +613,7 @@ fn depth_6_turn_module_under_node_plays_like_the_terminal() {
     }
     let dir = tempfile::tempdir().expect("a temp dir");
     let site = dir.path().join("site");
-    let status = bin()
-        .arg("web")
-        .arg(&site)
-        .stdout(Stdio::null())
-        .status()
-        .expect("regex-chess web runs");
-    assert!(status.success());
+    write_site(&site);
     let start = screen_value(&site)["standardStart"]["black"]
         .as_str()
         .expect("the start screen")
@@ -622,18 +622,13 @@ fn depth_6_turn_module_under_node_plays_like_the_terminal() {
     std::fs::write(&input, format!("{start}e2e4\n")).unwrap();
     let script = dir.path().join("pass.mjs");
     std::fs::write(&script, NODE_PASS).unwrap();
-    let out = Command::new("node")
-        .arg(&script)
-        .arg(site.join("turn6.js"))
-        .arg(&input)
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "node: {}",
-        String::from_utf8_lossy(&out.stderr)
+    let module = site.join("turn6.js");
+    let out = node_output(
+        Path::new("node"),
+        &[&script, &module, &input],
+        "node's pass of turn6.js",
     );
-    let got = String::from_utf8(out.stdout).expect("UTF-8 output");
+    let got = String::from_utf8(out).expect("UTF-8 output");
     let shown: Vec<&str> = got
         .split('\n')
         .filter(|l| !l.starts_with("Positions:"))
