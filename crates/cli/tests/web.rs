@@ -631,7 +631,7 @@ fn depth_6_turn_module_under_node_plays_like_the_terminal() {
     let got = String::from_utf8(out).expect("UTF-8 output");
     let shown: Vec<&str> = got
         .split('\n')
-        .filter(|l| !l.starts_with("Positions:"))
+        .filter(|l| !l.starts_with(chess::ending::HISTORY_PREFIX))
         .collect();
     let at_6 = terminal_screens_at(&["--depth", "6"], &[], &["e2e4"]);
     assert!(at_6[1].contains("The engine played "), "{}", at_6[1]);
