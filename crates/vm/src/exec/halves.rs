@@ -52,7 +52,7 @@ impl Executor {
         let Some(cut) = middle_thread_start(state) else {
             return Ok(false);
         };
-        let (a, b) = (state[..cut].to_string(), state[cut..].to_string());
+        let (a, b) = (half_copy(&state[..cut]), half_copy(&state[cut..]));
         let (a, b) = rayon::join(
             || self.run_half(steps.clone(), a, ascii, false, stop),
             || self.run_half(steps.clone(), b, ascii, true, stop),
@@ -86,6 +86,8 @@ impl Executor {
         state.clear();
         state.push_str(&a.text);
         state.push_str(&b.text);
+        keep_half(a.text);
+        keep_half(b.text);
         Ok(true)
     }
 
@@ -152,4 +154,28 @@ fn middle_thread_start(state: &str) -> Option<usize> {
     memchr::memchr_iter(b'%', &b[mid..])
         .map(|i| mid + i)
         .find(|&i| i > 0 && b[i - 1] != b'%')
+}
+
+thread_local! {
+    // The buffers the last stretch's halves came back in, for the next
+    // stretch's copies: a half of a large state is megabytes, and a fresh
+    // buffer of that size is fresh pages the system must map and zero.
+    static HALF_BUFFERS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `text` copied into a buffer kept from an earlier stretch, if any.
+fn half_copy(text: &str) -> String {
+    let mut out = HALF_BUFFERS.with_borrow_mut(Vec::pop).unwrap_or_default();
+    out.clear();
+    out.push_str(text);
+    out
+}
+
+/// Keeps a half's buffer for [`half_copy`] (two at most).
+fn keep_half(buffer: String) {
+    HALF_BUFFERS.with_borrow_mut(|kept| {
+        if kept.len() < 2 {
+            kept.push(buffer);
+        }
+    });
 }
