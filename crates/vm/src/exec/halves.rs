@@ -160,6 +160,8 @@ thread_local! {
     // The buffers the last stretch's halves came back in, for the next
     // stretch's copies: a half of a large state is megabytes, and a fresh
     // buffer of that size is fresh pages the system must map and zero.
+    // Not `replace::take_spare`: that keeps one buffer, the per-rewrite
+    // spare of this thread's own loop, and a stretch needs two at once.
     static HALF_BUFFERS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
