@@ -688,6 +688,28 @@ mod tests {
         assert_eq!(evaluate(b, Color::Black), EVEN);
     }
 
+    /// `search::carry_down` takes [`DELTA_OFFSET`] off an evaluation
+    /// before adding a move's change, which gives the numbers of adding
+    /// first only if no evaluation is below the offset: a side has at
+    /// most sixteen pieces, none worth more than the most valuable piece
+    /// on its best square.
+    #[test]
+    fn evaluations_never_go_below_the_delta_offset() {
+        let most = ['P', 'N', 'B', 'R', 'T', 'Q', 'K']
+            .into_iter()
+            .flat_map(|role| {
+                (0..8).flat_map(move |file| (1..=8).map(move |rank| (role, file, rank)))
+            })
+            .map(|(role, file, rank)| piece_value(role, file, rank))
+            .max()
+            .unwrap_or_default();
+        assert!(most >= 90, "a queen is worth 90 or more: {most}");
+        assert!(
+            EVEN >= DELTA_OFFSET + 16 * most,
+            "the lowest evaluation, {EVEN} - 16 * {most}, is below {DELTA_OFFSET}"
+        );
+    }
+
     #[test]
     fn pawns_gain_by_advancing_in_the_centre_and_late_on_the_wings() {
         // Two squares up from the second rank: e4 pays most, c4 less,

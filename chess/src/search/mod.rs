@@ -141,9 +141,9 @@ pub(crate) fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32)
     } else if carries {
         // For the side that moves next, as the capture node needs it.
         m.special(Arc::new(Eval(!us)), &[], &[]);
-        legal_moves_for(m, us, Options::quiet_with_delta(!us));
-        m.set(EVAL_VAR, m.get(EVAL_VAR) + m.get(DELTA_VAR) - DELTA_OFFSET);
-        m.delete(DELTA_VAR);
+        carry_down(m, |m| {
+            legal_moves_for(m, us, Options::quiet_with_delta(!us))
+        });
     } else {
         legal_moves_for(m, us, Options::QUIET);
     }
@@ -212,25 +212,31 @@ pub(crate) fn keep_best(m: &mut Machine, var: &str, better: Better) {
 /// its evaluation carried over the move.
 fn capture_candidates(m: &mut Machine, us: Color) {
     // `us`'s evaluation after a move of `us`: the other side's change,
-    // taken away.
-    let carry = |m: &mut Machine| {
-        m.set(EVAL_VAR, m.get(EVAL_VAR) + DELTA_OFFSET - m.get(DELTA_VAR));
+    // taken away, `EVAL_VAR + DELTA_OFFSET - DELTA_VAR`; the offset added
+    // once per node, before `moves` makes its candidates, the change
+    // taken away once per candidate.
+    let carry = |m: &mut Machine, moves: &dyn Fn(&mut Machine)| {
+        m.set(EVAL_VAR, m.get(EVAL_VAR) + DELTA_OFFSET);
+        moves(m);
+        m.set(EVAL_VAR, m.get(EVAL_VAR) - m.get(DELTA_VAR));
         m.delete(DELTA_VAR);
     };
     m.if_else(
         m.get(CHECK_VAR).eq("T"),
         |m| {
             m.delete(CHECK_VAR);
-            legal_moves_for(m, us, Options::quiet_with_delta(!us));
-            carry(m);
+            carry(m, &|m| {
+                legal_moves_for(m, us, Options::quiet_with_delta(!us))
+            });
         },
         |m| {
             m.delete(CHECK_VAR);
             with_null_move(
                 m,
                 |m| {
-                    legal_captures_for(m, us, Options::quiet_with_delta(!us));
-                    carry(m);
+                    carry(m, &|m| {
+                        legal_captures_for(m, us, Options::quiet_with_delta(!us))
+                    })
                 },
                 |m| {
                     m.set(MOVE_VAR, NULL_MOVE);
@@ -239,6 +245,23 @@ fn capture_candidates(m: &mut Machine, us: Color) {
             );
         },
     );
+}
+
+/// Makes each active thread's candidates with `moves` (a move pass that
+/// gives each its change of the evaluation for the side that moves next,
+/// `DELTA_VAR`, see `eval::ReplyDelta`) and carries the thread's
+/// evaluation for that side (`EVAL_VAR`) down to them:
+/// `EVAL_VAR + DELTA_VAR - DELTA_OFFSET`, the offset taken off the
+/// thread's evaluation before its candidates are made (one subtraction
+/// a node, not one a candidate). The same numbers as subtracting last:
+/// an evaluation is never below the offset (the test
+/// `eval::tests::evaluations_never_go_below_the_delta_offset`), so the
+/// subtraction never stops at 0.
+pub(crate) fn carry_down(m: &mut Machine, moves: impl FnOnce(&mut Machine)) {
+    m.set(EVAL_VAR, m.get(EVAL_VAR) - DELTA_OFFSET);
+    moves(m);
+    m.set(EVAL_VAR, m.get(EVAL_VAR) + m.get(DELTA_VAR));
+    m.delete(DELTA_VAR);
 }
 
 /// Runs `moves` on the active threads and `null` on a copy of each made

@@ -34,12 +34,14 @@ use crate::board::codec::TURN_VAR;
 use crate::board::{pieces, BOARD_VAR};
 use crate::eval::quiesce::LeafDelta;
 use crate::eval::threats::Threats;
-use crate::eval::{Eval, DELTA_OFFSET, DELTA_VAR, EVAL_VAR};
+use crate::eval::{Eval, DELTA_VAR, EVAL_VAR};
 use crate::movegen::{leaf_moves_with_recaptures, legal_moves_for, Options, MOVE_VAR};
 use crate::rules::specials::{Stage, CHECK_VAR};
 use crate::search::reduce::Better;
 use crate::search::repetition::{self, REPEAT_VAR};
-use crate::search::{guard, keep_best, leaf_pairs, no_reply_score, node, score_below, KeepOnly};
+use crate::search::{
+    carry_down, guard, keep_best, leaf_pairs, no_reply_score, node, score_below, KeepOnly,
+};
 use crate::vocabulary::{Plan, BEST, EVEN, SCORE};
 
 /// The probe's score, for the side to move at the node.
@@ -296,17 +298,23 @@ fn cut_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) 
         // As `search::node` makes them: evaluated for the side that moves
         // next, as the capture node needs it.
         m.special(Arc::new(Eval(!us)), &[], &[]);
-        legal_moves_for(m, us, Options::quiet_with_delta(!us));
-        m.set(EVAL_VAR, m.get(EVAL_VAR) + m.get(DELTA_VAR) - DELTA_OFFSET);
-        m.delete(DELTA_VAR);
+        // Standing pat, the opponent would leave us `2 * EVEN - EVAL_VAR`,
+        // which is no better than the probe (`PROBE_VAR + EVAL_VAR >= 2 *
+        // EVEN`) when `EVAL_VAR >= 2 * EVEN - PROBE_VAR`: the right-hand
+        // side once per node, before its candidates are made (0 when the
+        // probe passes `2 * EVEN`, where both tests hold for any
+        // evaluation), the test once per candidate.
+        m.set(PROBE_VAR, Expr::from(2 * EVEN) - m.get(PROBE_VAR));
+        carry_down(m, |m| {
+            legal_moves_for(m, us, Options::quiet_with_delta(!us))
+        });
         m.delete(MOVE_VAR);
         m.delete(TURN_VAR);
         m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
-        // Standing pat, the opponent would leave us `2 * EVEN - EVAL_VAR`.
         m.if_(
             m.get(CUT_VAR).eq(CUTTABLE)
                 & m.get(CHECK_VAR).eq("F")
-                & (m.get(PROBE_VAR) + m.get(EVAL_VAR)).ge(2 * EVEN),
+                & m.get(EVAL_VAR).ge(m.get(PROBE_VAR)),
             |m| m.destroy_active(),
         );
         m.delete(CUT_VAR);
