@@ -211,21 +211,11 @@ pub(crate) fn keep_best(m: &mut Machine, var: &str, better: Better) {
 /// its move in `m`, the side to move flipped, as the move pass does, and
 /// its evaluation carried over the move.
 fn capture_candidates(m: &mut Machine, us: Color) {
-    // `us`'s evaluation after a move of `us`: the other side's change,
-    // taken away, `EVAL_VAR + DELTA_OFFSET - DELTA_VAR`; the offset added
-    // once per node, before `moves` makes its candidates, the change
-    // taken away once per candidate.
-    let carry = |m: &mut Machine, moves: &dyn Fn(&mut Machine)| {
-        m.set(EVAL_VAR, m.get(EVAL_VAR) + DELTA_OFFSET);
-        moves(m);
-        m.set(EVAL_VAR, m.get(EVAL_VAR) - m.get(DELTA_VAR));
-        m.delete(DELTA_VAR);
-    };
     m.if_else(
         m.get(CHECK_VAR).eq("T"),
         |m| {
             m.delete(CHECK_VAR);
-            carry(m, &|m| {
+            carry_over_own(m, |m| {
                 legal_moves_for(m, us, Options::quiet_with_delta(!us))
             });
         },
@@ -234,7 +224,7 @@ fn capture_candidates(m: &mut Machine, us: Color) {
             with_null_move(
                 m,
                 |m| {
-                    carry(m, &|m| {
+                    carry_over_own(m, |m| {
                         legal_captures_for(m, us, Options::quiet_with_delta(!us))
                     })
                 },
@@ -261,6 +251,18 @@ pub(crate) fn carry_down(m: &mut Machine, moves: impl FnOnce(&mut Machine)) {
     m.set(EVAL_VAR, m.get(EVAL_VAR) - DELTA_OFFSET);
     moves(m);
     m.set(EVAL_VAR, m.get(EVAL_VAR) + m.get(DELTA_VAR));
+    m.delete(DELTA_VAR);
+}
+
+/// [`carry_down`] for a move of the side the evaluation is for (a capture
+/// ply's): the other side's change taken away,
+/// `EVAL_VAR + DELTA_OFFSET - DELTA_VAR`, the offset added before `moves`
+/// makes the candidates (exact without any bound: the addition comes
+/// first either way).
+fn carry_over_own(m: &mut Machine, moves: impl FnOnce(&mut Machine)) {
+    m.set(EVAL_VAR, m.get(EVAL_VAR) + DELTA_OFFSET);
+    moves(m);
+    m.set(EVAL_VAR, m.get(EVAL_VAR) - m.get(DELTA_VAR));
     m.delete(DELTA_VAR);
 }
 
