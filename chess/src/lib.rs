@@ -91,6 +91,9 @@ pub enum Error {
     /// A history key that is not a side to move and 64 squares.
     #[error("not a position key: {0}")]
     History(String),
+    /// A probe hint that is not a move's name ([`search_hinted`]).
+    #[error("not a move's name: {0}")]
+    Hint(String),
 }
 
 /// Why a program could not be built.
@@ -384,6 +387,32 @@ pub fn search(fen: &str, history: &[String], depth: Depth) -> Result<Searched, E
     search_with(fen, history, depth, reply_pass)
 }
 
+/// As [`search`], with `probe` (a move's name, `e2e4`) as the root's
+/// probe hint ([`search::hint`]): the root searches that move beside the
+/// one its 2-ply look chooses, and the better score of the two decides
+/// how many of the others are dropped unsearched. The
+/// move and score are those of [`search`] whatever the hint (a move that
+/// is not legal here is no hint); a good one only makes the search
+/// faster. [`think`] gives each rung the answer of the rung below.
+///
+/// # Errors
+///
+/// As [`search`]; [`Error::Hint`] when `probe` is not a move's name.
+pub fn search_hinted(
+    fen: &str,
+    history: &[String],
+    depth: Depth,
+    probe: &str,
+) -> Result<Searched, Error> {
+    let line = search::hint::hint_line(probe).ok_or_else(|| Error::Hint(codec::excerpt(probe)))?;
+    let start = start_state(fen, history, &line)?;
+    let (result, depth) = shallower_on_overflow(depth, |d| {
+        search_once(reply_pass(d)?, &start, &Stop::never())
+    })?;
+    let (best, stats) = result;
+    Ok(Searched { best, stats, depth })
+}
+
 /// As [`search`], with the reply pass of each depth given by `pass` (tests
 /// use it to lower the state cap).
 ///
@@ -396,7 +425,7 @@ pub fn search_with<'a>(
     depth: Depth,
     pass: impl Fn(Depth) -> Result<&'a Pass, Error>,
 ) -> Result<Searched, Error> {
-    let start = start_state(fen, history)?;
+    let start = start_state(fen, history, "")?;
     let (result, depth) =
         shallower_on_overflow(depth, |d| search_once(pass(d)?, &start, &Stop::never()))?;
     let (best, stats) = result;
@@ -427,7 +456,9 @@ fn shallower_on_overflow<T>(
 pub type Thought = Climb<Option<(String, u32)>>;
 
 /// The engine's reply on a clock: the reply programs of `limits.rungs`
-/// run in turn (see [`deepen`]), the deepest one that finished answers.
+/// run in turn (see [`deepen`]), the deepest one that finished answers;
+/// each rung after the first searches the answer of the one below first,
+/// as its root's probe hint ([`search_hinted`]).
 /// The first rung always finishes (each rung's program is built on first
 /// use, see [`reply_pass_built`] to leave out those not built). A mate
 /// with the first move, or a position with a single legal move, ends the
@@ -444,11 +475,24 @@ pub fn think(
     limits: &Limits,
     on_rung: impl FnMut(&Rung<Option<(String, u32)>>),
 ) -> Result<Thought, Error> {
-    let start = start_state(fen, history)?;
     let single = legal_move_count(fen)? <= 1;
+    // Each rung's root searches the rung below's answer beside its own
+    // probe (`search::hint`): the same answer, sooner.
+    let mut hint = String::new();
     deepen::climb(
         limits,
-        |depth, stop| search_once(reply_pass(depth)?, &start, stop),
+        |depth, stop| {
+            let start = start_state(fen, history, &hint)?;
+            let found = search_once(reply_pass(depth)?, &start, stop)?;
+            if let Some(line) = found
+                .0
+                .as_ref()
+                .and_then(|(mv, _)| search::hint::hint_line(mv))
+            {
+                hint = line;
+            }
+            Ok(found)
+        },
         |best| single || deepen::mates_at_once(best),
         on_rung,
     )
@@ -465,9 +509,9 @@ fn legal_move_count(fen: &str) -> Result<usize, Error> {
     Ok(stats.active_threads + stats.paused_threads)
 }
 
-/// The reply program's input: the history line (if any) and the position's
-/// thread.
-fn start_state(fen: &str, history: &[String]) -> Result<String, Error> {
+/// The reply program's input: the history line (if any), `hint_line` (a
+/// [`search::hint::hint_line`], or empty) and the position's thread.
+fn start_state(fen: &str, history: &[String], hint_line: &str) -> Result<String, Error> {
     let start = codec::encode_fen(fen)?;
     let mut prefix = String::new();
     if !history.is_empty() {
@@ -485,6 +529,7 @@ fn start_state(fen: &str, history: &[String]) -> Result<String, Error> {
         }
         prefix.push('\n');
     }
+    prefix.push_str(hint_line);
     let state = State {
         prefix,
         threads: vec![codec::thread_of(&start)],

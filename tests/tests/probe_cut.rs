@@ -132,3 +132,63 @@ fn uncut_pass(depth: chess::Depth) -> chess::Pass {
     let executor = regex_vm::Executor::new(&program, chess::config_for(depth)).unwrap();
     chess::Pass { program, executor }
 }
+
+/// The root's probe hint (`search::hint`, what each rung of the ladder
+/// gives the next): whichever move it names, the search answers with the
+/// move and score it answers without one. The hints: each of the
+/// position's legal moves at depth 3 (where it is cheap), and at depths 4
+/// and 5 the answer itself, a move no better than the worst the 2-ply
+/// look sees, a move that is not legal there and a square pair that is no
+/// move at all; on positions with several best moves (where the root must
+/// still choose the same one of them) and tactical ones.
+#[test]
+fn a_probe_hint_changes_neither_the_move_nor_the_score() {
+    let ties = positions_where(900, 2, 22, |pos: &Chess| {
+        best_moves_at(pos, depth(4)).is_some_and(|(best, _)| best.len() >= 2)
+    });
+    assert_eq!(ties.len(), 2, "only {} positions with ties", ties.len());
+    let tactical = [
+        "rr4k1/1pp1qppp/p1np1n2/2bNp1B1/2B1P1b1/P2P1N2/1PP1QPPP/R4RK1 b - - 1 11",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+    ];
+    for fen in ties.iter().map(String::as_str).chain(tactical) {
+        let pos = chess::codec::parse_fen(fen).unwrap();
+        let names: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+            .collect();
+        for plies in [3, 4, 5] {
+            let d = depth(plies);
+            let plain = chess::search(fen, &[], d).unwrap();
+            assert_eq!(plain.depth, d, "{fen}: outgrew the cap");
+            let (answer, _) = plain.best.clone().expect("a move");
+            let mut hints: Vec<String> = if plies == 3 {
+                names.clone()
+            } else {
+                vec![answer, names[0].clone(), names[names.len() - 1].clone()]
+            };
+            hints.extend(["a1a1".to_string(), "h8a1q".to_string()]);
+            for hint in hints {
+                let hinted = chess::search_hinted(fen, &[], d, &hint).unwrap();
+                assert_eq!(hinted.depth, d, "{fen}: outgrew the cap with {hint}");
+                assert_eq!(
+                    hinted.best, plain.best,
+                    "{fen} at depth {plies} with the hint {hint}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_hint_that_is_not_a_move_name_is_an_error() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    for bad in ["", "e2", "e2e4\nProbe:d2d4", "O-O"] {
+        let got = chess::search_hinted(start, &[], depth(2), bad);
+        assert!(
+            matches!(got, Err(chess::Error::Hint(_))),
+            "{bad:?}: {got:?}"
+        );
+    }
+}

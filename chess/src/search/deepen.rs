@@ -15,15 +15,18 @@
 //! climbing; it must not look inside a rung's run (what a program computes
 //! is `search`'s and `turn`'s) nor decide a move's time (`clock` does).
 //!
-//! Nothing is carried from a shallower rung into a deeper one's program:
-//! the search has no alpha-beta at its root, so a move order would cut
-//! nothing, and choosing which moves a deeper rung searches by a shallower
-//! rung's order lost strength when measured (docs/strength.md, "Deeper plans,
+//! What a shallower rung gives a deeper one is its answer, as the deeper
+//! root's probe hint (`search::hint`, given by [`crate::think`]): the
+//! deeper root searches that move beside the one its 2-ply look chooses,
+//! and the better score drops more candidates unsearched. It never changes
+//! the deeper rung's move or score, only its time. Choosing which moves a
+//! deeper rung searches by a shallower rung's order, which would change
+//! them, lost strength when measured (docs/strength.md, "Deeper plans,
 //! measured natively": 30.8% against 52.5%). Depth 6 does choose the moves
 //! it searches a ply deeper by depth 5, but inside its own program, by
-//! depth 5's root cut (`probe::deepens_root`). What a rung does reuse is its
-//! answer, to stop climbing: a mate on the first move cannot be bettered,
-//! and a position with one legal move needs no search.
+//! depth 5's root cut (`probe::deepens_root`). A rung's answer also stops
+//! the climb: a mate on the first move cannot be bettered, and a position
+//! with one legal move needs no search.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

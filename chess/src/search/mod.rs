@@ -29,6 +29,7 @@
 pub mod clock;
 pub mod deepen;
 pub mod guard;
+pub(crate) mod hint;
 mod probe;
 pub(crate) mod reduce;
 pub(crate) mod repetition;
@@ -479,12 +480,14 @@ pub fn reply_dsl(m: &mut Machine, depth: Depth) {
 fn reply_dsl_cut(m: &mut Machine, depth: Depth, cut: RootCut) {
     m.assume_set(&POSITION_VARS);
     m.special(Arc::new(repetition::LoadHistory), &[], &[]);
+    m.special(Arc::new(hint::LoadHint), &[], &[]);
     m.if_else(
         m.get(TURN_VAR).eq("w"),
         |m| search_onto_stack_cut(m, Color::White, depth, cut),
         |m| search_onto_stack_cut(m, Color::Black, depth, cut),
     );
     m.delete(repetition::HISTORY_VAR);
+    m.delete(hint::HINT_VAR);
     store_result(m);
 }
 

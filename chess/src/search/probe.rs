@@ -37,6 +37,7 @@ use crate::eval::threats::Threats;
 use crate::eval::{Eval, DELTA_VAR, EVAL_VAR};
 use crate::movegen::{leaf_moves_with_recaptures, legal_moves_for, Options, MOVE_VAR};
 use crate::rules::specials::{Stage, CHECK_VAR};
+use crate::search::hint::{self, HINT_VAR};
 use crate::search::reduce::Better;
 use crate::search::repetition::{self, REPEAT_VAR};
 use crate::search::{
@@ -132,8 +133,11 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
     let copy = m.fork_inactive();
     let root = m.pause();
     m.reactivate(copy);
-    strip(m, 1, &[]);
+    strip(m, 1, &[HINT_VAR]);
     probe(m, us, plan, depth, 1);
+    if m.is_set(HINT_VAR) {
+        m.delete(HINT_VAR);
+    }
     m.if_stack_empty(
         |_| {},
         |m| {
@@ -242,15 +246,22 @@ fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     let copy = m.fork_inactive();
     let node_thread = m.pause();
     m.reactivate(copy);
-    strip(m, ply, &[]);
+    strip(m, ply, &[HINT_VAR]);
+    // With a hint (at the root), a second run beside the first searches
+    // the hint's move, and the probe scores the better of the two.
+    let hinted = (ply == 1 && m.is_set(HINT_VAR)).then(|| hint::split(m));
+    let hinted_run = hinted.is_some();
     m.special(Arc::new(Threats(us)), &[], &[]);
     leaf_moves_with_recaptures(m, us);
     repetition::mark_candidates(m, !us, ply);
     m.special(Arc::new(LeafDelta(!us)), &[], &[]);
+    if hinted.is_some() {
+        hint::keep_hint(m);
+    }
     if ply == 1 {
         // A few dozen threads: one deletion per variable will do.
         for v in m.defined_vars() {
-            if ![BOARD_VAR, DELTA_VAR, REPEAT_VAR].contains(&v.as_str()) {
+            if ![BOARD_VAR, DELTA_VAR, REPEAT_VAR, hint::NAME_VAR].contains(&v.as_str()) {
                 m.delete(&v);
             }
         }
@@ -259,6 +270,9 @@ fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     }
     keep_best(m, DELTA_VAR, Better::Min);
     m.delete(DELTA_VAR);
+    if let Some(separator) = hinted {
+        hint::join(m, separator);
+    }
     if depth == 2 {
         // The candidate and its replies are the last two plies (depth 3's
         // root cut): scored as `search::node` scores them there.
@@ -274,6 +288,9 @@ fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     repetition::repeats_are_even(m, ply);
     if ply == 1 {
         guard::guard_root_candidates(m, us);
+    }
+    if hinted_run {
+        keep_best(m, SCORE, Better::Max);
     }
     m.emit_raw(Instr::Lookup(var(SCORE)));
     m.absorb(&node_thread);

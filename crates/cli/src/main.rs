@@ -141,6 +141,11 @@ enum Command {
         /// `uci`'s `go movetime` does, instead of searching a fixed depth.
         #[arg(long, value_name = "MS")]
         movetime: Option<u64>,
+        /// At a fixed depth, search this move (`e2e4`) first as the root's
+        /// probe, as each rung of --movetime searches the answer of the rung
+        /// below: the same answer, only the time changes.
+        #[arg(long, value_name = "MOVE", conflicts_with = "movetime")]
+        probe: Option<String>,
     },
     /// Play random games and compare every ply with shakmaty.
     Fuzz(fuzz::FuzzArgs),
@@ -318,9 +323,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             fen,
             depth,
             movetime,
+            probe,
         } => {
             let depth = depth.unwrap_or(chess::search::deepen::unasked_depth(movetime.is_some()));
-            reply(&fen, depth, movetime)?
+            reply(&fen, depth, movetime, probe.as_deref())?
         }
         Command::Fuzz(args) => return fuzz::run(args),
         Command::Uci => uci::run()?,
@@ -423,14 +429,18 @@ fn perft(fen: &str, depth: u32, runs: u32, divide: bool, batch: usize) -> Result
 
 /// `reply`: `MOVE cp N` / `MOVE mate N` from the mover's view, or why
 /// there is no move.
-fn reply(fen: &str, depth: chess::Depth, movetime: Option<u64>) -> Result<()> {
+fn reply(fen: &str, depth: chess::Depth, movetime: Option<u64>, probe: Option<&str>) -> Result<()> {
     use shakmaty::Position;
     let position = chess::codec::parse_fen(fen).context("the --fen position")?;
     let (best, stats, start) = match movetime {
         None => {
             chess::reply_pass(depth).context("building the reply program")?;
             let start = Instant::now();
-            let searched = chess::search(fen, &[], depth).context("the --fen position")?;
+            let searched = match probe {
+                None => chess::search(fen, &[], depth),
+                Some(mv) => chess::search_hinted(fen, &[], depth, mv),
+            }
+            .context("the --fen position and --probe")?;
             if searched.depth != depth {
                 eprintln!(
                     "note: the depth {depth} search outgrew its memory cap; this is the depth {} answer",

@@ -1,0 +1,333 @@
+//! The root's probe hint: a move the caller expects to be best (the
+//! answer of the ladder's rung below, `deepen`), which the root's probe
+//! (`probe::probed_root`) searches beside the move its 2-ply look
+//! chooses, the better score of the two becoming the probe's.
+//!
+//! A reply state may carry a [`HINT_PREFIX`] line before its thread;
+//! [`LoadHint`] copies its move into the first thread's variable
+//! [`HINT_VAR`] (empty when there is none). At the root's probe, [`split`]
+//! makes a second run beside the look's, [`keep_hint`] leaves in it only
+//! the candidate that plays the hint, and [`join`] makes the two one run
+//! again, dropping the hint's candidate where the look chose the same
+//! move. The probe's score only decides how many candidates are dropped
+//! before their search (every one it cannot rule out is searched), so a
+//! wrong, illegal or stale hint costs time, never a different move or
+//! score. This module owns the line, the variables and those three
+//! steps; it must not choose between the candidates or compare scores
+//! itself (`probe` does, by `reduce::KeepBest`).
+
+use std::sync::Arc;
+
+use regex_asm::ir::{RefError, WholeStateSpecial};
+use regex_asm::{Machine, Paused};
+use regex_vm::state::State;
+use regex_vm::{Rewrite, Scope, Template};
+
+use crate::rules::func::{append, local, replace};
+use crate::rules::specials::{FROM, PROMOTION, TO};
+
+/// The line of a reply state's text before its thread that holds the hint:
+/// `Probe:` and a move in UCI's long algebraic form (`e2e4`, `e7e8q`;
+/// castling as the king's move, `e1g1`), as the search names its answer.
+pub(crate) const HINT_PREFIX: &str = "Probe:";
+
+/// The hint inside the root thread.
+pub(crate) const HINT_VAR: &str = "hm";
+
+/// The bytes a hint's move may have (squares and promotion letters).
+const MOVE_BYTES: &str = "a-h1-8qrbn";
+
+/// Whether `mv` can be a hint: a move's name as the search gives it.
+fn is_move_name(mv: &str) -> bool {
+    let b = mv.as_bytes();
+    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    (b.len() == 4 || b.len() == 5)
+        && square(b[0], b[1])
+        && square(b[2], b[3])
+        && b.get(4).is_none_or(|p| b"qrbn".contains(p))
+}
+
+/// The first [`HINT_PREFIX`] line of `prefix` whose move has only the
+/// bytes a move's name has (the rewrite's test, which [`is_move_name`]
+/// narrows for the callers that write the line).
+fn hint_of(prefix: &str) -> Option<&str> {
+    prefix.split_inclusive('\n').find_map(|line| {
+        let mv = line.strip_suffix('\n')?.strip_prefix(HINT_PREFIX)?;
+        let ok = !mv.is_empty()
+            && mv.bytes().all(|c| {
+                (b'a'..=b'h').contains(&c) || (b'1'..=b'8').contains(&c) || b"qrbn".contains(&c)
+            });
+        ok.then_some(mv)
+    })
+}
+
+/// Gives every active thread the variable [`HINT_VAR`]: the hint line's
+/// move for the first thread when it is active and the text before it
+/// has a hint line, empty otherwise.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LoadHint;
+
+impl LoadHint {
+    fn load(state: &State) -> Result<State, String> {
+        let mut out = state.clone();
+        for t in out.threads.iter_mut().filter(|t| t.is_active()) {
+            append(t, HINT_VAR, "")?;
+        }
+        if let (Some(mv), Some(first)) = (hint_of(&state.prefix), out.threads.first_mut()) {
+            if first.is_active() {
+                replace(first, HINT_VAR, mv)?;
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl WholeStateSpecial for LoadHint {
+    fn name(&self) -> String {
+        "load_hint".into()
+    }
+
+    fn apply_state(&self, state: &State) -> Result<State, RefError> {
+        LoadHint::load(state).map_err(|message| RefError::Special {
+            instr: self.name(),
+            message,
+        })
+    }
+
+    fn rewrites(&self) -> Vec<Rewrite> {
+        let p = HINT_PREFIX;
+        let hm = HINT_VAR;
+        vec![
+            local(
+                r"(%%\n[^%]*)",
+                Template::new().group(1).text(&format!("#{hm}:\n")),
+            ),
+            // The prefix's lines hold no `%`, so `[^%]*?` stays before the
+            // first thread, which must be active; the first hint line wins.
+            Rewrite::new(
+                format!(r"^((?:[^%\n]*\n)*?){p}([{MOVE_BYTES}]+)\n([^%]*%%\n[^%]*?#{hm}:)\n"),
+                Template::new()
+                    .group(1)
+                    .text(p)
+                    .group(2)
+                    .text("\n")
+                    .group(3)
+                    .group(2)
+                    .text("\n"),
+            )
+            .with_scope(Scope::Global),
+        ]
+    }
+
+    fn defines(&self) -> Vec<String> {
+        vec![HINT_VAR.into()]
+    }
+}
+
+/// Whether a thread is the hint's run ([`split`]): `T` or `F`.
+const HINT_RUN_VAR: &str = "hr";
+
+/// At the root's probe, before its candidates are made: each active
+/// thread (the probe's stripped copy of the root, holding [`HINT_VAR`])
+/// becomes two, the look's run and the hint's run, with a paused copy
+/// between them so that each run keeps its own best candidate. Returns
+/// the separator, for [`join`].
+pub(crate) fn split(m: &mut Machine) -> Paused {
+    m.set(HINT_RUN_VAR, "F");
+    let second = m.fork_inactive();
+    let first = m.pause();
+    m.reactivate(second);
+    let third = m.fork_inactive();
+    let separator = m.pause();
+    m.reactivate(third);
+    m.set(HINT_RUN_VAR, "T");
+    m.reactivate(first);
+    separator
+}
+
+/// Once the candidates of both runs are made (the parts `f`, `t`, `u`
+/// still set): the hint's run keeps only the candidate that plays the
+/// hint (none when the hint is not a legal move), the look's run all of
+/// them; each names its move in [`NAME_VAR`], for [`join`].
+pub(crate) fn keep_hint(m: &mut Machine) {
+    let name = m.get(FROM).concat(m.get(TO)).concat(m.get(PROMOTION));
+    m.set(NAME_VAR, name);
+    m.if_(
+        m.get(HINT_RUN_VAR).eq("T") & m.get(NAME_VAR).ne(m.get(HINT_VAR)),
+        |m| m.destroy_active(),
+    );
+    m.delete(HINT_RUN_VAR);
+}
+
+/// A probe candidate's move, while the two runs are apart.
+pub(crate) const NAME_VAR: &str = "nm";
+
+/// Once each run has kept its candidate: the separator goes, the two
+/// (or fewer) become one run, and the hint's goes when it plays the
+/// look's move (one search of it will do). The caller searches them
+/// and keeps the better score.
+pub(crate) fn join(m: &mut Machine, separator: Paused) {
+    let kept = m.pause();
+    m.reactivate(separator);
+    m.destroy_active();
+    m.reactivate_alone(kept);
+    m.special(Arc::new(DropRepeat), &[], &[]);
+    m.delete(NAME_VAR);
+}
+
+/// Deletes an active thread that follows an active thread with the same
+/// [`NAME_VAR`], pairs taken left to right without overlap (as a
+/// replace-all finds them).
+#[derive(Debug, Clone, Copy)]
+struct DropRepeat;
+
+impl WholeStateSpecial for DropRepeat {
+    fn name(&self) -> String {
+        "drop_repeated_probe".into()
+    }
+
+    fn apply_state(&self, state: &State) -> Result<State, RefError> {
+        let mut out = state.clone();
+        let mut kept = Vec::with_capacity(out.threads.len());
+        let mut threads = std::mem::take(&mut out.threads).into_iter().peekable();
+        while let Some(first) = threads.next() {
+            let name = first.is_active().then(|| first.var(NAME_VAR)).flatten();
+            let repeat = threads.peek().is_some_and(|next| {
+                next.is_active() && name.is_some() && next.var(NAME_VAR) == name
+            });
+            kept.push(first);
+            if repeat {
+                threads.next();
+            }
+        }
+        out.threads = kept;
+        Ok(out)
+    }
+
+    fn rewrites(&self) -> Vec<Rewrite> {
+        let nm = NAME_VAR;
+        vec![Rewrite::new(
+            format!(r"(%%\n[^%]*?\n#{nm}:([^\n]*)\n[^%]*)%%\n[^%]*?\n#{nm}:\2\n[^%]*"),
+            Template::new().group(1),
+        )
+        .with_scope(Scope::Global)]
+    }
+
+    fn requires(&self) -> Vec<String> {
+        vec![NAME_VAR.into()]
+    }
+}
+
+/// The hint line for `mv`, to go after the history line (`None` when `mv`
+/// is not a move's name, which a hint must be).
+pub(crate) fn hint_line(mv: &str) -> Option<String> {
+    is_move_name(mv).then(|| format!("{HINT_PREFIX}{mv}\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use regex_vm::state::{Tag, Thread, VarName};
+    use regex_vm::{Config, Executor, Program};
+
+    fn thread(active: bool) -> Thread {
+        Thread {
+            tag: (!active).then(|| Tag::must("p")),
+            stack: vec![],
+            vars: vec![(VarName::must("z"), "/rnbqkbnr/".to_string())],
+        }
+    }
+
+    /// The rewrites do what the meaning says on prefixes with and without
+    /// a hint, malformed ones, two of them, and a paused first thread.
+    #[test]
+    fn the_rewrites_load_what_the_meaning_loads() {
+        let exec =
+            Executor::new(&Program::new(LoadHint.rewrites()), Config::default()).expect("compiles");
+        let prefixes = [
+            "",
+            "Probe:e2e4\n",
+            "Positions: wabc bdef\nProbe:e7e8q\n",
+            "Probe:e2e4\nProbe:d2d4\n",
+            "Probe:\nProbe:g1f3\n",
+            "Probe:e2-e4\n",
+            "Probe:E2E4\n",
+            "Positions: w\n",
+            "xProbe:e2e4\n",
+        ];
+        for prefix in prefixes {
+            for first_active in [true, false] {
+                let state = State {
+                    prefix: prefix.to_string(),
+                    threads: vec![thread(first_active), thread(true)],
+                };
+                let want = LoadHint.apply_state(&state).expect("loads").render();
+                let mut got = state.render();
+                exec.run(&mut got).expect("runs");
+                assert_eq!(got, want, "prefix {prefix:?}, first active {first_active}");
+            }
+        }
+        let state = State {
+            prefix: "Positions: w\nProbe:e7e8q\n".into(),
+            threads: vec![thread(true)],
+        };
+        let loaded = LoadHint.apply_state(&state).expect("loads");
+        assert_eq!(loaded.threads[0].var(HINT_VAR), Some("e7e8q"));
+    }
+
+    fn named(active: bool, name: Option<&str>) -> Thread {
+        let mut t = thread(active);
+        t.stack.push("5010".into());
+        if let Some(n) = name {
+            t.vars.push((VarName::must(NAME_VAR), n.to_string()));
+        }
+        t.vars.push((VarName::must("v"), "5000".into()));
+        t
+    }
+
+    /// The rewrite drops what the meaning drops: the second of two
+    /// adjacent active threads naming the same move, pairs taken left to
+    /// right, never across a paused thread, a differing or missing name,
+    /// or a name that only starts the same.
+    #[test]
+    fn the_repeated_probe_goes_as_the_meaning_says() {
+        let exec = Executor::new(&Program::new(DropRepeat.rewrites()), Config::default())
+            .expect("compiles");
+        let a = |active| named(active, Some("e2e4"));
+        let cases: Vec<(Vec<Thread>, usize)> = vec![
+            (vec![a(true), a(true)], 1),
+            (vec![a(true), named(true, Some("d2d4"))], 2),
+            (vec![a(true), named(true, Some("e2e4q"))], 2),
+            (vec![named(true, Some("e2e4q")), a(true)], 2),
+            (vec![a(true), a(false), a(true)], 3),
+            (vec![a(false), a(true), a(true)], 2),
+            (vec![a(true), a(true), a(true)], 2),
+            (vec![a(true), a(true), a(true), a(true)], 2),
+            (vec![named(true, None), a(true), a(true)], 2),
+            (vec![a(true), named(true, None)], 2),
+            (vec![a(true)], 1),
+        ];
+        for (threads, left) in cases {
+            let state = State {
+                prefix: String::new(),
+                threads,
+            };
+            let want = DropRepeat.apply_state(&state).expect("applies");
+            assert_eq!(want.threads.len(), left, "{}", state.render());
+            let mut got = state.render();
+            exec.run(&mut got).expect("runs");
+            assert_eq!(got, want.render(), "{}", state.render());
+        }
+    }
+
+    #[test]
+    fn only_move_names_make_a_hint_line() {
+        assert_eq!(hint_line("e2e4").as_deref(), Some("Probe:e2e4\n"));
+        assert_eq!(hint_line("a7a8n").as_deref(), Some("Probe:a7a8n\n"));
+        for bad in [
+            "", "e2e", "e2e4qq", "e9e4", "i2e4", "e2e4k", "0000", "e2e4\n",
+        ] {
+            assert_eq!(hint_line(bad), None, "{bad:?}");
+        }
+    }
+}
