@@ -405,12 +405,7 @@ pub fn search_hinted(
     probe: &str,
 ) -> Result<Searched, Error> {
     let line = search::hint::hint_line(probe).ok_or_else(|| Error::Hint(codec::excerpt(probe)))?;
-    let start = start_state(fen, history, &line)?;
-    let (result, depth) = shallower_on_overflow(depth, |d| {
-        search_once(reply_pass(d)?, &start, &Stop::never())
-    })?;
-    let (best, stats) = result;
-    Ok(Searched { best, stats, depth })
+    search_from(&start_state(fen, history, &line)?, depth, reply_pass)
 }
 
 /// As [`search`], with the reply pass of each depth given by `pass` (tests
@@ -425,9 +420,17 @@ pub fn search_with<'a>(
     depth: Depth,
     pass: impl Fn(Depth) -> Result<&'a Pass, Error>,
 ) -> Result<Searched, Error> {
-    let start = start_state(fen, history, "")?;
+    search_from(&start_state(fen, history, "")?, depth, pass)
+}
+
+/// The search of [`search_with`] from a reply state already made.
+fn search_from<'a>(
+    start: &str,
+    depth: Depth,
+    pass: impl Fn(Depth) -> Result<&'a Pass, Error>,
+) -> Result<Searched, Error> {
     let (result, depth) =
-        shallower_on_overflow(depth, |d| search_once(pass(d)?, &start, &Stop::never()))?;
+        shallower_on_overflow(depth, |d| search_once(pass(d)?, start, &Stop::never()))?;
     let (best, stats) = result;
     Ok(Searched { best, stats, depth })
 }

@@ -12,7 +12,9 @@
 //! opponent, so a candidate whose probe already leaves it no better than
 //! the node's probe is dropped before its next ply is made; the root does
 //! the same with its own probe ([`probed_root`]), keeping every candidate
-//! that could tie with the best, so that it also chooses the same move.
+//! that could tie with the best, so that it also chooses the same move;
+//! given a hint (`hint`: the rung below's answer), the root's probe
+//! searches that move too, and takes the better score.
 //! Depth 3, which has no capture plies, cuts its root the same way: a
 //! candidate's own probe is then its best reply's whole score.
 //! A node's score
@@ -241,7 +243,9 @@ fn strip(m: &mut Machine, ply: u32, also: &[&str]) {
 /// into the position), the best for `us` searched as `search::node`
 /// searches a candidate (`search::score_below`). At the root (`ply` 1)
 /// the game's history is kept, and the probe is scored as the root scores
-/// its candidates: a repetition of the game a draw.
+/// its candidates: a repetition of the game a draw; with a hint
+/// (`hint`), the hint's move is searched beside the look's choice (once
+/// when they are the same) and the better score is pushed.
 fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     let copy = m.fork_inactive();
     let node_thread = m.pause();
@@ -250,12 +254,12 @@ fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     // With a hint (at the root), a second run beside the first searches
     // the hint's move, and the probe scores the better of the two.
     let hinted = (ply == 1 && m.is_set(HINT_VAR)).then(|| hint::split(m));
-    let hinted_run = hinted.is_some();
+    let two_runs = hinted.is_some();
     m.special(Arc::new(Threats(us)), &[], &[]);
     leaf_moves_with_recaptures(m, us);
     repetition::mark_candidates(m, !us, ply);
     m.special(Arc::new(LeafDelta(!us)), &[], &[]);
-    if hinted.is_some() {
+    if two_runs {
         hint::keep_hint(m);
     }
     if ply == 1 {
@@ -289,7 +293,7 @@ fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     if ply == 1 {
         guard::guard_root_candidates(m, us);
     }
-    if hinted_run {
+    if two_runs {
         keep_best(m, SCORE, Better::Max);
     }
     m.emit_raw(Instr::Lookup(var(SCORE)));
