@@ -9,7 +9,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use regex_asm::ir::{RefError, Special};
-use regex_vm::state::{Thread, VarName};
+use regex_vm::state::{State, Thread, VarName};
 use regex_vm::{Rewrite, Scope, Template};
 
 /// The meaning of a [`Func`] on one active thread.
@@ -67,6 +67,39 @@ impl Special for Func {
 /// A thread-local rewrite.
 pub(crate) fn local(pattern: impl Into<String>, template: Template) -> Rewrite {
     Rewrite::new(pattern, template).with_scope(Scope::ActiveThread)
+}
+
+/// What a loader of text before the threads does (the history line, the
+/// probe hint): every active thread gets `name`, empty; the first thread,
+/// when active, gets `value` when there is one.
+///
+/// # Errors
+///
+/// An active thread already holds `name`.
+pub(crate) fn load_into_first(
+    state: &State,
+    name: &str,
+    value: Option<&str>,
+) -> Result<State, String> {
+    let mut out = state.clone();
+    for t in out.threads.iter_mut().filter(|t| t.is_active()) {
+        append(t, name, "")?;
+    }
+    if let (Some(value), Some(first)) = (value, out.threads.first_mut()) {
+        if first.is_active() {
+            replace(first, name, value)?;
+        }
+    }
+    Ok(out)
+}
+
+/// The rewrite of [`load_into_first`]'s first step: `name`, empty, at the
+/// end of every active thread.
+pub(crate) fn append_empty(name: &str) -> Rewrite {
+    local(
+        r"(%%\n[^%]*)",
+        Template::new().group(1).text(&format!("#{name}:\n")),
+    )
 }
 
 /// A variable's value, or an error naming it.

@@ -23,7 +23,7 @@ use regex_asm::{Machine, Paused};
 use regex_vm::state::State;
 use regex_vm::{Rewrite, Scope, Template};
 
-use crate::rules::func::{append, local, replace};
+use crate::rules::func::{append_empty, load_into_first};
 use crate::rules::specials::{FROM, PROMOTION, TO};
 
 /// The line of a reply state's text before its thread that holds the hint:
@@ -69,16 +69,7 @@ pub(crate) struct LoadHint;
 
 impl LoadHint {
     fn load(state: &State) -> Result<State, String> {
-        let mut out = state.clone();
-        for t in out.threads.iter_mut().filter(|t| t.is_active()) {
-            append(t, HINT_VAR, "")?;
-        }
-        if let (Some(mv), Some(first)) = (hint_of(&state.prefix), out.threads.first_mut()) {
-            if first.is_active() {
-                replace(first, HINT_VAR, mv)?;
-            }
-        }
-        Ok(out)
+        load_into_first(state, HINT_VAR, hint_of(&state.prefix))
     }
 }
 
@@ -98,10 +89,7 @@ impl WholeStateSpecial for LoadHint {
         let p = HINT_PREFIX;
         let hm = HINT_VAR;
         vec![
-            local(
-                r"(%%\n[^%]*)",
-                Template::new().group(1).text(&format!("#{hm}:\n")),
-            ),
+            append_empty(HINT_VAR),
             // The prefix's lines hold no `%`, so `[^%]*?` stays before the
             // first thread, which must be active; the first hint line wins.
             Rewrite::new(

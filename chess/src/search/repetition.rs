@@ -23,7 +23,7 @@ use shakmaty::Color;
 
 use crate::board::BOARD_VAR;
 use crate::rules::ending::HISTORY_PREFIX;
-use crate::rules::func::{append, get, local, Func};
+use crate::rules::func::{append, append_empty, get, load_into_first, local, Func};
 use crate::vocabulary::{self, mate_at, mated_at, EVEN, LATEST_MATE_PLY, SCORE};
 
 /// The history's keys inside the root thread: each key after a space.
@@ -47,16 +47,7 @@ pub(crate) struct LoadHistory;
 
 impl LoadHistory {
     fn load(state: &State) -> Result<State, String> {
-        let mut out = state.clone();
-        for t in out.threads.iter_mut().filter(|t| t.is_active()) {
-            append(t, HISTORY_VAR, "")?;
-        }
-        if let (Some(keys), Some(first)) = (history_of(&state.prefix), out.threads.first_mut()) {
-            if first.is_active() {
-                crate::rules::func::replace(first, HISTORY_VAR, keys)?;
-            }
-        }
-        Ok(out)
+        load_into_first(state, HISTORY_VAR, history_of(&state.prefix))
     }
 }
 
@@ -76,10 +67,7 @@ impl WholeStateSpecial for LoadHistory {
         let p = HISTORY_PREFIX;
         let hi = HISTORY_VAR;
         vec![
-            local(
-                r"(%%\n[^%]*)",
-                Template::new().group(1).text(&format!("#{hi}:\n")),
-            ),
+            append_empty(HISTORY_VAR),
             Rewrite::new(
                 format!(r"^{p}([^\n#]*)\n([^%]*%%\n[^%]*?#{hi}:)\n"),
                 Template::literal(p)
