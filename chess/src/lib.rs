@@ -599,8 +599,10 @@ pub fn play_turn(state: &mut String, line: Option<&str>, depth: Depth) -> Result
 }
 
 /// As [`play_turn`] on a clock: the turn programs of `limits.rungs` run
-/// in turn on the same input (see [`deepen`]), and `state` becomes the
-/// screen of the deepest one that finished. The climb goes past the first
+/// in turn on the same input (see [`deepen`]), each after the first with
+/// the move the one below played as its hint line (`search::hint`, as
+/// [`think`] gives it), and `state` becomes the screen of the deepest one
+/// that finished. The climb goes past the first
 /// rung only when the engine moved in it (the screen's last-moves line
 /// says [`turn::ENGINE_PLAYED`]); a deeper rung whose state outgrows its
 /// cap, or that is stopped, leaves the screen of the one before. The
@@ -622,10 +624,13 @@ pub fn play_turn_within(
     let input = state.clone();
     let before = screen::parse_screen(&input).map(|s| s.info);
     let mut first = true;
+    // Each rung after the first starts with the rung below's move as its
+    // hint line (as `think` gives its rungs).
+    let mut hint = String::new();
     let climb = deepen::climb(
         limits,
         |depth, stop| {
-            let mut out = input.clone();
+            let mut out = format!("{hint}{input}");
             let run = turn_pass(depth)?.executor.run_until(&mut out, stop);
             // The first rung's failure leaves the state as the VM left it.
             if first || run.is_ok() {
@@ -638,6 +643,13 @@ pub fn play_turn_within(
                 .as_deref()
                 .is_some_and(|i| i.contains(turn::ENGINE_PLAYED))
                 && info != before;
+            if replied {
+                hint = info
+                    .as_deref()
+                    .and_then(turn::engine_move)
+                    .and_then(search::hint::hint_line)
+                    .unwrap_or_default();
+            }
             Ok((replied, stats))
         },
         |replied| !replied,

@@ -287,6 +287,22 @@ fn turn_program_interp_and_vm_agree() {
         ),
         (screen("8/8/8/4k3/8/8/8/4K3 w - - 0 1", None), ""),
         (screen("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", None), "e2e4\n"),
+        // A hint line before the screen (`search::hint`): a move, and one
+        // that is not legal there.
+        (
+            format!(
+                "Probe:e7e5\n{}",
+                screen(start, Some(shakmaty::Color::Black))
+            ),
+            "e2e4\n",
+        ),
+        (
+            format!(
+                "Probe:a1h8q\n{}",
+                screen(start, Some(shakmaty::Color::White))
+            ),
+            "",
+        ),
     ];
     // The third occurrence of a position, two people moving knights.
     let mut repeated = screen(start, None);

@@ -312,3 +312,53 @@ fn the_score_line_shows_a_mate_in_moves_for_the_side_that_mates() {
         "{info}"
     );
 }
+
+/// A hint line before the screen (what `play_turn_within` gives a deeper
+/// rung: the move the rung below played) changes nothing the turn writes,
+/// whatever move it names: every legal move of the engine's position at
+/// depth 3, and at depth 4 the answer and the first and last legal moves,
+/// besides a move that is not legal there and one that is no move. It
+/// does reach the search: a legal move as the hint changes how many
+/// rewrites changed the text, against an illegal one (which leaves the
+/// hint's run empty, as no hint does).
+#[test]
+fn a_hint_line_changes_nothing_on_the_screen() {
+    let fens = [
+        "rr4k1/1pp1qppp/p1np1n2/2bNp1B1/2B1P1b1/P2P1N2/1PP1QPPP/R4RK1 b - - 1 11",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+    ];
+    for fen in fens {
+        let start = start_screen(fen, Some(Color::Black)).unwrap();
+        let names: Vec<String> = parse_fen(fen)
+            .unwrap()
+            .legal_moves()
+            .iter()
+            .map(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string())
+            .collect();
+        for plies in [3, 4] {
+            let mut plain = start.clone();
+            chess::play_turn(&mut plain, None, depth(plies)).unwrap();
+            let answer = chess::turn::engine_move(&parse_screen(&plain).unwrap().info)
+                .unwrap()
+                .to_string();
+            let run = |hint: &str| {
+                let mut hinted = format!("Probe:{hint}\n{start}");
+                let stats = chess::play_turn(&mut hinted, None, depth(plies)).unwrap();
+                assert_eq!(hinted, plain, "{fen} at depth {plies} with the hint {hint}");
+                stats.changed
+            };
+            let unreached = run("a1a1");
+            run("h8a1q");
+            let hints = if plies == 3 {
+                names.clone()
+            } else {
+                vec![answer, names[0].clone(), names[names.len() - 1].clone()]
+            };
+            let reached = hints.iter().filter(|h| run(h) != unreached).count();
+            assert!(
+                reached > 0,
+                "{fen} at depth {plies}: no hint reached the search"
+            );
+        }
+    }
+}

@@ -29,6 +29,11 @@
 //! positions since the last capture or pawn move (front ends may hide it). A `#` in the last-moves
 //! line (a mating SAN move) is written `~` inside threads, where `#` is
 //! reserved.
+//!
+//! A turn's input may start with one more line before the screen, a hint
+//! (`Probe:e7e5`, see `search::hint`): a front end that climbs the depths
+//! gives each deeper pass the move of the one below. Screens the turn
+//! writes never have it.
 
 use regex_asm::ir::{RefError, WholeStateSpecial};
 use regex_vm::state::{State, Thread, VarName};
@@ -38,6 +43,7 @@ use shakmaty::Color;
 use crate::board::codec::{Encoded, FULLMOVE_VAR, HALFMOVE_VAR, TURN_VAR};
 use crate::board::{index, index_of, name_at, BOARD_VAR};
 use crate::rules::ending::{start_history, HISTORY_PREFIX};
+use crate::search::hint::{hint_line_pattern, leading_hint_line};
 
 /// The prompt a person answers.
 pub const PROMPT: &str = "Your move: ";
@@ -406,7 +412,10 @@ impl WholeStateSpecial for Sanitize {
 }
 
 /// Turns a sanitized screen into one position thread, keeping the
-/// last-moves line as the text before it. Variables: `z s h n e ic i`.
+/// last-moves line as the text before it. Variables: `z s h n e ic i`. A
+/// hint line before the screen (`Probe:e7e5`, `search::hint`: a front end
+/// climbing the depths names the rung below's move) stays first in that
+/// text, before the history line.
 #[derive(Debug, Clone, Copy)]
 pub struct ParseScreen;
 
@@ -430,7 +439,8 @@ impl WholeStateSpecial for ParseScreen {
         if !state.threads.is_empty() {
             return Ok(state.clone());
         }
-        let text = &state.prefix;
+        let hint = leading_hint_line(&state.prefix).unwrap_or_default();
+        let text = &state.prefix[hint.len()..];
         let Some(marker_at) = text.rfind("\n>") else {
             return Ok(state.clone());
         };
@@ -465,7 +475,10 @@ impl WholeStateSpecial for ParseScreen {
             (INPUT_VAR, mv.to_string()),
         ];
         Ok(State {
-            prefix: format!("{HISTORY_PREFIX}{}\n{}\n", screen.history, screen.info),
+            prefix: format!(
+                "{hint}{HISTORY_PREFIX}{}\n{}\n",
+                screen.history, screen.info
+            ),
             threads: vec![Thread {
                 tag: None,
                 stack: vec![],
@@ -478,7 +491,9 @@ impl WholeStateSpecial for ParseScreen {
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {
-        let mut pattern = format!(r"^{FILES}\n");
+        // An optional hint line first (`search::hint`): group 1, empty
+        // when there is none, kept before the history line.
+        let mut pattern = format!(r"^((?:{})?){FILES}\n", hint_line_pattern());
         for rank in (1..=8).rev() {
             pattern.push_str(&format!("{rank}"));
             for _ in 0..8 {
@@ -496,39 +511,41 @@ impl WholeStateSpecial for ParseScreen {
         pattern.push_str(&format!(
             "([^%`\\n]*\\n)[^\\n]*\\n{HISTORY_PREFIX}([ wb.,PNBRQKTpnbrqkt]*)\\n>([a-z]+) ?([a-h1-8qrbn]*)\\n"
         ));
-        // Groups: 1-64 squares, 65 side, 66 castling, 67 ep, 68 halfmove,
-        // 69 fullmove, 70 engine (w/b), 71 no engine (n), 72 info line,
-        // 73 history, 74 class, 75 move.
-        let mut t = Template::literal(HISTORY_PREFIX)
-            .group(73)
+        // Groups: 1 the hint line, 2-65 squares, 66 side, 67 castling, 68
+        // ep, 69 halfmove, 70 fullmove, 71 engine (w/b), 72 no engine (n),
+        // 73 info line, 74 history, 75 class, 76 move.
+        let mut t = Template::new()
+            .group(1)
+            .text(HISTORY_PREFIX)
+            .group(74)
             .text("\n")
-            .group(72)
+            .group(73)
             .text(&format!("%%\n#stack:\n#{BOARD_VAR}:"));
         for row in 0..8 {
             t = t.text("/");
             for f in 0..8 {
-                t = t.group(1 + row * 8 + f);
+                t = t.group(2 + row * 8 + f);
             }
             t = t.text("/");
         }
         t = t
             .text(&format!("\n#{TURN_VAR}:"))
-            .group(65)
-            .text(&format!("\n#{ENGINE_VAR}:"))
-            .group(70)
-            .group(71)
-            .text(&format!("\n#{HALFMOVE_VAR}:"))
-            .group(68)
-            .text(&format!("\n#{FULLMOVE_VAR}:"))
-            .group(69)
-            .text(&format!("\n#{INPUT_CLASS_VAR}:"))
-            .group(74)
-            .text(&format!("\n#{INPUT_VAR}:"))
-            .group(75)
-            .text("\n#c:")
             .group(66)
-            .text("\n#ep:")
+            .text(&format!("\n#{ENGINE_VAR}:"))
+            .group(71)
+            .group(72)
+            .text(&format!("\n#{HALFMOVE_VAR}:"))
+            .group(69)
+            .text(&format!("\n#{FULLMOVE_VAR}:"))
+            .group(70)
+            .text(&format!("\n#{INPUT_CLASS_VAR}:"))
+            .group(75)
+            .text(&format!("\n#{INPUT_VAR}:"))
+            .group(76)
+            .text("\n#c:")
             .group(67)
+            .text("\n#ep:")
+            .group(68)
             .text("\n");
         let head = r"%%\n#stack:\n";
         let mut out = vec![global(pattern, t)];

@@ -2,7 +2,9 @@
 //!
 //! The state between turns is the screen (`screen`). The person's line is
 //! appended; one pass of the turn program: boots an empty state into the
-//! start screen, sanitizes the line, parses the screen into a thread,
+//! start screen, sanitizes the line, parses the screen into a thread
+//! (with the hint line an input may start with, `search::hint`, loaded
+//! into it for the engine's search),
 //! applies the person's move if it is legal (otherwise the same position
 //! comes back with a one-line message), lets the engine reply with the
 //! search of the program's depth (`search`), notices checkmate, stalemate and the draws of
@@ -33,6 +35,7 @@ use crate::game::wording::score_text;
 use crate::movegen::{legal_moves_dsl, Options, MOVE_VAR};
 use crate::rules::ending::{dead_material, fifty_moves, NotePosition, DEAD_VAR, FIFTY_VAR};
 use crate::rules::specials::{Stage, CHECK_VAR};
+use crate::search::hint::{DropHintLine, LoadHint, HINT_VAR};
 use crate::search::search_onto_stack;
 use crate::vocabulary::{Depth, BEST, SCORE};
 
@@ -44,6 +47,13 @@ fn var(name: &str) -> VarName {
 
 /// How the last-moves line of a screen tells the engine's move.
 pub const ENGINE_PLAYED: &str = "The engine played ";
+
+/// The engine's move a last-moves line tells (`e7e5` in `The engine
+/// played e7e5 (e5), ...`), if it tells one.
+pub fn engine_move(info: &str) -> Option<&str> {
+    let (_, rest) = info.split_once(ENGINE_PLAYED)?;
+    rest.split(' ').next().filter(|mv| !mv.is_empty())
+}
 
 /// The screen of the default game: the standard position, the person
 /// playing white.
@@ -61,6 +71,10 @@ pub fn turn_dsl(m: &mut Machine, depth: Depth) {
     m.boot(&default_start_screen());
     m.special(Arc::new(Sanitize), &[], &[]);
     m.special(Arc::new(ParseScreen), &[], &[]);
+    // The hint line, if the input had one, goes into the thread for the
+    // engine's search (the root's probe, `search::hint`) and off the text.
+    m.special(Arc::new(LoadHint), &[], &[]);
+    m.special(Arc::new(DropHintLine), &[], &[]);
     m.set(NEW_INFO_VAR, "");
     m.set(MESSAGE_VAR, "");
     m.set(PROMPT_VAR, PROMPT);
@@ -91,6 +105,7 @@ pub fn turn_dsl(m: &mut Machine, depth: Depth) {
             )
         },
     );
+    m.delete(HINT_VAR);
     compose_info(m);
     render(m);
 }

@@ -5,7 +5,9 @@
 //!
 //! A reply state may carry a [`HINT_PREFIX`] line before its thread;
 //! [`LoadHint`] copies its move into the first thread's variable
-//! [`HINT_VAR`] (empty when there is none). At the root's probe, [`split`]
+//! [`HINT_VAR`] (empty when there is none). A turn's input may start with
+//! one before its screen (`game::screen` keeps it first); the turn
+//! program loads it and [`DropHintLine`] takes the line off again. At the root's probe, [`split`]
 //! makes a second run beside the look's, [`keep_hint`] leaves in it only
 //! the candidate that plays the hint, and [`join`] makes the two one run
 //! again, dropping the hint's candidate where the look chose the same
@@ -47,18 +49,37 @@ fn is_move_name(mv: &str) -> bool {
         && b.get(4).is_none_or(|p| b"qrbn".contains(p))
 }
 
+/// The pattern of a hint line as a rewrite finds it: [`HINT_PREFIX`], one
+/// or more of the bytes a move's name has, a newline.
+pub(crate) fn hint_line_pattern() -> String {
+    format!("{HINT_PREFIX}[{MOVE_BYTES}]+\\n")
+}
+
+/// Whether a line (without its newline) holds a hint: [`HINT_PREFIX`]
+/// and one or more of the bytes a move's name has; its move.
+fn hint_in(line: &str) -> Option<&str> {
+    let mv = line.strip_prefix(HINT_PREFIX)?;
+    let ok = !mv.is_empty()
+        && mv.bytes().all(|c| {
+            (b'a'..=b'h').contains(&c) || (b'1'..=b'8').contains(&c) || b"qrbn".contains(&c)
+        });
+    ok.then_some(mv)
+}
+
+/// The hint line `text` starts with, its newline included (what
+/// [`hint_line_pattern`] matches at the start).
+pub(crate) fn leading_hint_line(text: &str) -> Option<&str> {
+    let end = text.find('\n')?;
+    hint_in(&text[..end]).map(|_| &text[..=end])
+}
+
 /// The first [`HINT_PREFIX`] line of `prefix` whose move has only the
 /// bytes a move's name has (the rewrite's test, which [`is_move_name`]
 /// narrows for the callers that write the line).
 fn hint_of(prefix: &str) -> Option<&str> {
-    prefix.split_inclusive('\n').find_map(|line| {
-        let mv = line.strip_suffix('\n')?.strip_prefix(HINT_PREFIX)?;
-        let ok = !mv.is_empty()
-            && mv.bytes().all(|c| {
-                (b'a'..=b'h').contains(&c) || (b'1'..=b'8').contains(&c) || b"qrbn".contains(&c)
-            });
-        ok.then_some(mv)
-    })
+    prefix
+        .split_inclusive('\n')
+        .find_map(|line| hint_in(line.strip_suffix('\n')?))
 }
 
 /// Gives every active thread the variable [`HINT_VAR`]: the hint line's
@@ -109,6 +130,34 @@ impl WholeStateSpecial for LoadHint {
 
     fn defines(&self) -> Vec<String> {
         vec![HINT_VAR.into()]
+    }
+}
+
+/// Removes the hint line the text before the first thread starts with,
+/// once [`LoadHint`] has read it: the turn program (`game::turn`) takes
+/// its hint from the screen's first line, and the screen's own
+/// instructions expect the history line there.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DropHintLine;
+
+impl WholeStateSpecial for DropHintLine {
+    fn name(&self) -> String {
+        "drop_hint_line".into()
+    }
+
+    fn apply_state(&self, state: &State) -> Result<State, RefError> {
+        let mut out = state.clone();
+        if let Some(line) = leading_hint_line(&state.prefix) {
+            out.prefix.drain(..line.len());
+        }
+        Ok(out)
+    }
+
+    fn rewrites(&self) -> Vec<Rewrite> {
+        vec![
+            Rewrite::new(format!("^{}", hint_line_pattern()), Template::new())
+                .with_scope(Scope::Global),
+        ]
     }
 }
 
@@ -261,6 +310,39 @@ mod tests {
         };
         let loaded = LoadHint.apply_state(&state).expect("loads");
         assert_eq!(loaded.threads[0].var(HINT_VAR), Some("e7e8q"));
+    }
+
+    /// The rewrite drops what the meaning drops: a hint line at the very
+    /// start, and nothing else (a later one, a malformed one, a state
+    /// that starts with a thread).
+    #[test]
+    fn the_leading_hint_line_goes_as_the_meaning_says() {
+        let exec = Executor::new(&Program::new(DropHintLine.rewrites()), Config::default())
+            .expect("compiles");
+        let prefixes = [
+            ("", false),
+            ("Probe:e2e4\n", true),
+            ("Probe:e7e8q\nPositions: w\n", true),
+            ("Positions: w\nProbe:e7e8q\n", false),
+            ("Probe:\nPositions: w\n", false),
+            ("Probe:e2-e4\n", false),
+            ("Probe:E2E4\n", false),
+            ("xProbe:e2e4\n", false),
+            ("Probe:e2e4", false),
+        ];
+        for (prefix, drops) in prefixes {
+            for threads in [vec![], vec![thread(true)], vec![thread(false)]] {
+                let state = State {
+                    prefix: prefix.to_string(),
+                    threads,
+                };
+                let want = DropHintLine.apply_state(&state).expect("drops");
+                assert_eq!(want.prefix.len() < prefix.len(), drops, "{prefix:?}");
+                let mut got = state.render();
+                exec.run(&mut got).expect("runs");
+                assert_eq!(got, want.render(), "prefix {prefix:?}");
+            }
+        }
     }
 
     fn named(active: bool, name: Option<&str>) -> Thread {

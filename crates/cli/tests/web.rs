@@ -441,6 +441,16 @@ fn browser_page_plays_like_the_terminal() {
     );
     assert_eq!(str_of(&seen["clicked"], "url"), "/?moves=e2e4");
     println!("after e2e4 clicked: {stats}");
+    // Its last rung (depth 5) was given the move depth 3 plays there as
+    // its hint line, as `chess::play_turn_within` gives it.
+    let mut below = chess::turn::default_start_screen();
+    chess::play_turn(&mut below, Some("e2e4"), chess::Depth::new(3).unwrap()).unwrap();
+    let below = chess::screen::parse_screen(&below).unwrap().info;
+    assert_eq!(
+        Some(str_of(&seen["clicked"], "hint")),
+        chess::turn::engine_move(&below),
+        "{below}"
+    );
     // Thinking, the page said so and turned the board over when asked.
     let thinking = &seen["thinking"];
     assert_eq!(str_of(thinking, "status"), "thinking");

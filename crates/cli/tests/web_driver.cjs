@@ -48,6 +48,7 @@ function look(page) {
       corner: document.querySelector("#board .square").dataset.square,
       pgn,
       url: location.pathname + location.search,
+      hint: document.body.dataset.hint || "",
     };
   });
 }

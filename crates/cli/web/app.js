@@ -360,6 +360,16 @@ function worthStarting(budget, elapsed, expected) {
   return end <= budget.targetMs * ENGINE.stretchStart && end <= budget.limitMs;
 }
 
+/**
+ * A deeper rung's input: the rung below's move as a hint line before the
+ * screen ("Probe:e7e5", chess::search::hint), as chess::play_turn_within
+ * gives it; the same answer, sooner.
+ */
+function hinted(text, below) {
+  const played = below && readPlayed(below.state).find((p) => p.who === "engine");
+  return played ? `Probe:${played.uci}\n${text}` : text;
+}
+
 /** Set by "Move now": take the deepest finished pass. */
 let moveNow = false;
 
@@ -381,7 +391,10 @@ async function think(text) {
         if (budget && !worthStarting(budget, Date.now() - start, expected)) break;
       }
       const deadline = i > 0 && budget ? start + budget.limitMs : null;
-      const result = await runPass(`turn${depth}`, text, deadline);
+      const input = hinted(text, best);
+      // The last hint given, for the page's test (empty: none).
+      document.body.dataset.hint = input === text ? "" : input.slice(6, input.indexOf("\n"));
+      const result = await runPass(`turn${depth}`, input, deadline);
       if (result.stopped) break;
       best = { ...result, depth };
       showThinking(best, start);
