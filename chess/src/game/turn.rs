@@ -4,14 +4,14 @@
 //! appended; one pass of the turn program: boots an empty state into the
 //! start screen, sanitizes the line, parses the screen into a thread
 //! (with the hint line an input may start with, `search::hint`, loaded
-//! into it for the engine's search),
-//! applies the person's move if it is legal (otherwise the same position
-//! comes back with a one-line message), lets the engine reply with the
-//! search of the program's depth (`search`), notices checkmate, stalemate and the draws of
-//! `ending` after every move (and at once on a position that is already
-//! over), names both moves in SAN (`notation`) and the engine's score in
-//! words (`wording`), and renders the next screen with the check on its
-//! status line. Everything here is DSL code; this module owns the turn's
+//! into it for the engine's search), applies the person's move if it is
+//! legal (otherwise the same position comes back with a one-line
+//! message), lets the engine reply with the search of the program's depth
+//! (`search`), notices checkmate, stalemate and the draws of `ending`
+//! after every move (and at once on a position that is already over),
+//! names both moves in SAN (`notation`) and the engine's score in words
+//! (`wording`), and renders the next screen with the check on its status
+//! line. Everything here is DSL code; this module owns the turn's
 //! flow and its messages, writes no SAN or score text itself, and knows
 //! the screen only through `screen`'s instructions and variable names.
 

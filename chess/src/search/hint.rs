@@ -7,11 +7,11 @@
 //! [`LoadHint`] copies its move into the first thread's variable
 //! [`HINT_VAR`] (empty when there is none). A turn's input may start with
 //! one before its screen (`game::screen` keeps it first); the turn
-//! program loads it and [`DropHintLine`] takes the line off again. At the root's probe, [`split`]
-//! makes a second run beside the look's, [`keep_hint`] leaves in it only
-//! the candidate that plays the hint, and [`join`] makes the two one run
-//! again, dropping the hint's candidate where the look chose the same
-//! move. The probe's score only decides how many candidates are dropped
+//! program loads it and [`DropHintLine`] takes the line off again. At the
+//! root's probe, [`split`] makes a second run beside the look's,
+//! [`keep_hint`] leaves in it only the candidate that plays the hint, and
+//! [`join`] makes the two one run again, dropping the hint's candidate
+//! where the look chose the same move. The probe's score only decides how many candidates are dropped
 //! before their search (every one it cannot rule out is searched), so a
 //! wrong, illegal or stale hint costs time, never a different move or
 //! score. This module owns the line, the variables and those three
