@@ -361,13 +361,14 @@ function worthStarting(budget, elapsed, expected) {
 }
 
 /**
- * A deeper rung's input: the rung below's move as a hint line before the
- * screen ("Probe:e7e5", chess::search::hint), as chess::play_turn_within
- * gives it; the same answer, sooner.
+ * The hint of a deeper rung: the move the rung below played (null for
+ * the first rung), given as a line before the screen ("Probe:e7e5",
+ * chess::search::hint), as chess::play_turn_within gives it; the same
+ * answer, sooner.
  */
-function hinted(text, below) {
+function hintFrom(below) {
   const played = below && readPlayed(below.state).find((p) => p.who === "engine");
-  return played ? `Probe:${played.uci}\n${text}` : text;
+  return played ? played.uci : null;
 }
 
 /** Set by "Move now": take the deepest finished pass. */
@@ -391,9 +392,10 @@ async function think(text) {
         if (budget && !worthStarting(budget, Date.now() - start, expected)) break;
       }
       const deadline = i > 0 && budget ? start + budget.limitMs : null;
-      const input = hinted(text, best);
+      const hint = hintFrom(best);
       // The last hint given, for the page's test (empty: none).
-      document.body.dataset.hint = input === text ? "" : input.slice(6, input.indexOf("\n"));
+      document.body.dataset.hint = hint || "";
+      const input = hint ? `Probe:${hint}\n${text}` : text;
       const result = await runPass(`turn${depth}`, input, deadline);
       if (result.stopped) break;
       best = { ...result, depth };
