@@ -11,7 +11,8 @@
 //! an avoidable mate-in-one), `clock` (`--tc`'s clocks, flags, and the
 //! statistics of our time), `elo` (the score as an Elo difference and
 //! margin), `openings` (where games start), `opponent` (the UCI engine's
-//! process). It never decides a
+//! process), `record` (a game as played, its moves' notes and its PGN).
+//! It never decides a
 //! move: ours comes from the regex program (`engine_move`: on a clock or
 //! a movetime through `chess::search::clock` and `chess::think`, as `uci` plays),
 //! the opponent's from its process, and both are checked for legality
@@ -22,6 +23,7 @@ mod clock;
 mod elo;
 mod openings;
 mod opponent;
+mod record;
 
 use std::fs::File;
 use std::io::Write;
@@ -41,8 +43,9 @@ use chess::vocabulary::Plan;
 use adjudicate::{adjudicate, allowed_mate, AllowedMate, Ending, Repetitions};
 use clock::{Clocks, TimeControl, TimeStats, Unanswered};
 use elo::elo;
-use openings::{built_in_openings, legal_move, read_openings, start_position, Opening};
+use openings::{built_in_openings, legal_move, read_openings, start_position};
 use opponent::Opponent;
+use record::{engine_note, game_pgn, seconds, Game, Played};
 
 use crate::pgn;
 
@@ -248,8 +251,17 @@ fn parse_option(text: &str) -> Result<(String, String), String> {
     }
 }
 
-/// Our engine's move (UCI) in `fen`, `None` when it has none, and the
-/// depth that answered; `history` (the game's position keys since the last
+/// What [`engine_move`] gives: the move (UCI) and its score, `None` when
+/// there is none; the depth that answered; on a clock, the rung that ran
+/// without answering, if one did.
+struct OurMove {
+    best: Option<(String, u32)>,
+    depth: chess::Depth,
+    unfinished: Option<Unanswered>,
+}
+
+/// Our engine's move (UCI) and its score in `fen`, `None` when it has
+/// none, and the depth that answered; `history` (the game's position keys since the last
 /// capture or pawn move) lets it score a move back into one of them as a
 /// draw. With `clock` it thinks as `uci`'s `go` does with the same limits
 /// (`chess::search::clock::budget`, then `chess::think` up the ladder to `depth`,
@@ -265,11 +277,15 @@ fn engine_move(
     depth: chess::Depth,
     clock: Option<&chess::search::clock::Clock>,
     start: Instant,
-) -> Result<(Option<String>, chess::Depth, Option<Unanswered>)> {
+) -> Result<OurMove> {
     let context = || format!("our engine on {}", quote(fen));
     let Some(clock) = clock else {
         let searched = chess::search(fen, history, depth).with_context(context)?;
-        return Ok((searched.best.map(|(uci, _)| uci), searched.depth, None));
+        return Ok(OurMove {
+            best: searched.best,
+            depth: searched.depth,
+            unfinished: None,
+        });
     };
     let limits = chess::search::deepen::Limits {
         start,
@@ -293,27 +309,32 @@ fn engine_move(
         }),
         Ended::Top | Ended::Settled | Ended::NotStarted { .. } => None,
     };
-    Ok((
-        answer.answer.clone().map(|(uci, _)| uci),
-        answer.depth,
+    Ok(OurMove {
+        best: answer.answer.clone(),
+        depth: answer.depth,
         unfinished,
-    ))
+    })
 }
 
-/// The native reference's move (UCI) in `pos` with `leaves`, `None` when
-/// it has none; `history` as for [`engine_move`]. Of equal best moves, the
-/// one whose piece stands first in the board line (rank 8 first, file a
-/// first), as the regex program's tournament keeps the earliest thread
-/// and makes them in that order.
-fn native_move(pos: &Chess, history: &[String], plan: Plan, leaves: Leaves) -> Option<String> {
+/// The native reference's move (UCI) and its score in `pos` with
+/// `leaves`, `None` when it has none; `history` as for [`engine_move`].
+/// Of equal best moves, the one whose piece stands first in the board line
+/// (rank 8 first, file a first), as the regex program's tournament keeps
+/// the earliest thread and makes them in that order.
+fn native_move(
+    pos: &Chess,
+    history: &[String],
+    plan: Plan,
+    leaves: Leaves,
+) -> Option<(String, u32)> {
     let keys: String = history.iter().map(|k| format!(" {k}")).collect();
-    let (best, _) = chess::reference::best_moves_planned(pos, plan, &keys, leaves)?;
+    let (best, score) = chess::reference::best_moves_planned(pos, plan, &keys, leaves)?;
     best.iter()
         .min_by_key(|m| {
             m.from()
                 .map(|sq| (7 - u32::from(sq.rank()), u32::from(sq.file())))
         })
-        .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+        .map(|m| (m.to_uci(CastlingMode::Standard).to_string(), score))
 }
 
 fn unknown_depth(depth: u32) -> anyhow::Error {
@@ -327,18 +348,6 @@ fn unknown_depth(depth: u32) -> anyhow::Error {
 /// A path as errors show it.
 fn shown(path: &Path) -> String {
     quote(&path.display().to_string())
-}
-
-/// One game, as it is played.
-struct Game {
-    round: u32,
-    ours: Color,
-    opening: Opening,
-    /// SAN of every move, with the mates-in-one our move allowed.
-    moves: Vec<(String, Option<AllowedMate>)>,
-    ending: Option<Ending>,
-    /// Why the game stopped early, when it did.
-    abandoned: Option<String>,
 }
 
 /// What the match has so far.
@@ -554,18 +563,17 @@ fn play(
         let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
         let side = pos.turn();
         let start = Instant::now();
-        let (text, ours) = if let Some(m) = book.next() {
-            (m, false)
+        let (text, ours, note) = if let Some(m) = book.next() {
+            (m, false, "book".to_string())
         } else if side == game.ours {
-            let m = match settings.native {
+            let (m, plies) = match settings.native {
                 None => {
                     let clock = our_clock(settings, clocks.as_ref(), side);
-                    let (m, depth, unfinished) =
-                        engine_move(&fen, &history, settings.depth, clock.as_ref(), start)?;
+                    let our = engine_move(&fen, &history, settings.depth, clock.as_ref(), start)?;
                     let took = start.elapsed();
-                    tally.times.ours(took, depth.plies());
+                    tally.times.ours(took, our.depth.plies());
                     if clock.is_some() {
-                        tally.times.climb(unfinished);
+                        tally.times.climb(our.unfinished);
                     }
                     if settings
                         .our_movetime
@@ -573,20 +581,19 @@ fn play(
                     {
                         tally.times.over_movetime += 1;
                     }
-                    m
+                    (our.best, our.depth.plies())
                 }
                 Some(leaves) => {
                     // A fixed plan: on a clock it is timed and charged, but
                     // not limited.
                     let m = native_move(&pos, &history, settings.plan, leaves);
                     tally.times.ours(start.elapsed(), settings.plan.plies);
-                    m
+                    (m, settings.plan.plies)
                 }
             };
-            (
-                m.ok_or_else(|| anyhow!("our engine found no move in {}", quote(&fen)))?,
-                true,
-            )
+            let (m, score) =
+                m.ok_or_else(|| anyhow!("our engine found no move in {}", quote(&fen)))?;
+            (m, true, engine_note(score, plies, start.elapsed()))
         } else {
             let (limits, expected) = match &clocks {
                 Some(c) => (
@@ -607,7 +614,7 @@ fn play(
             let m =
                 opponent.best_move(game.opening.fen.as_deref(), &uci_moves, &limits, expected)?;
             tally.times.theirs.push(start.elapsed());
-            (m, false)
+            (m, false, seconds(start.elapsed()))
         };
         // The book's moves take no time; every other move is charged
         // with its time, measured around it.
@@ -643,7 +650,11 @@ fn play(
         }
         uci_moves.push(m.to_uci(CastlingMode::Standard).to_string());
         let san = SanPlus::from_move_and_play_unchecked(&mut pos, m);
-        game.moves.push((san.to_string(), allowed));
+        game.moves.push(Played {
+            san: san.to_string(),
+            note,
+            allowed,
+        });
         occurrences = repetitions.add(&pos);
         if pos.halfmoves() == 0 {
             history.clear();
@@ -676,85 +687,6 @@ fn our_clock(
 /// The key of `pos` in our engine's history of the game.
 fn history_key(pos: &Chess) -> String {
     chess::ending::position_key(&chess::codec::encode(pos).board, pos.turn())
-}
-
-/// A game as PGN: the seven-tag roster, the start position when it is not
-/// the standard one, the opening, how it ended, and the moves with
-/// comments on allowed mates and on the ending (`pgn` writes it). Ends
-/// with a blank line.
-fn game_pgn(
-    game: &Game,
-    engine: &str,
-    opponent: &str,
-    date: &str,
-    tc: Option<TimeControl>,
-) -> String {
-    let (white, black) = if game.ours == Color::White {
-        (engine, opponent)
-    } else {
-        (opponent, engine)
-    };
-    let round = game.round.to_string();
-    let roster = pgn::Roster {
-        event: "regex-chess match",
-        site: "?",
-        date,
-        round: &round,
-        white,
-        black,
-        result: game.ending.map_or("*", Ending::result),
-    };
-    let tc = tc.map(|tc| tc.to_string());
-    let plies = game.moves.len().to_string();
-    let mut tags: Vec<(&str, &str)> = Vec::new();
-    if let Some(fen) = &game.opening.fen {
-        tags.extend([("SetUp", "1"), ("FEN", fen.as_str())]);
-    }
-    tags.push(("Opening", &game.opening.name));
-    if let Some(tc) = &tc {
-        tags.push(("TimeControl", tc));
-    }
-    tags.push((
-        "Termination",
-        match (game.ending, &game.abandoned) {
-            (Some(Ending::PlyCap), _) => "adjudication",
-            (Some(Ending::Time { .. }), _) => "time forfeit",
-            (Some(_), _) => "normal",
-            (None, _) => "abandoned",
-        },
-    ));
-    tags.push(("PlyCount", &plies));
-    let start = start_position(game.opening.fen.as_deref()).ok();
-    let notes: Vec<Option<String>> = game
-        .moves
-        .iter()
-        .map(|(_, allowed)| {
-            allowed.as_ref().map(|a| {
-                format!(
-                    "allows mate in one: {}; {} avoided it",
-                    a.mate, a.avoidable_by
-                )
-            })
-        })
-        .collect();
-    let mut movetext = pgn::numbered(
-        start.as_ref(),
-        game.moves
-            .iter()
-            .zip(&notes)
-            .map(|((san, _), note)| (san.as_str(), note.as_deref())),
-    );
-    match (&game.ending, &game.abandoned) {
-        (Some(ending), _) => movetext.push(pgn::comment(&ending.to_string())),
-        (None, Some(why)) => {
-            let why: String = why.chars().take(300).collect();
-            movetext.push(pgn::comment(&format!("abandoned: {why}")));
-        }
-        (None, None) => {}
-    }
-    let mut text = pgn::game(&roster, &tags, &movetext);
-    text.push('\n');
-    text
 }
 
 #[cfg(test)]
@@ -833,25 +765,5 @@ mod tests {
             parse_option("Skill Level=0"),
             Ok(("Skill Level".to_string(), "0".to_string()))
         );
-    }
-
-    #[test]
-    fn pgn_of_a_game_from_a_fen() {
-        let game = Game {
-            round: 3,
-            ours: Color::Black,
-            opening: Opening {
-                name: "test".into(),
-                fen: Some("4k3/8/8/8/8/8/8/4K2R b K - 0 7".into()),
-                moves: Vec::new(),
-            },
-            moves: vec![("Kd7".into(), None)],
-            ending: Some(Ending::PlyCap),
-            abandoned: None,
-        };
-        let text = game_pgn(&game, "us", "them", "2026.11.30", None);
-        assert!(text.contains("[Round \"3\"]\n[White \"them\"]\n[Black \"us\"]\n[Result \"1/2-1/2\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R b K - 0 7\"]"), "{text}");
-        assert!(text.contains("[Termination \"adjudication\"]"), "{text}");
-        assert!(text.ends_with("\n7... Kd7 {ply cap} 1/2-1/2\n\n"), "{text}");
     }
 }

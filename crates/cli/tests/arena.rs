@@ -34,6 +34,8 @@ struct Game {
     tags: HashMap<String, String>,
     /// Comments in the movetext.
     comments: Vec<String>,
+    /// Per move, the first comment after it, if any.
+    notes: Vec<Option<String>>,
     /// The position after the last move.
     end: Chess,
     plies: usize,
@@ -73,6 +75,7 @@ fn read_pgn(text: &str) -> Vec<Game> {
             None => Chess::default(),
         };
         let mut comments = Vec::new();
+        let mut notes: Vec<Option<String>> = Vec::new();
         let mut rest = movetext.as_str();
         let mut plies = 0;
         let mut result = String::new();
@@ -84,6 +87,9 @@ fn read_pgn(text: &str) -> Vec<Game> {
             if let Some(after) = rest.strip_prefix('{') {
                 let (comment, tail) = after.split_once('}').expect("a closed comment");
                 comments.push(comment.to_string());
+                if let Some(note @ None) = notes.last_mut() {
+                    *note = Some(comment.to_string());
+                }
                 rest = tail;
                 continue;
             }
@@ -105,17 +111,52 @@ fn read_pgn(text: &str) -> Vec<Game> {
                 let played = SanPlus::from_move_and_play_unchecked(&mut pos, m);
                 assert_eq!(played.to_string(), token, "check marks agree");
                 plies += 1;
+                notes.push(None);
             }
         }
         games.push(Game {
             tags,
             comments,
+            notes,
             end: pos,
             plies,
             result,
         });
     }
     games
+}
+
+/// `1.234s`: seconds with three decimals.
+fn is_seconds(text: &str) -> bool {
+    text.strip_suffix('s')
+        .and_then(|t| t.split_once('.'))
+        .is_some_and(|(s, ms)| {
+            !s.is_empty()
+                && s.bytes().all(|b| b.is_ascii_digit())
+                && ms.len() == 3
+                && ms.bytes().all(|b| b.is_ascii_digit())
+        })
+}
+
+/// Our engine's note at `depth` (`+0.35/2 0.012s`, `-M2/2 0.003s`), up
+/// to the allowed-mate comment that may follow it.
+fn is_engine_note(text: &str, depth: u32) -> bool {
+    let text = text.split(';').next().unwrap_or_default();
+    let Some((score, rest)) = text.split_once('/') else {
+        return false;
+    };
+    let Some((plies, time)) = rest.split_once(' ') else {
+        return false;
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let score_ok = match score.strip_prefix(['+', '-']) {
+        Some(mate) if mate.starts_with('M') => digits(&mate[1..]),
+        Some(pawns) => pawns
+            .split_once('.')
+            .is_some_and(|(p, c)| digits(p) && c.len() == 2 && digits(c)),
+        None => false,
+    };
+    score_ok && plies == depth.to_string() && is_seconds(time)
 }
 
 /// The number after `label` on the summary line starting with it.
@@ -205,8 +246,27 @@ fn two_games_against_stockfish_agree_with_their_pgn() {
         allowed_in_pgn += game
             .comments
             .iter()
-            .filter(|c| c.starts_with("allows mate in one"))
+            .filter(|c| c.contains("; allows mate in one: "))
             .count();
+        // Every move has its note: the book's three moves a side, then
+        // our engine's score, depth and time, the opponent's time.
+        for (ply, note) in game.notes.iter().enumerate() {
+            let note = note
+                .as_deref()
+                .unwrap_or_else(|| panic!("ply {ply} has no note"));
+            let mover = if ply % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            if ply < 6 {
+                assert_eq!(note, "book");
+            } else if mover == ours {
+                assert!(is_engine_note(note, 2), "ply {ply}: {note:?}");
+            } else {
+                assert!(is_seconds(note), "ply {ply}: {note:?}");
+            }
+        }
     }
     assert_eq!(tally.to_vec(), wdl, "{out}");
     assert_eq!(allowed_in_pgn, allowed, "{out}");
