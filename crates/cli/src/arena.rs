@@ -570,30 +570,30 @@ fn play(
                 None => {
                     let clock = our_clock(settings, clocks.as_ref(), side);
                     let our = engine_move(&fen, &history, settings.depth, clock.as_ref(), start)?;
-                    let took = start.elapsed();
-                    tally.times.ours(took, our.depth.plies());
                     if clock.is_some() {
                         tally.times.climb(our.unfinished);
                     }
-                    if settings
-                        .our_movetime
-                        .is_some_and(|ms| took > Duration::from_millis(ms))
-                    {
-                        tally.times.over_movetime += 1;
-                    }
                     (our.best, our.depth.plies())
                 }
-                Some(leaves) => {
-                    // A fixed plan: on a clock it is timed and charged, but
-                    // not limited.
-                    let m = native_move(&pos, &history, settings.plan, leaves);
-                    tally.times.ours(start.elapsed(), settings.plan.plies);
-                    (m, settings.plan.plies)
-                }
+                // A fixed plan: on a clock it is timed and charged, but
+                // not limited.
+                Some(leaves) => (
+                    native_move(&pos, &history, settings.plan, leaves),
+                    settings.plan.plies,
+                ),
             };
+            let took = start.elapsed();
+            tally.times.ours(took, plies);
+            if settings.native.is_none()
+                && settings
+                    .our_movetime
+                    .is_some_and(|ms| took > Duration::from_millis(ms))
+            {
+                tally.times.over_movetime += 1;
+            }
             let (m, score) =
                 m.ok_or_else(|| anyhow!("our engine found no move in {}", quote(&fen)))?;
-            (m, true, engine_note(score, plies, start.elapsed()))
+            (m, true, engine_note(score, plies, took))
         } else {
             let (limits, expected) = match &clocks {
                 Some(c) => (
@@ -613,8 +613,9 @@ fn play(
             };
             let m =
                 opponent.best_move(game.opening.fen.as_deref(), &uci_moves, &limits, expected)?;
-            tally.times.theirs.push(start.elapsed());
-            (m, false, seconds(start.elapsed()))
+            let took = start.elapsed();
+            tally.times.theirs.push(took);
+            (m, false, seconds(took))
         };
         // The book's moves take no time; every other move is charged
         // with its time, measured around it.

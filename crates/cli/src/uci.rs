@@ -60,7 +60,7 @@ mod answer;
 mod parse;
 mod serve;
 
-pub(crate) use answer::{bestmove_line, info_line, info_string, score_text};
+pub(crate) use answer::{bestmove_line, centipawns, info_line, info_string, score_text};
 pub(crate) use parse::{parse_go, parse_position, GoCmd, PositionCmd};
 
 use answer::{ended_line, failure_lines};

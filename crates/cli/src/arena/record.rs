@@ -15,6 +15,7 @@ use super::adjudicate::{AllowedMate, Ending};
 use super::clock::TimeControl;
 use super::openings::{start_position, Opening};
 use crate::pgn;
+use crate::uci::centipawns;
 
 /// One game, as it is played.
 pub(super) struct Game {
@@ -49,7 +50,7 @@ pub(super) fn engine_note(score: u32, plies: u32, took: Duration) -> String {
         Some(n) if n > 0 => format!("+M{n}"),
         Some(n) => format!("-M{}", n.unsigned_abs()),
         None => {
-            let centipawns = (i64::from(score) - i64::from(chess::EVEN)) * 10;
+            let centipawns = centipawns(score);
             let sign = if centipawns < 0 { '-' } else { '+' };
             let abs = centipawns.unsigned_abs();
             format!("{sign}{}.{:02}", abs / 100, abs % 100)

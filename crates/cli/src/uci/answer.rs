@@ -18,8 +18,14 @@ use regex_vm::{Stats, StopReason};
 pub(crate) fn score_text(score: u32) -> String {
     match mate_in(score) {
         Some(n) => format!("mate {n}"),
-        None => format!("cp {}", (i64::from(score) - i64::from(EVEN)) * 10),
+        None => format!("cp {}", centipawns(score)),
     }
+}
+
+/// A search score that is not a mate in centipawns from the mover's view,
+/// `(score - EVEN) * 10` (scores are in tens of centipawns about `EVEN`).
+pub(crate) fn centipawns(score: u32) -> i64 {
+    (i64::from(score) - i64::from(EVEN)) * 10
 }
 
 /// The `info` line of a finished search of `depth` plies that found
