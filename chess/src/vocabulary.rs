@@ -47,8 +47,9 @@ impl Depth {
     pub const MIN: Depth = Depth(2);
     /// The deepest search the programs can be built for.
     pub const MAX: Depth = Depth(6);
-    /// The depth the commands search when none is given (`play`, `reply`,
-    /// `uci`, `match`, `bench`): the playing strength.
+    /// The depth the commands search when given neither a depth nor a time
+    /// (`play`, `reply`, `match`, `bench`; `uci`'s `Depth` option defaults
+    /// to `search::deepen::TIMED_TOP` instead): the playing strength.
     pub const DEFAULT: Depth = Depth(5);
     /// The fast mode's depth: the library's functions without a depth
     /// (`play_turn`, ...), and the commands whose programs run elsewhere or
