@@ -14,7 +14,11 @@
 //! the same with its own probe ([`probed_root`]), keeping every candidate
 //! that could tie with the best, so that it also chooses the same move;
 //! given a hint (`hint`: the rung below's answer), the root's probe
-//! searches that move too, and takes the better score.
+//! searches that move too, and takes the better score. The root's probe's
+//! score also goes down to the third ply (the root's side to move, the
+//! last full-width ply at depth 5), where a candidate standing strictly
+//! below it is dropped as well: every root move through it scores below
+//! the root's probe, whose move the root plays instead.
 //! Depth 3, which has no capture plies, cuts its root the same way: a
 //! candidate's own probe is then its best reply's whole score.
 //! A node's score
@@ -53,6 +57,9 @@ const PROBE_VAR: &str = "pv";
 const OWN_PROBE_VAR: &str = "po";
 /// Whether the node may drop candidates ([`Cuttable`]).
 const CUT_VAR: &str = "cu";
+/// The root's probe's score, handed down to the nodes of the third ply
+/// (the root's side to move again), for the side to move at the root.
+const ALPHA_VAR: &str = "al";
 
 fn var(name: &str) -> VarName {
     VarName::must(name)
@@ -159,6 +166,9 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
 /// than the probes see); leaves `[em, v]` of the best on each thread's
 /// stack.
 fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deeper: bool) {
+    // Where the third ply is the last full-width one, its nodes also drop
+    // the candidates that stand below the root's probe (`cut_candidates`).
+    let alpha = !deeper && probes(plan, depth - 2, 3);
     let copy = m.fork_inactive();
     let node_thread = m.pause();
     m.reactivate(copy);
@@ -182,6 +192,9 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
             } else {
                 m.if_(below, |m| m.destroy_active());
             }
+            if alpha {
+                m.set(ALPHA_VAR, m.get(PROBE_VAR));
+            }
             m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
             m.delete(OWN_PROBE_VAR);
             m.delete(CHECK_VAR);
@@ -201,10 +214,13 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
                 let copy = m.fork_inactive();
                 let candidate = m.pause();
                 m.reactivate(copy);
-                strip(m, 2, &[PROBE_VAR]);
+                strip(m, 2, &[PROBE_VAR, ALPHA_VAR]);
                 cut_candidates(m, !us, plan, depth - 1, 2);
                 m.absorb(&candidate);
                 m.reactivate_alone(candidate);
+                if alpha {
+                    m.delete(ALPHA_VAR);
+                }
             } else {
                 // Depth 3: its replies are the last two plies, searched
                 // whole (each reply's own probe would be its whole score)
@@ -326,6 +342,21 @@ fn cut_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) 
         // probe passes `2 * EVEN`, where both tests hold for any
         // evaluation), the test once per candidate.
         m.set(PROBE_VAR, Expr::from(2 * EVEN) - m.get(PROBE_VAR));
+        if m.is_set(ALPHA_VAR) {
+            // A node of the third ply (the root's side to move): a
+            // candidate standing strictly below the root's probe scores
+            // below it, and so does any node it could be the best of;
+            // every line through that node then scores below the root's
+            // probe too, whose move the root plays instead, so dropping
+            // the candidate changes no score the root can choose. It
+            // stands below when `EVAL_VAR > 2 * EVEN - ALPHA_VAR`: the
+            // smaller of the two bounds becomes the one test.
+            m.set(ALPHA_VAR, Expr::from(2 * EVEN + 1) - m.get(ALPHA_VAR));
+            m.if_(m.get(ALPHA_VAR).lt(m.get(PROBE_VAR)), |m| {
+                m.set(PROBE_VAR, m.get(ALPHA_VAR));
+            });
+            m.delete(ALPHA_VAR);
+        }
         carry_down(m, |m| {
             legal_moves_for(m, us, Options::quiet_with_delta(!us))
         });
