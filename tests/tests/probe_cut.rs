@@ -5,7 +5,9 @@
 // A failing unwrap in a test helper is a failing test.
 #![allow(clippy::unwrap_used)]
 
-use chess::reference::best_moves_at;
+use chess::codec::encode;
+use chess::ending::position_key;
+use chess::reference::{best_moves_at, best_moves_in_game};
 use regex_chess_tests::depth;
 use regex_chess_tests::positions::{flip_fen, positions_where, regex_reply_matches_reference};
 use shakmaty::{Chess, Position};
@@ -122,6 +124,61 @@ fn the_root_cut_changes_neither_the_move_nor_the_score() {
             let whole = chess::search_with(fen, &[], d, |_| Ok(&uncut)).unwrap();
             assert_eq!((cut.depth, whole.depth), (d, d), "{fen}: outgrew the cap");
             assert_eq!(cut.best, whole.best, "{fen} at depth {plies}");
+        }
+    }
+}
+
+/// A position's key, as a game's history holds it.
+fn key(p: &Chess) -> String {
+    position_key(&encode(p).board, p.turn())
+}
+
+/// A root move that repeats a position of the game scores a draw unless
+/// its search finds a mate, so a score below the root's probe is no
+/// answer for it: its lines get no bound from the root's probe
+/// (`probe::cut_root_candidates`). With every root move's position in
+/// the history, and with only the first move's, the cut root answers at
+/// depth 5 as the whole search does and scores as the reference does.
+#[test]
+fn repeating_root_moves_are_searched_without_the_roots_bound() {
+    let found = positions_where(2100, 5, 24, |pos: &Chess| {
+        pos.legal_moves().iter().any(|m| m.is_capture())
+    });
+    assert_eq!(found.len(), 5);
+    let tactical = [
+        "rr4k1/1pp1qppp/p1np1n2/2bNp1B1/2B1P1b1/P2P1N2/1PP1QPPP/R4RK1 b - - 1 11",
+        "r1b1k2r/ppppqppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R w KQkq - 1 6",
+    ];
+    let d = depth(5);
+    let uncut = uncut_pass(d);
+    for fen in found.iter().map(String::as_str).chain(tactical) {
+        let pos = chess::codec::parse_fen(fen).unwrap();
+        let after = |m: &shakmaty::Move| {
+            let mut next = pos.clone();
+            next.play_unchecked(*m);
+            key(&next)
+        };
+        let moves = pos.legal_moves();
+        let mut every: Vec<String> = moves.iter().map(after).collect();
+        every.push(key(&pos));
+        let first = vec![after(&moves[0]), key(&pos)];
+        for keys in [every, first] {
+            let cut = chess::search(fen, &keys, d).unwrap();
+            let whole = chess::search_with(fen, &keys, d, |_| Ok(&uncut)).unwrap();
+            assert_eq!((cut.depth, whole.depth), (d, d), "{fen}: outgrew the cap");
+            assert_eq!(
+                cut.best,
+                whole.best,
+                "{fen} with {} repeating",
+                keys.len() - 1
+            );
+            let history: String = keys.iter().map(|k| format!(" {k}")).collect();
+            let (_, score) = best_moves_in_game(&pos, d, &history).unwrap();
+            assert_eq!(
+                cut.best.map(|(_, v)| v),
+                Some(score),
+                "{fen}: the reference's score"
+            );
         }
     }
 }

@@ -16,9 +16,12 @@
 //! given a hint (`hint`: the rung below's answer), the root's probe
 //! searches that move too, and takes the better score. The root's probe's
 //! score also goes down to the third ply (the root's side to move, the
-//! last full-width ply at depth 5), where a candidate standing strictly
-//! below it is dropped as well: every root move through it scores below
-//! the root's probe, whose move the root plays instead.
+//! last full-width ply at depth 5), through the root candidates' own
+//! probes and searches alike, where a candidate standing strictly below
+//! it is dropped as well: every root move through it scores below the
+//! root's probe, whose move the root plays instead (a root move that
+//! repeats the game's position is a draw whatever it scores, but for a
+//! mate, so it gets no such bound).
 //! Depth 3, which has no capture plies, cuts its root the same way: a
 //! candidate's own probe is then its best reply's whole score.
 //! A node's score
@@ -83,7 +86,7 @@ pub(crate) fn probed_node(m: &mut Machine, us: Color, plan: Plan, depth: u32, pl
     let copy = m.fork_inactive();
     let root = m.pause();
     m.reactivate(copy);
-    strip(m, ply, &[]);
+    strip(m, ply, &[ALPHA_VAR]);
     probe(m, us, plan, depth, ply);
     m.if_stack_empty(
         |_| {},
@@ -167,8 +170,9 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
 /// stack.
 fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deeper: bool) {
     // Where the third ply is the last full-width one, its nodes also drop
-    // the candidates that stand below the root's probe (`cut_candidates`).
-    let alpha = !deeper && probes(plan, depth - 2, 3);
+    // the candidates that stand below the root's probe (`cut_candidates`),
+    // in each candidate's own probe as in its search.
+    let alpha = probes(plan, depth - 2, 3);
     let copy = m.fork_inactive();
     let node_thread = m.pause();
     m.reactivate(copy);
@@ -178,9 +182,26 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
     m.delete(TURN_VAR);
     repetition::mark_candidates(m, !us, 1);
     m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
+    if alpha {
+        // A candidate's own probe then scores exactly where the candidate
+        // can reach the root's probe, and below it where it cannot, so
+        // the cut below drops the same candidates.
+        m.set(ALPHA_VAR, m.get(PROBE_VAR));
+        if m.is_set(REPEAT_VAR) {
+            // A repeating candidate scores a draw unless its search finds
+            // a mate, which a score below the bound need not tell
+            // truly: its nodes get no bound (0 never binds).
+            m.if_(m.get(REPEAT_VAR).eq("T"), |m| m.set(ALPHA_VAR, 0u32));
+        }
+    }
     probe(m, !us, plan, depth - 1, 2);
     m.if_stack_empty(
-        |m| no_reply_score(m, 1),
+        |m| {
+            no_reply_score(m, 1);
+            if alpha {
+                m.delete(ALPHA_VAR);
+            }
+        },
         |m| {
             m.emit_raw(Instr::AssignPop(var(OWN_PROBE_VAR)));
             m.assume_set(&[OWN_PROBE_VAR]);
@@ -192,9 +213,6 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
             } else {
                 m.if_(below, |m| m.destroy_active());
             }
-            if alpha {
-                m.set(ALPHA_VAR, m.get(PROBE_VAR));
-            }
             m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
             m.delete(OWN_PROBE_VAR);
             m.delete(CHECK_VAR);
@@ -202,6 +220,9 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
                 // The reply searched as depth 5's root is, for the
                 // opponent, from the board alone (a repetition below the
                 // root is not looked for, as at any depth).
+                if alpha {
+                    m.delete(ALPHA_VAR);
+                }
                 let copy = m.fork_inactive();
                 let candidate = m.pause();
                 m.reactivate(copy);
@@ -266,7 +287,14 @@ fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     let copy = m.fork_inactive();
     let node_thread = m.pause();
     m.reactivate(copy);
-    strip(m, ply, &[HINT_VAR]);
+    // A root candidate's own probe (ply 2) keeps the root's probe's score
+    // for the node below it.
+    let kept: &[&str] = if ply == 2 {
+        &[HINT_VAR, ALPHA_VAR]
+    } else {
+        &[HINT_VAR]
+    };
+    strip(m, ply, kept);
     // With a hint (at the root), a second run beside the first searches
     // the hint's move, and the probe scores the better of the two.
     let hinted = (ply == 1 && m.is_set(HINT_VAR)).then(|| hint::split(m));
@@ -278,10 +306,13 @@ fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     if two_runs {
         hint::keep_hint(m);
     }
-    if ply == 1 {
-        // A few dozen threads: one deletion per variable will do.
+    if ply == 1 || m.is_set(ALPHA_VAR) {
+        // A few dozen threads (a few thousand at the root candidates' own
+        // probes, which keep the root's probe's score for the node
+        // below): one deletion per variable will do.
+        let kept = [BOARD_VAR, DELTA_VAR, REPEAT_VAR, hint::NAME_VAR, ALPHA_VAR];
         for v in m.defined_vars() {
-            if ![BOARD_VAR, DELTA_VAR, REPEAT_VAR, hint::NAME_VAR].contains(&v.as_str()) {
+            if !kept.contains(&v.as_str()) {
                 m.delete(&v);
             }
         }
