@@ -134,11 +134,13 @@ fn key(p: &Chess) -> String {
 }
 
 /// A root move that repeats a position of the game scores a draw unless
-/// its search finds a mate, so a score below the root's probe is no
-/// answer for it: its lines get no bound from the root's probe
-/// (`probe::cut_root_candidates`). With every root move's position in
-/// the history, and with only the first move's, the cut root answers at
-/// depth 5 as the whole search does and scores as the reference does.
+/// its search finds a mate, so the root cut never drops it and its lines
+/// get no bound from the root's probe (`probe::cut_root_candidates`).
+/// With every root move's position in the history, and with only the
+/// first move's, the cut root answers at depth 5 as the whole search does
+/// and scores as the reference does. (A repeating move cut fails this; no
+/// position is known where the bound alone would change such a move's
+/// answer, so that rule rests on its argument.)
 #[test]
 fn repeating_root_moves_are_searched_without_the_roots_bound() {
     let found = positions_where(2100, 5, 24, |pos: &Chess| {
