@@ -196,12 +196,7 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
     }
     probe(m, !us, plan, depth - 1, 2);
     m.if_stack_empty(
-        |m| {
-            no_reply_score(m, 1);
-            if alpha {
-                m.delete(ALPHA_VAR);
-            }
-        },
+        |m| no_reply_score(m, 1),
         |m| {
             m.emit_raw(Instr::AssignPop(var(OWN_PROBE_VAR)));
             m.assume_set(&[OWN_PROBE_VAR]);
@@ -220,9 +215,6 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
                 // The reply searched as depth 5's root is, for the
                 // opponent, from the board alone (a repetition below the
                 // root is not looked for, as at any depth).
-                if alpha {
-                    m.delete(ALPHA_VAR);
-                }
                 let copy = m.fork_inactive();
                 let candidate = m.pause();
                 m.reactivate(copy);
@@ -239,9 +231,6 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
                 cut_candidates(m, !us, plan, depth - 1, 2);
                 m.absorb(&candidate);
                 m.reactivate_alone(candidate);
-                if alpha {
-                    m.delete(ALPHA_VAR);
-                }
             } else {
                 // Depth 3: its replies are the last two plies, searched
                 // whole (each reply's own probe would be its whole score)
@@ -254,6 +243,9 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
             m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
         },
     );
+    if alpha {
+        m.delete(ALPHA_VAR);
+    }
     repetition::repeats_are_even(m, 1);
     guard::guard_root_candidates(m, us);
     keep_best(m, SCORE, Better::Max);
@@ -289,12 +281,12 @@ fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     m.reactivate(copy);
     // A root candidate's own probe (ply 2) keeps the root's probe's score
     // for the node below it.
-    let kept: &[&str] = if ply == 2 {
+    let also: &[&str] = if ply == 2 {
         &[HINT_VAR, ALPHA_VAR]
     } else {
         &[HINT_VAR]
     };
-    strip(m, ply, kept);
+    strip(m, ply, also);
     // With a hint (at the root), a second run beside the first searches
     // the hint's move, and the probe scores the better of the two.
     let hinted = (ply == 1 && m.is_set(HINT_VAR)).then(|| hint::split(m));
