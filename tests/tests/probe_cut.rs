@@ -10,6 +10,7 @@ use chess::ending::position_key;
 use chess::reference::{best_moves_at, best_moves_in_game};
 use regex_chess_tests::depth;
 use regex_chess_tests::positions::{flip_fen, positions_where, regex_reply_matches_reference};
+use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 
 /// The depth searched with probes at two plies.
@@ -185,7 +186,60 @@ fn repeating_root_moves_are_searched_without_the_roots_bound() {
     }
 }
 
-/// The reply program of `depth` without the root cut.
+/// Depth 6's deep probe (`probe::deep_probe`): the root's probe's move is
+/// searched first as the kept candidates are, and its score bounds the
+/// other candidates' replies, at their root and two plies below it.
+/// Against the same program without those bounds (`RootCut::Off`, which
+/// at depth 6 still deepens only what depth 5's root cut keeps): the same
+/// move and score, on middlegames from games where the bounds drop
+/// candidates and on positions with two best moves or a second one a
+/// point below (the tactical positions above outgrow the state cap at
+/// depth 6); and the move scores what it claims at depth 6 by the
+/// reference. Either bound made two points too tight fails this; one
+/// that also drops a candidate tying with the deep probe does not on these
+/// positions (that the bounds are strict rests on the argument).
+#[test]
+fn the_deep_probes_bounds_change_neither_the_move_nor_the_score() {
+    let positions = [
+        "rnbqk2r/ppp2ppp/4pn2/3P4/3P4/2Q5/PP2PPPP/R1B1KBNR b KQkq - 0 6",
+        "r1bqk2r/pp2ppbp/n2p1np1/2pP4/2P1P3/2NB3P/PP3PP1/R1BQK1NR b KQkq - 0 7",
+        "3q3r/5pk1/3P1Bp1/5b1p/p6P/8/PP3PP1/R1R3K1 b - - 0 33",
+        "rnbqk2r/p1pp1ppp/1p2pn2/8/2PP4/P1P2N2/4PPPP/R1BQKB1R b KQkq - 0 6",
+        // From random games (`positions_where(900, ..)`): two best moves,
+        // or the second one point below the best, at depth 6.
+        "rnbqkbnr/ppppp3/6pp/5p2/5P2/N3P2P/PPPP2PR/1RBQKBN1 b kq - 0 6",
+        "rnbqkb1r/1ppppp2/6pp/pP6/6Pn/B1N2N2/P1PPPP1P/R1Q1KB1R b KQkq - 1 7",
+        "r1bqkbnr/ppppp1pp/3n1p2/8/5P2/N1P1P3/PPQP2PP/R1B1KBNR b KQkq - 0 6",
+        "1rbq1bnr/pppkp3/2nN1p1p/3p2P1/5BP1/3P3N/PPP1PK1P/R2Q1B1R b - - 2 11",
+        // Two positions of lost clock games where depth 6's best is not
+        // depth 5's (so not the root's probe's move either).
+        "4b3/5k1p/4n3/8/8/1K6/8/6q1 w - - 0 78",
+        "8/k4r2/8/8/8/8/2P2N1p/K7 w - - 0 63",
+    ];
+    let d = depth(6);
+    let unbounded = uncut_pass(d);
+    for fen in positions {
+        let bounded = chess::search(fen, &[], d).unwrap();
+        let plain = chess::search_with(fen, &[], d, |_| Ok(&unbounded)).unwrap();
+        assert_eq!(
+            (bounded.depth, plain.depth),
+            (d, d),
+            "{fen}: outgrew the cap"
+        );
+        assert_eq!(bounded.best, plain.best, "{fen}");
+        let pos = chess::codec::parse_fen(fen).unwrap();
+        let (uci, score) = bounded.best.expect("a legal move");
+        let played = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        let reached = chess::reference::move_score_at(&pos, played, d);
+        assert_eq!(
+            score, reached,
+            "{fen}: {uci} claims {score}, reaches {reached}"
+        );
+    }
+}
+
+/// The reply program of `depth` without the root cut (at depth 6, without
+/// its deep probe's bounds).
 fn uncut_pass(depth: chess::Depth) -> chess::Pass {
     let program = chess::search::reply_program_cut(depth, chess::search::RootCut::Off).unwrap();
     let executor = regex_vm::Executor::new(&program, chess::config_for(depth)).unwrap();

@@ -73,12 +73,15 @@ pub fn search_onto_stack(m: &mut Machine, us: Color, depth: Depth) {
 /// Whether the root drops candidates that cannot reach its probe's score
 /// (`probe::probed_root`, where the plan has probed nodes below the
 /// root). It never changes the move or the score; `Off` is there for the
-/// tests that check so.
+/// tests that check so. Depth 6 is made by depth 5's root cut and has no
+/// uncut form: there `Off` leaves out only the bounds of its deep probe
+/// (`probe::deep_probe`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RootCut {
     /// Drop them (what every front end plays).
     On,
-    /// Search every root candidate.
+    /// Search every root candidate (at depth 6: every candidate depth 5's
+    /// root cut keeps, without the deep probe's bounds).
     Off,
 }
 
@@ -97,15 +100,10 @@ pub(crate) fn deepens_root(plan: Plan) -> bool {
 /// [`search_onto_stack`], with the root cut `cut`.
 fn search_onto_stack_cut(m: &mut Machine, us: Color, depth: Depth, cut: RootCut) {
     let plan = depth.plan();
-    // Depth 6 is made by depth 5's root cut (`probe::deepens_root`):
-    // it has no uncut form.
-    let cut = if probe::deepens_root(plan) {
-        RootCut::On
-    } else {
-        cut
-    };
-    if cut == RootCut::On && probe::probes_root(plan, plan.plies) {
-        probe::probed_root(m, us, plan, plan.plies);
+    // Depth 6 is made by depth 5's root cut (`probe::deepens_root`): it
+    // has no uncut form, and `Off` leaves out only its deep probe's bounds.
+    if probe::deepens_root(plan) || (cut == RootCut::On && probe::probes_root(plan, plan.plies)) {
+        probe::probed_root(m, us, plan, plan.plies, cut);
     } else {
         node(m, us, plan, plan.plies, 1);
     }

@@ -24,6 +24,12 @@
 //! mate, so it gets no such bound).
 //! Depth 3, which has no capture plies, cuts its root the same way: a
 //! candidate's own probe is then its best reply's whole score.
+//! Depth 6 ([`deepens_root`]) first searches the root's probe's move a
+//! ply deeper ([`deep_probe`]), and that score bounds the other kept
+//! candidates' replies: a reply search whose own probe already leaves the
+//! candidate strictly below it ends there, and two plies below the reply
+//! (the root's side to move) a candidate whose own probe leaves it
+//! strictly below it is dropped.
 //! A node's score
 //! is the best of its probe's and the others': exactly the score of
 //! searching them all, whichever the probe. This module owns those nodes
@@ -45,10 +51,11 @@ use crate::eval::quiesce::LeafDelta;
 use crate::eval::threats::Threats;
 use crate::eval::{Eval, DELTA_VAR, EVAL_VAR};
 use crate::movegen::{leaf_moves_with_recaptures, legal_moves_for, Options, MOVE_VAR};
-use crate::rules::specials::{Stage, CHECK_VAR};
+use crate::rules::specials::{Stage, CHECK_VAR, FROM, PROMOTION, TO};
 use crate::search::hint::{self, HINT_VAR};
 use crate::search::reduce::Better;
 use crate::search::repetition::{self, REPEAT_VAR};
+use crate::search::RootCut;
 use crate::search::{
     carry_down, guard, keep_best, leaf_pairs, no_reply_score, node, score_below, KeepOnly,
 };
@@ -63,6 +70,21 @@ const CUT_VAR: &str = "cu";
 /// The root's probe's score, handed down to the nodes of the third ply
 /// (the root's side to move again), for the side to move at the root.
 const ALPHA_VAR: &str = "al";
+/// At depth 6, the root's probe's move (UCI), as the root names it.
+const PROBE_MOVE_VAR: &str = "pn";
+/// At depth 6, the root's probe's move searched as the kept candidates
+/// are (a whole depth-5 search for the opponent, the repetition rule and
+/// the mate guard applied): a score the root reaches, for its side.
+const DEEP_VAR: &str = "pd";
+/// At depth 6, what a kept root candidate's reply search is handed: the
+/// score for the opponent above which the candidate ends strictly below
+/// [`DEEP_VAR`] (`2 * EVEN` for no bound).
+const BETA_VAR: &str = "bt";
+/// At depth 6, [`DEEP_VAR`] handed to the nodes two plies below a kept
+/// root candidate's reply (the root's side to move again), where a
+/// candidate whose own probe leaves it strictly below it is dropped (0
+/// for no bound).
+const DEEP_ALPHA_VAR: &str = "ga";
 
 fn var(name: &str) -> VarName {
     VarName::must(name)
@@ -87,7 +109,7 @@ pub(crate) fn probed_node(m: &mut Machine, us: Color, plan: Plan, depth: u32, pl
     let root = m.pause();
     m.reactivate(copy);
     strip(m, ply, &[ALPHA_VAR]);
-    probe(m, us, plan, depth, ply);
+    probe(m, us, plan, depth, ply, false);
     m.if_stack_empty(
         |_| {},
         |m| {
@@ -135,8 +157,16 @@ pub(crate) fn deepens_root(plan: Plan) -> bool {
 /// that repeats a position of the game scores a draw whatever its probe
 /// says, so it is never dropped. Leaves `[em, v]` on each active thread's
 /// stack, or nothing when it has no legal move.
-pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
+///
+/// At depth 6 ([`deepens_root`]) with `cut` on, the root's probe's move is
+/// first searched as the kept candidates are ([`deep_probe`]), and its
+/// score bounds the others' replies ([`BETA_VAR`], [`DEEP_ALPHA_VAR`]):
+/// the same move and score, less searched. With `cut` off the candidates
+/// are still chosen by depth 5's root cut (depth 6 has no uncut form),
+/// without those bounds.
+pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cut: RootCut) {
     let deeper = deepens_root(plan);
+    let bounded = deeper && cut == RootCut::On;
     let (plan, depth) = if deeper {
         (BELOW_DEEP_ROOT, BELOW_DEEP_ROOT.plies)
     } else {
@@ -145,8 +175,8 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
     let copy = m.fork_inactive();
     let root = m.pause();
     m.reactivate(copy);
-    strip(m, 1, &[HINT_VAR]);
-    probe(m, us, plan, depth, 1);
+    strip(m, 1, &[HINT_VAR, BETA_VAR, DEEP_ALPHA_VAR]);
+    probe(m, us, plan, depth, 1, bounded);
     if m.is_set(HINT_VAR) {
         m.delete(HINT_VAR);
     }
@@ -155,7 +185,30 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
         |m| {
             m.emit_raw(Instr::AssignPop(var(PROBE_VAR)));
             m.assume_set(&[PROBE_VAR]);
-            cut_root_candidates(m, us, plan, depth, deeper);
+            if bounded {
+                m.emit_raw(Instr::AssignPop(var(PROBE_MOVE_VAR)));
+                m.assume_set(&[PROBE_MOVE_VAR]);
+                deep_probe(m, us, plan, depth);
+            }
+            if m.is_set(BETA_VAR) {
+                // A depth-6 root candidate's reply: when the probe's reply
+                // already leaves that candidate strictly below the root's
+                // deep probe, its score is no matter (the root plays
+                // another move), and the probe's is handed up as a bound.
+                m.if_else(
+                    m.get(PROBE_VAR).gt(m.get(BETA_VAR)),
+                    |m| {
+                        m.emit_raw(Instr::Lookup(var(PROBE_VAR)));
+                        m.emit_raw(Instr::Push(PLACEHOLDER.into()));
+                    },
+                    |m| {
+                        m.delete(BETA_VAR);
+                        cut_root_candidates(m, us, plan, depth, deeper, bounded);
+                    },
+                );
+            } else {
+                cut_root_candidates(m, us, plan, depth, deeper, bounded);
+            }
         },
     );
     m.absorb(&root);
@@ -166,9 +219,16 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
 /// score in `PROBE_VAR`: each gets its own probe, is dropped when that
 /// leaves it strictly below the root's probe, and is searched otherwise
 /// (`deeper`: by a whole `depth`-ply search for the opponent, a ply more
-/// than the probes see); leaves `[em, v]` of the best on each thread's
-/// stack.
-fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deeper: bool) {
+/// than the probes see; `bounded`: with [`DEEP_VAR`]'s bounds); leaves
+/// `[em, v]` of the best on each thread's stack.
+fn cut_root_candidates(
+    m: &mut Machine,
+    us: Color,
+    plan: Plan,
+    depth: u32,
+    deeper: bool,
+    bounded: bool,
+) {
     // Where the third ply is the last full-width one, its nodes also drop
     // the candidates that stand below the root's probe (`cut_candidates`),
     // in each candidate's own probe as in its search.
@@ -194,7 +254,7 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
             m.if_(m.get(REPEAT_VAR).eq("T"), |m| m.set(ALPHA_VAR, 0u32));
         }
     }
-    probe(m, !us, plan, depth - 1, 2);
+    probe(m, !us, plan, depth - 1, 2, false);
     m.if_stack_empty(
         |m| no_reply_score(m, 1),
         |m| {
@@ -211,23 +271,47 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
             m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
             m.delete(OWN_PROBE_VAR);
             m.delete(CHECK_VAR);
-            if deeper {
-                // The reply searched as depth 5's root is, for the
-                // opponent, from the board alone (a repetition below the
-                // root is not looked for, as at any depth).
-                let copy = m.fork_inactive();
-                let candidate = m.pause();
-                m.reactivate(copy);
-                strip(m, 2, &[]);
-                probed_root(m, !us, plan, depth);
-                m.absorb(&candidate);
-                m.reactivate_alone(candidate);
+            if bounded {
+                m.if_else(
+                    m.get(BEST).eq(m.get(PROBE_MOVE_VAR)),
+                    |m| {
+                        // The root's probe's move was searched so before
+                        // the candidates were made: its score again, as
+                        // the reply's search hands it up (the repetition
+                        // rule and the guard give it the same score twice).
+                        m.set(SCORE, Expr::from(2 * EVEN) - m.get(DEEP_VAR));
+                        m.emit_raw(Instr::Lookup(var(SCORE)));
+                        m.emit_raw(Instr::Push(PLACEHOLDER.into()));
+                        m.delete(SCORE);
+                    },
+                    |m| {
+                        // The others' replies are searched with the bound:
+                        // a reply search ends at its probe when that leaves
+                        // the candidate strictly below the deep probe. A
+                        // repeating candidate gets none, as above.
+                        m.set(BETA_VAR, Expr::from(2 * EVEN) - m.get(DEEP_VAR));
+                        m.set(DEEP_ALPHA_VAR, m.get(DEEP_VAR));
+                        if m.is_set(REPEAT_VAR) {
+                            m.if_(m.get(REPEAT_VAR).eq("T"), |m| {
+                                m.set(BETA_VAR, 2 * EVEN);
+                                m.set(DEEP_ALPHA_VAR, 0u32);
+                            });
+                        }
+                        deep_reply(m, us, plan, depth);
+                        m.delete(BETA_VAR);
+                        m.delete(DEEP_ALPHA_VAR);
+                    },
+                );
+                m.delete(PROBE_MOVE_VAR);
+                m.delete(DEEP_VAR);
+            } else if deeper {
+                deep_reply(m, us, plan, depth);
             } else if probes(plan, depth - 1, 2) {
                 // The node below sees only the board and its probe.
                 let copy = m.fork_inactive();
                 let candidate = m.pause();
                 m.reactivate(copy);
-                strip(m, 2, &[PROBE_VAR, ALPHA_VAR]);
+                strip(m, 2, &[PROBE_VAR, ALPHA_VAR, DEEP_ALPHA_VAR]);
                 cut_candidates(m, !us, plan, depth - 1, 2);
                 m.absorb(&candidate);
                 m.reactivate_alone(candidate);
@@ -255,6 +339,67 @@ fn cut_root_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, deepe
     m.reactivate_alone(node_thread);
 }
 
+/// Depth 6, once the root's probe has its score and its move (each
+/// active thread a root holding [`PROBE_MOVE_VAR`]): that move is made and
+/// searched as [`cut_root_candidates`] searches a kept candidate, the
+/// repetition rule and the mate guard applied, and its score is set in
+/// [`DEEP_VAR`] (0, which binds nothing, if the move is not found).
+/// Every kept candidate can then be cut against a score the root reaches.
+fn deep_probe(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
+    let copy = m.fork_inactive();
+    let root = m.pause();
+    m.reactivate(copy);
+    legal_moves_for(m, us, Options::QUIET);
+    m.if_(m.get(MOVE_VAR).ne(m.get(PROBE_MOVE_VAR)), |m| {
+        m.destroy_active()
+    });
+    m.delete(MOVE_VAR);
+    m.delete(TURN_VAR);
+    m.delete(PROBE_MOVE_VAR);
+    m.delete(PROBE_VAR);
+    repetition::mark_candidates(m, !us, 1);
+    m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
+    deep_reply(m, us, plan, depth);
+    m.if_stack_empty(
+        |m| no_reply_score(m, 1),
+        |m| {
+            m.emit_raw(Instr::Pop);
+            m.emit_raw(Instr::AssignPop(var(SCORE)));
+            m.assume_set(&[SCORE]);
+            m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
+        },
+    );
+    m.delete(CHECK_VAR);
+    repetition::repeats_are_even(m, 1);
+    guard::guard_root_candidates(m, us);
+    m.emit_raw(Instr::Lookup(var(SCORE)));
+    m.absorb(&root);
+    m.reactivate_alone(root);
+    m.if_stack_empty(
+        |m| m.set(DEEP_VAR, 0u32),
+        |m| {
+            m.emit_raw(Instr::AssignPop(var(DEEP_VAR)));
+            m.assume_set(&[DEEP_VAR]);
+        },
+    );
+}
+
+/// Depth 6: pushes `[em, v]` of the opponent's whole depth-5 search after
+/// each active thread's root candidate (`us` just moved), or nothing when
+/// the opponent has no legal move. The reply is searched as depth 5's
+/// root is, from the board alone (a repetition below the root is not
+/// looked for, as at any depth), and with [`BETA_VAR`] when the candidate
+/// holds it.
+fn deep_reply(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
+    let copy = m.fork_inactive();
+    let candidate = m.pause();
+    m.reactivate(copy);
+    strip(m, 2, &[BETA_VAR, DEEP_ALPHA_VAR]);
+    probed_root(m, !us, plan, depth, RootCut::On);
+    m.absorb(&candidate);
+    m.reactivate_alone(candidate);
+}
+
 /// Deletes every variable of the active threads (at `ply`) but the
 /// board, those in `also`, and at the root the game's history
 /// (`repetition::root_keeps`).
@@ -275,7 +420,7 @@ fn strip(m: &mut Machine, ply: u32, also: &[&str]) {
 /// its candidates: a repetition of the game a draw; with a hint
 /// (`hint`), the hint's move is searched beside the look's choice (once
 /// when they are the same) and the better score is pushed.
-fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
+fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32, named: bool) {
     let copy = m.fork_inactive();
     let node_thread = m.pause();
     m.reactivate(copy);
@@ -295,6 +440,10 @@ fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     leaf_moves_with_recaptures(m, us);
     repetition::mark_candidates(m, !us, ply);
     m.special(Arc::new(LeafDelta(!us)), &[], &[]);
+    if named {
+        let name = m.get(FROM).concat(m.get(TO)).concat(m.get(PROMOTION));
+        m.set(PROBE_MOVE_VAR, name);
+    }
     if two_runs {
         hint::keep_hint(m);
     }
@@ -302,7 +451,14 @@ fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
         // A few dozen threads (a few thousand at the root candidates' own
         // probes, which keep the root's probe's score for the node
         // below): one deletion per variable will do.
-        let kept = [BOARD_VAR, DELTA_VAR, REPEAT_VAR, hint::NAME_VAR, ALPHA_VAR];
+        let kept = [
+            BOARD_VAR,
+            DELTA_VAR,
+            REPEAT_VAR,
+            hint::NAME_VAR,
+            ALPHA_VAR,
+            PROBE_MOVE_VAR,
+        ];
         for v in m.defined_vars() {
             if !kept.contains(&v.as_str()) {
                 m.delete(&v);
@@ -334,6 +490,10 @@ fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     }
     if two_runs {
         keep_best(m, SCORE, Better::Max);
+    }
+    if named {
+        debug_assert!(m.is_set(PROBE_MOVE_VAR), "the probe's move is kept");
+        m.emit_raw(Instr::Lookup(var(PROBE_MOVE_VAR)));
     }
     m.emit_raw(Instr::Lookup(var(SCORE)));
     m.absorb(&node_thread);
@@ -402,16 +562,25 @@ fn cut_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) 
         m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
         // Each candidate's own probe is the least its node scores for the
         // opponent.
-        probe(m, !us, plan, depth - 1, ply + 1);
+        probe(m, !us, plan, depth - 1, ply + 1, false);
         m.if_stack_empty(
             |m| no_reply_score(m, ply),
             |m| {
                 m.emit_raw(Instr::AssignPop(var(OWN_PROBE_VAR)));
                 m.assume_set(&[OWN_PROBE_VAR]);
-                m.if_(
-                    (m.get(PROBE_VAR) + m.get(OWN_PROBE_VAR)).ge(2 * EVEN),
-                    |m| m.destroy_active(),
-                );
+                let no_better = (m.get(PROBE_VAR) + m.get(OWN_PROBE_VAR)).ge(2 * EVEN);
+                if m.is_set(DEEP_ALPHA_VAR) {
+                    // Two plies below a depth-6 root candidate's reply: a
+                    // candidate strictly below the root's deep probe
+                    // leaves this node below it, or no better than its
+                    // probe, so the root's candidate is refuted either way
+                    // or scores what it would with the candidate searched.
+                    let below = (m.get(DEEP_ALPHA_VAR) + m.get(OWN_PROBE_VAR)).gt(2 * EVEN);
+                    m.if_(no_better | below, |m| m.destroy_active());
+                    m.delete(DEEP_ALPHA_VAR);
+                } else {
+                    m.if_(no_better, |m| m.destroy_active());
+                }
                 m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
                 m.delete(OWN_PROBE_VAR);
                 m.delete(CHECK_VAR);
