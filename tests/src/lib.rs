@@ -332,4 +332,29 @@ pub mod positions {
             (got, want) => Err(format!("{fen}: regex {got:?}, reference {want:?}")),
         }
     }
+
+    /// Whether a regex search's answer in `pos` (`fen`), the move `uci`
+    /// claiming `score`, reaches that score at `depth` by the reference
+    /// (`Err` says what it reaches; the tests assert on it).
+    ///
+    /// # Errors
+    ///
+    /// A message naming the position, the move and both scores.
+    pub fn claim_is_reached(
+        fen: &str,
+        pos: &Chess,
+        (uci, score): (&str, u32),
+        depth: chess::Depth,
+    ) -> Result<(), String> {
+        let m = uci
+            .parse::<UciMove>()
+            .map_err(|e| format!("{fen}: bad move {uci}: {e}"))?
+            .to_move(pos)
+            .map_err(|e| format!("{fen}: illegal move {uci}: {e}"))?;
+        let reached = move_score_at(pos, m, depth);
+        if reached != score {
+            return Err(format!("{fen}: {uci} claims {score}, reaches {reached}"));
+        }
+        Ok(())
+    }
 }

@@ -9,8 +9,9 @@ use chess::codec::encode;
 use chess::ending::position_key;
 use chess::reference::{best_moves_at, best_moves_in_game};
 use regex_chess_tests::depth;
-use regex_chess_tests::positions::{flip_fen, positions_where, regex_reply_matches_reference};
-use shakmaty::uci::UciMove;
+use regex_chess_tests::positions::{
+    claim_is_reached, flip_fen, positions_where, regex_reply_matches_reference,
+};
 use shakmaty::{Chess, Position};
 
 /// The depth searched with probes at two plies.
@@ -229,12 +230,7 @@ fn the_deep_probes_bounds_change_neither_the_move_nor_the_score() {
         assert_eq!(bounded.best, plain.best, "{fen}");
         let pos = chess::codec::parse_fen(fen).unwrap();
         let (uci, score) = bounded.best.expect("a legal move");
-        let played = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-        let reached = chess::reference::move_score_at(&pos, played, d);
-        assert_eq!(
-            score, reached,
-            "{fen}: {uci} claims {score}, reaches {reached}"
-        );
+        claim_is_reached(fen, &pos, (&uci, score), d).unwrap();
     }
 }
 

@@ -9,7 +9,9 @@ use chess::Depth;
 use proptest::prelude::*;
 use regex_chess_tests::cases;
 use regex_chess_tests::depth;
-use regex_chess_tests::positions::{flip_fen, random_game, regex_reply_matches_reference, Rng};
+use regex_chess_tests::positions::{
+    claim_is_reached, flip_fen, random_game, regex_reply_matches_reference, Rng,
+};
 use shakmaty::uci::UciMove;
 use shakmaty::Chess;
 
@@ -293,12 +295,7 @@ fn vm_best_move_matches_native_search_at_depth_6() {
         let searched = chess::search(&fen, &[], six).unwrap();
         assert_eq!(searched.depth, six, "{fen}: outgrew its cap");
         let (uci, score) = searched.best.expect("a legal move");
-        let played = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-        let reached = chess::reference::move_score_at(&pos, played, six);
-        assert_eq!(
-            score, reached,
-            "{fen}: {uci} claims {score}, reaches {reached}"
-        );
+        claim_is_reached(&fen, &pos, (&uci, score), six).unwrap();
         let (fives, _) = chess::reference::best_moves_at(&pos, depth(5)).unwrap();
         let mut best_of_five = 0;
         for five in fives {
