@@ -178,6 +178,13 @@ pub(crate) fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32)
 /// for `us`, left in [`SCORE`].
 pub(crate) fn score_below(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     node(m, !us, plan, depth - 1, ply + 1);
+    take_reply_score(m, ply);
+}
+
+/// Each active thread a candidate at `ply` whose replies were just
+/// searched: [`SCORE`] from the `[em, v]` that search left (`v` for the
+/// side that replied), or [`no_reply_score`] where it left nothing.
+pub(crate) fn take_reply_score(m: &mut Machine, ply: u32) {
     m.if_stack_empty(
         |m| no_reply_score(m, ply),
         |m| {

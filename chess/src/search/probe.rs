@@ -57,7 +57,8 @@ use crate::search::reduce::Better;
 use crate::search::repetition::{self, REPEAT_VAR};
 use crate::search::RootCut;
 use crate::search::{
-    carry_down, guard, keep_best, leaf_pairs, no_reply_score, node, score_below, KeepOnly,
+    carry_down, guard, keep_best, leaf_pairs, no_reply_score, node, score_below, take_reply_score,
+    KeepOnly,
 };
 use crate::vocabulary::{Plan, BEST, EVEN, SCORE};
 
@@ -360,15 +361,7 @@ fn deep_probe(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
     repetition::mark_candidates(m, !us, 1);
     m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
     deep_reply(m, us, plan, depth);
-    m.if_stack_empty(
-        |m| no_reply_score(m, 1),
-        |m| {
-            m.emit_raw(Instr::Pop);
-            m.emit_raw(Instr::AssignPop(var(SCORE)));
-            m.assume_set(&[SCORE]);
-            m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
-        },
-    );
+    take_reply_score(m, 1);
     m.delete(CHECK_VAR);
     repetition::repeats_are_even(m, 1);
     guard::guard_root_candidates(m, us);
