@@ -12,7 +12,9 @@
 //! opponent, so a candidate whose probe already leaves it no better than
 //! the node's probe is dropped before its next ply is made; the root does
 //! the same with its own probe ([`probed_root`]), keeping every candidate
-//! that could tie with the best, so that it also chooses the same move;
+//! that could tie with the best, so that it also chooses the same move,
+//! and the candidate that is the root's probe's move takes the probe's
+//! score instead of being searched a second time;
 //! given a hint (`hint`: the rung below's answer), the root's probe
 //! searches that move too, and takes the better score. The root's probe's
 //! score also goes down to the third ply (the root's side to move, the
@@ -177,7 +179,7 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cu
     let root = m.pause();
     m.reactivate(copy);
     strip(m, 1, &[HINT_VAR, BETA_VAR, DEEP_ALPHA_VAR]);
-    probe(m, us, plan, depth, 1, bounded);
+    probe(m, us, plan, depth, 1, true);
     if m.is_set(HINT_VAR) {
         m.delete(HINT_VAR);
     }
@@ -185,10 +187,9 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cu
         |_| {},
         |m| {
             m.emit_raw(Instr::AssignPop(var(PROBE_VAR)));
-            m.assume_set(&[PROBE_VAR]);
+            m.emit_raw(Instr::AssignPop(var(PROBE_MOVE_VAR)));
+            m.assume_set(&[PROBE_VAR, PROBE_MOVE_VAR]);
             if bounded {
-                m.emit_raw(Instr::AssignPop(var(PROBE_MOVE_VAR)));
-                m.assume_set(&[PROBE_MOVE_VAR]);
                 deep_probe(m, us, plan, depth);
             }
             if m.is_set(BETA_VAR) {
@@ -217,8 +218,10 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cu
 }
 
 /// The root's candidates, each active thread holding the root's probe's
-/// score in `PROBE_VAR`: each gets its own probe, is dropped when that
-/// leaves it strictly below the root's probe, and is searched otherwise
+/// score in `PROBE_VAR` and its move in [`PROBE_MOVE_VAR`]: the probe's
+/// move takes the probe's score (at depth 6 the deep probe's); every
+/// other candidate gets its own probe, is dropped when that leaves it
+/// strictly below the root's probe, and is searched otherwise
 /// (`deeper`: by a whole `depth`-ply search for the opponent, a ply more
 /// than the probes see; `bounded`: with [`DEEP_VAR`]'s bounds); leaves
 /// `[em, v]` of the best on each thread's stack.
@@ -255,6 +258,53 @@ fn cut_root_candidates(
             m.if_(m.get(REPEAT_VAR).eq("T"), |m| m.set(ALPHA_VAR, 0u32));
         }
     }
+    // The root's probe's move was searched before the candidates were
+    // made, as a candidate is searched here (at depth 6 with its bounds,
+    // by the deep probe): its candidate takes that score instead of being
+    // searched again. The repetition rule and the mate guard below give it
+    // the same score twice. Without the deep probe, depth 6 has only the
+    // probe's depth-5 score, so it searches every kept candidate.
+    if !deeper || bounded {
+        let known = if bounded { DEEP_VAR } else { PROBE_VAR };
+        m.if_else(
+            m.get(BEST).eq(m.get(PROBE_MOVE_VAR)),
+            |m| {
+                m.set(SCORE, m.get(known));
+                m.delete(CHECK_VAR);
+            },
+            |m| search_root_candidate(m, us, plan, depth, deeper, bounded),
+        );
+    } else {
+        search_root_candidate(m, us, plan, depth, deeper, bounded);
+    }
+    m.delete(PROBE_MOVE_VAR);
+    if bounded {
+        m.delete(DEEP_VAR);
+    }
+    if alpha {
+        m.delete(ALPHA_VAR);
+    }
+    repetition::repeats_are_even(m, 1);
+    guard::guard_root_candidates(m, us);
+    keep_best(m, SCORE, Better::Max);
+    m.emit_raw(Instr::Lookup(var(SCORE)));
+    m.emit_raw(Instr::Lookup(var(BEST)));
+    m.absorb(&node_thread);
+    m.reactivate_alone(node_thread);
+}
+
+/// One root candidate (each active thread, `us` just moved, holding the
+/// root's probe's score in `PROBE_VAR`), as [`cut_root_candidates`]
+/// searches it: its own probe, dropped when that leaves it strictly below
+/// the root's probe, searched otherwise; leaves its [`SCORE`].
+fn search_root_candidate(
+    m: &mut Machine,
+    us: Color,
+    plan: Plan,
+    depth: u32,
+    deeper: bool,
+    bounded: bool,
+) {
     probe(m, !us, plan, depth - 1, 2, false);
     m.if_stack_empty(
         |m| no_reply_score(m, 1),
@@ -273,38 +323,21 @@ fn cut_root_candidates(
             m.delete(OWN_PROBE_VAR);
             m.delete(CHECK_VAR);
             if bounded {
-                m.if_else(
-                    m.get(BEST).eq(m.get(PROBE_MOVE_VAR)),
-                    |m| {
-                        // The root's probe's move was searched so before
-                        // the candidates were made: its score again, as
-                        // the reply's search hands it up (the repetition
-                        // rule and the guard give it the same score twice).
-                        m.set(SCORE, Expr::from(2 * EVEN) - m.get(DEEP_VAR));
-                        m.emit_raw(Instr::Lookup(var(SCORE)));
-                        m.emit_raw(Instr::Push(PLACEHOLDER.into()));
-                        m.delete(SCORE);
-                    },
-                    |m| {
-                        // The others' replies are searched with the bound:
-                        // a reply search ends at its probe when that leaves
-                        // the candidate strictly below the deep probe. A
-                        // repeating candidate gets none, as above.
-                        m.set(BETA_VAR, Expr::from(2 * EVEN) - m.get(DEEP_VAR));
-                        m.set(DEEP_ALPHA_VAR, m.get(DEEP_VAR));
-                        if m.is_set(REPEAT_VAR) {
-                            m.if_(m.get(REPEAT_VAR).eq("T"), |m| {
-                                m.set(BETA_VAR, 2 * EVEN);
-                                m.set(DEEP_ALPHA_VAR, 0u32);
-                            });
-                        }
-                        deep_reply(m, us, plan, depth);
-                        m.delete(BETA_VAR);
-                        m.delete(DEEP_ALPHA_VAR);
-                    },
-                );
-                m.delete(PROBE_MOVE_VAR);
-                m.delete(DEEP_VAR);
+                // The replies are searched with the bound: a reply search
+                // ends at its probe when that leaves the candidate
+                // strictly below the deep probe. A repeating candidate
+                // gets none, as above.
+                m.set(BETA_VAR, Expr::from(2 * EVEN) - m.get(DEEP_VAR));
+                m.set(DEEP_ALPHA_VAR, m.get(DEEP_VAR));
+                if m.is_set(REPEAT_VAR) {
+                    m.if_(m.get(REPEAT_VAR).eq("T"), |m| {
+                        m.set(BETA_VAR, 2 * EVEN);
+                        m.set(DEEP_ALPHA_VAR, 0u32);
+                    });
+                }
+                deep_reply(m, us, plan, depth);
+                m.delete(BETA_VAR);
+                m.delete(DEEP_ALPHA_VAR);
             } else if deeper {
                 deep_reply(m, us, plan, depth);
             } else if probes(plan, depth - 1, 2) {
@@ -328,16 +361,6 @@ fn cut_root_candidates(
             m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
         },
     );
-    if alpha {
-        m.delete(ALPHA_VAR);
-    }
-    repetition::repeats_are_even(m, 1);
-    guard::guard_root_candidates(m, us);
-    keep_best(m, SCORE, Better::Max);
-    m.emit_raw(Instr::Lookup(var(SCORE)));
-    m.emit_raw(Instr::Lookup(var(BEST)));
-    m.absorb(&node_thread);
-    m.reactivate_alone(node_thread);
 }
 
 /// Depth 6, once the root's probe has its score and its move (each
