@@ -7,7 +7,8 @@
 //! searches one candidate, the *probe* (the one a 2-ply look scores best,
 //! as depth 3 scores its leaves); then every candidate is made, and those
 //! that neither give check nor stand above the probe's score are dropped
-//! before the capture plies run below the rest. One ply higher, a
+//! before the capture plies run below the rest (the probe's own move
+//! among them is dropped too: the probe searched it). One ply higher, a
 //! candidate's own probe is the least its node can score for the
 //! opponent, so a candidate whose probe already leaves it no better than
 //! the node's probe is dropped before its next ply is made; the root does
@@ -73,8 +74,12 @@ const CUT_VAR: &str = "cu";
 /// The root's probe's score, handed down to the nodes of the third ply
 /// (the root's side to move again), for the side to move at the root.
 const ALPHA_VAR: &str = "al";
-/// At depth 6, the root's probe's move (UCI), as the root names it.
+/// The root's probe's move (UCI), as the root names it (and, inside
+/// [`probe`], the name of each of the look's candidates).
 const PROBE_MOVE_VAR: &str = "pn";
+/// Below the root, the move of the node's probe (as [`PROBE_MOVE_VAR`]
+/// names it): that candidate is not searched again ([`cut_candidates`]).
+const NODE_MOVE_VAR: &str = "pw";
 /// At depth 6, the root's probe's move searched as the kept candidates
 /// are (a whole depth-5 search for the opponent, the repetition rule and
 /// the mate guard applied): a score the root reaches, for its side.
@@ -112,12 +117,13 @@ pub(crate) fn probed_node(m: &mut Machine, us: Color, plan: Plan, depth: u32, pl
     let root = m.pause();
     m.reactivate(copy);
     strip(m, ply, &[ALPHA_VAR]);
-    probe(m, us, plan, depth, ply, false);
+    probe(m, us, plan, depth, ply, true);
     m.if_stack_empty(
         |_| {},
         |m| {
             m.emit_raw(Instr::AssignPop(var(PROBE_VAR)));
-            m.assume_set(&[PROBE_VAR]);
+            m.emit_raw(Instr::AssignPop(var(NODE_MOVE_VAR)));
+            m.assume_set(&[PROBE_VAR, NODE_MOVE_VAR]);
             cut_candidates(m, us, plan, depth, ply);
         },
     );
@@ -305,12 +311,18 @@ fn search_root_candidate(
     deeper: bool,
     bounded: bool,
 ) {
-    probe(m, !us, plan, depth - 1, 2, false);
+    // Where the node below is a probed one, it skips its probe's move.
+    let named = !deeper && probes(plan, depth - 1, 2);
+    probe(m, !us, plan, depth - 1, 2, named);
     m.if_stack_empty(
         |m| no_reply_score(m, 1),
         |m| {
             m.emit_raw(Instr::AssignPop(var(OWN_PROBE_VAR)));
             m.assume_set(&[OWN_PROBE_VAR]);
+            if named {
+                m.emit_raw(Instr::AssignPop(var(NODE_MOVE_VAR)));
+                m.assume_set(&[NODE_MOVE_VAR]);
+            }
             // The candidate scores at most `2 * EVEN - OWN_PROBE_VAR`.
             let below = (m.get(PROBE_VAR) + m.get(OWN_PROBE_VAR)).gt(2 * EVEN);
             if m.is_set(REPEAT_VAR) {
@@ -345,7 +357,7 @@ fn search_root_candidate(
                 let copy = m.fork_inactive();
                 let candidate = m.pause();
                 m.reactivate(copy);
-                strip(m, 2, &[PROBE_VAR, ALPHA_VAR, DEEP_ALPHA_VAR]);
+                strip(m, 2, &[PROBE_VAR, ALPHA_VAR, DEEP_ALPHA_VAR, NODE_MOVE_VAR]);
                 cut_candidates(m, !us, plan, depth - 1, 2);
                 m.absorb(&candidate);
                 m.reactivate_alone(candidate);
@@ -456,10 +468,6 @@ fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32, named: bo
     leaf_moves_with_recaptures(m, us);
     repetition::mark_candidates(m, !us, ply);
     m.special(Arc::new(LeafDelta(!us)), &[], &[]);
-    if named {
-        let name = m.get(FROM).concat(m.get(TO)).concat(m.get(PROMOTION));
-        m.set(PROBE_MOVE_VAR, name);
-    }
     if two_runs {
         hint::keep_hint(m);
     }
@@ -467,24 +475,33 @@ fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32, named: bo
         // A few dozen threads (a few thousand at the root candidates' own
         // probes, which keep the root's probe's score for the node
         // below): one deletion per variable will do.
-        let kept = [
-            BOARD_VAR,
-            DELTA_VAR,
-            REPEAT_VAR,
-            hint::NAME_VAR,
-            ALPHA_VAR,
-            PROBE_MOVE_VAR,
-        ];
+        let kept = [BOARD_VAR, DELTA_VAR, REPEAT_VAR, hint::NAME_VAR, ALPHA_VAR];
         for v in m.defined_vars() {
-            if !kept.contains(&v.as_str()) {
+            let name = named && [FROM, TO, PROMOTION].contains(&v.as_str());
+            if !kept.contains(&v.as_str()) && !name {
                 m.delete(&v);
             }
         }
     } else {
-        m.special(Arc::new(KeepOnly(&[BOARD_VAR, DELTA_VAR])), &[], &[]);
+        // In the order the move generation leaves them.
+        let kept: &'static [&'static str] = if named {
+            &[BOARD_VAR, FROM, PROMOTION, TO, DELTA_VAR]
+        } else {
+            &[BOARD_VAR, DELTA_VAR]
+        };
+        m.special(Arc::new(KeepOnly(kept)), &[], &[]);
     }
     keep_best(m, DELTA_VAR, Better::Min);
     m.delete(DELTA_VAR);
+    if named {
+        // Named once the look has chosen: one thread a node (two at a
+        // hinted root).
+        let name = m.get(FROM).concat(m.get(TO)).concat(m.get(PROMOTION));
+        m.set(PROBE_MOVE_VAR, name);
+        for v in [FROM, TO, PROMOTION] {
+            m.delete(v);
+        }
+    }
     if let Some(separator) = hinted {
         hint::join(m, separator);
     }
@@ -559,6 +576,7 @@ fn cut_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) 
         carry_down(m, |m| {
             legal_moves_for(m, us, Options::quiet_with_delta(!us))
         });
+        drop_probe_move(m);
         m.delete(MOVE_VAR);
         m.delete(TURN_VAR);
         m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
@@ -573,17 +591,19 @@ fn cut_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) 
         score_below(m, us, plan, depth, ply);
     } else {
         legal_moves_for(m, us, Options::QUIET);
+        drop_probe_move(m);
         m.delete(MOVE_VAR);
         m.delete(TURN_VAR);
         m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
         // Each candidate's own probe is the least its node scores for the
-        // opponent.
-        probe(m, !us, plan, depth - 1, ply + 1, false);
+        // opponent (and names its move for the node below).
+        probe(m, !us, plan, depth - 1, ply + 1, true);
         m.if_stack_empty(
             |m| no_reply_score(m, ply),
             |m| {
                 m.emit_raw(Instr::AssignPop(var(OWN_PROBE_VAR)));
-                m.assume_set(&[OWN_PROBE_VAR]);
+                m.emit_raw(Instr::AssignPop(var(NODE_MOVE_VAR)));
+                m.assume_set(&[OWN_PROBE_VAR, NODE_MOVE_VAR]);
                 let no_better = (m.get(PROBE_VAR) + m.get(OWN_PROBE_VAR)).ge(2 * EVEN);
                 if m.is_set(DEEP_ALPHA_VAR) {
                     // Two plies below a depth-6 root candidate's reply: a
@@ -626,6 +646,17 @@ fn cut_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) 
     );
     m.emit_raw(Instr::Lookup(var(SCORE)));
     m.emit_raw(Instr::Push(PLACEHOLDER.into()));
+}
+
+/// Drops, among a probed node's candidates (each active thread, its move
+/// in `MOVE_VAR`), the node's probe's move ([`NODE_MOVE_VAR`]): the probe
+/// searched it already, and the node scores the best of the probe's score
+/// and the others'.
+fn drop_probe_move(m: &mut Machine) {
+    m.if_(m.get(MOVE_VAR).eq(m.get(NODE_MOVE_VAR)), |m| {
+        m.destroy_active()
+    });
+    m.delete(NODE_MOVE_VAR);
 }
 
 /// The move a probed node hands up (its caller reads only the score).
