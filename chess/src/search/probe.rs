@@ -74,8 +74,8 @@ const CUT_VAR: &str = "cu";
 /// The root's probe's score, handed down to the nodes of the third ply
 /// (the root's side to move again), for the side to move at the root.
 const ALPHA_VAR: &str = "al";
-/// The root's probe's move (UCI), as the root names it (and, inside
-/// [`probe`], the name of each of the look's candidates).
+/// The root's probe's move (UCI), as the root names it (and, inside a
+/// named [`probe`] at any ply, the name of the look's chosen candidate).
 const PROBE_MOVE_VAR: &str = "pn";
 /// Below the root, the move of the node's probe (as [`PROBE_MOVE_VAR`]
 /// names it): that candidate is not searched again ([`cut_candidates`]).
@@ -265,10 +265,10 @@ fn cut_root_candidates(
         }
     }
     // The root's probe's move was searched before the candidates were
-    // made, as a candidate is searched here (at depth 6 with its bounds,
-    // by the deep probe): its candidate takes that score instead of being
-    // searched again. The repetition rule and the mate guard below give it
-    // the same score twice. Without the deep probe, depth 6 has only the
+    // made (at depth 6 by the deep probe), scored as a candidate here
+    // would be: its candidate takes that score instead of being searched
+    // again, and the repetition rule and the mate guard below give it the
+    // same score twice. Without the deep probe, depth 6 has only the
     // probe's depth-5 score, so it searches every kept candidate.
     if !deeper || bounded {
         let known = if bounded { DEEP_VAR } else { PROBE_VAR };
