@@ -181,6 +181,12 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cu
     } else {
         (plan, depth)
     };
+    let root_kind = RootKind {
+        plan,
+        depth,
+        deeper,
+        bounded,
+    };
     let copy = m.fork_inactive();
     let root = m.pause();
     m.reactivate(copy);
@@ -211,16 +217,28 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cu
                     },
                     |m| {
                         m.delete(BETA_VAR);
-                        cut_root_candidates(m, us, plan, depth, deeper, bounded);
+                        cut_root_candidates(m, us, root_kind);
                     },
                 );
             } else {
-                cut_root_candidates(m, us, plan, depth, deeper, bounded);
+                cut_root_candidates(m, us, root_kind);
             }
         },
     );
     m.absorb(&root);
     m.reactivate_alone(root);
+}
+
+/// How a probed root searches its candidates: with `plan` and `depth`
+/// (depth 5's at depth 6), each kept candidate by a whole `depth`-ply
+/// search for the opponent (`deeper`, depth 6) or by its node below, and
+/// with the deep probe's bounds (`bounded`, depth 6 with its cut on).
+#[derive(Debug, Clone, Copy)]
+struct RootKind {
+    plan: Plan,
+    depth: u32,
+    deeper: bool,
+    bounded: bool,
 }
 
 /// The root's candidates, each active thread holding the root's probe's
@@ -231,14 +249,8 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cu
 /// (`deeper`: by a whole `depth`-ply search for the opponent, a ply more
 /// than the probes see; `bounded`: with [`DEEP_VAR`]'s bounds); leaves
 /// `[em, v]` of the best on each thread's stack.
-fn cut_root_candidates(
-    m: &mut Machine,
-    us: Color,
-    plan: Plan,
-    depth: u32,
-    deeper: bool,
-    bounded: bool,
-) {
+fn cut_root_candidates(m: &mut Machine, us: Color, root_kind: RootKind) {
+    let RootKind { plan, depth, .. } = root_kind;
     // Where the third ply is the last full-width one, its nodes also drop
     // the candidates that stand below the root's probe (`cut_candidates`),
     // in each candidate's own probe as in its search.
@@ -270,21 +282,25 @@ fn cut_root_candidates(
     // again, and the repetition rule and the mate guard below give it the
     // same score twice. Without the deep probe, depth 6 has only the
     // probe's depth-5 score, so it searches every kept candidate.
-    if !deeper || bounded {
-        let known = if bounded { DEEP_VAR } else { PROBE_VAR };
+    if !root_kind.deeper || root_kind.bounded {
+        let known = if root_kind.bounded {
+            DEEP_VAR
+        } else {
+            PROBE_VAR
+        };
         m.if_else(
             m.get(BEST).eq(m.get(PROBE_MOVE_VAR)),
             |m| {
                 m.set(SCORE, m.get(known));
                 m.delete(CHECK_VAR);
             },
-            |m| search_root_candidate(m, us, plan, depth, deeper, bounded),
+            |m| search_root_candidate(m, us, root_kind),
         );
     } else {
-        search_root_candidate(m, us, plan, depth, deeper, bounded);
+        search_root_candidate(m, us, root_kind);
     }
     m.delete(PROBE_MOVE_VAR);
-    if bounded {
+    if root_kind.bounded {
         m.delete(DEEP_VAR);
     }
     if alpha {
@@ -303,16 +319,10 @@ fn cut_root_candidates(
 /// root's probe's score in `PROBE_VAR`), as [`cut_root_candidates`]
 /// searches it: its own probe, dropped when that leaves it strictly below
 /// the root's probe, searched otherwise; leaves its [`SCORE`].
-fn search_root_candidate(
-    m: &mut Machine,
-    us: Color,
-    plan: Plan,
-    depth: u32,
-    deeper: bool,
-    bounded: bool,
-) {
+fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
+    let RootKind { plan, depth, .. } = root_kind;
     // Where the node below is a probed one, it skips its probe's move.
-    let named = !deeper && probes(plan, depth - 1, 2);
+    let named = !root_kind.deeper && probes(plan, depth - 1, 2);
     probe(m, !us, plan, depth - 1, 2, named);
     m.if_stack_empty(
         |m| no_reply_score(m, 1),
@@ -334,7 +344,7 @@ fn search_root_candidate(
             m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
             m.delete(OWN_PROBE_VAR);
             m.delete(CHECK_VAR);
-            if bounded {
+            if root_kind.bounded {
                 // The replies are searched with the bound: a reply search
                 // ends at its probe when that leaves the candidate
                 // strictly below the deep probe. A repeating candidate
@@ -350,7 +360,7 @@ fn search_root_candidate(
                 deep_reply(m, us, plan, depth);
                 m.delete(BETA_VAR);
                 m.delete(DEEP_ALPHA_VAR);
-            } else if deeper {
+            } else if root_kind.deeper {
                 deep_reply(m, us, plan, depth);
             } else if probes(plan, depth - 1, 2) {
                 // The node below sees only the board and its probe.
