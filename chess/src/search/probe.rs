@@ -278,10 +278,10 @@ fn cut_root_candidates(m: &mut Machine, us: Color, root_kind: RootKind) {
     }
     // The root's probe's move was searched before the candidates were
     // made (at depth 6 by the deep probe), scored as a candidate here
-    // would be: its candidate takes that score instead of being searched
-    // again, and the repetition rule and the mate guard below give it the
-    // same score twice. Without the deep probe, depth 6 has only the
-    // probe's depth-5 score, so it searches every kept candidate.
+    // would be, the repetition rule and the mate guard included: its
+    // candidate takes that score instead of being searched again. Without
+    // the deep probe, depth 6 has only the probe's depth-5 score, so it
+    // searches every kept candidate.
     if !root_kind.deeper || root_kind.bounded {
         let known = if root_kind.bounded {
             DEEP_VAR
@@ -306,8 +306,6 @@ fn cut_root_candidates(m: &mut Machine, us: Color, root_kind: RootKind) {
     if alpha {
         m.delete(ALPHA_VAR);
     }
-    repetition::repeats_are_even(m, 1);
-    guard::guard_root_candidates(m, us);
     keep_best(m, SCORE, Better::Max);
     m.emit_raw(Instr::Lookup(var(SCORE)));
     m.emit_raw(Instr::Lookup(var(BEST)));
@@ -318,7 +316,8 @@ fn cut_root_candidates(m: &mut Machine, us: Color, root_kind: RootKind) {
 /// One root candidate (each active thread, `us` just moved, holding the
 /// root's probe's score in `PROBE_VAR`), as [`cut_root_candidates`]
 /// searches it: its own probe, dropped when that leaves it strictly below
-/// the root's probe, searched otherwise; leaves its [`SCORE`].
+/// the root's probe, searched otherwise; leaves its [`SCORE`], the
+/// repetition rule and the mate guard applied.
 fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
     let RootKind { plan, depth, .. } = root_kind;
     // Where the node below is a probed one, it skips its probe's move.
@@ -362,7 +361,7 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
                 m.delete(DEEP_ALPHA_VAR);
             } else if root_kind.deeper {
                 deep_reply(m, us, plan, depth);
-            } else if probes(plan, depth - 1, 2) {
+            } else if named {
                 // The node below sees only the board and its probe.
                 let copy = m.fork_inactive();
                 let candidate = m.pause();
@@ -383,6 +382,8 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
             m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
         },
     );
+    repetition::repeats_are_even(m, 1);
+    guard::guard_root_candidates(m, us);
 }
 
 /// Depth 6, once the root's probe has its score and its move (each
