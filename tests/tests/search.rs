@@ -13,7 +13,7 @@ use regex_chess_tests::positions::{
     claim_is_reached, flip_fen, random_game, regex_reply_matches_reference, Rng,
 };
 use shakmaty::uci::UciMove;
-use shakmaty::Chess;
+use shakmaty::{Chess, Position};
 
 /// At the fast depth ([`Depth::FAST`]): every other depth is checked on its
 /// own set below (`vm_best_move_matches_native_search_at_depth_2` to `_5`).
@@ -313,6 +313,57 @@ fn vm_best_move_matches_native_search_at_depth_6() {
     // The ply more must change some answers for the better, or depth 6
     // would be depth 5 again.
     assert!(bettered > 0, "depth 6 never bettered depth 5's move");
+}
+
+/// Depth 6's window (`probe::deepen_in_window`): with depth 5's answer
+/// as the root's probe hint, as the ladder runs it, every move the root
+/// cut keeps whose depth-5 score is within `DEEP_WINDOW` of depth 5's
+/// best is searched a ply deeper. On a lost clock game's position where
+/// the move depth 6 should play scores four units below depth 5's best
+/// at depth 5 (and depth 5's own best walks into a lost ending a ply
+/// later), depth 6 plays the best of that window by the reference's
+/// depth-6 scores. A window narrower than four units, or depth-5 scores
+/// that are not exact down to the window's floor, fail this.
+#[test]
+fn depth_6_deepens_the_moves_within_its_window() {
+    let (five, six) = (depth(5), depth(6));
+    let fen = "8/k4r2/8/8/8/8/2P2N1p/K7 w - - 0 63";
+    let pos = parse_fen(fen).unwrap();
+    let hint = chess::search(fen, &[], five)
+        .unwrap()
+        .best
+        .expect("a move")
+        .0;
+    let searched = chess::search_hinted(fen, &[], six, &hint).unwrap();
+    assert_eq!(searched.depth, six, "{fen}: outgrew its cap");
+    let (uci, score) = searched.best.expect("a legal move");
+    claim_is_reached(fen, &pos, (&uci, score), six).unwrap();
+    let (fives, best) = chess::reference::best_moves_at(&pos, five).unwrap();
+    let scored: Vec<(shakmaty::Move, u32)> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| (*m, chess::reference::move_score_at(&pos, *m, five)))
+        .collect();
+    let window_best = scored
+        .iter()
+        .filter(|(_, v)| v + chess::search::DEEP_WINDOW >= best)
+        .map(|(m, _)| chess::reference::move_score_at(&pos, *m, six))
+        .max()
+        .unwrap();
+    assert_eq!(score, window_best, "{fen}: depth 6 plays {uci}");
+    // The window matters here: depth 5's best moves all score less a ply
+    // deeper, and the best of the window is more than three units below.
+    for m in fives {
+        assert!(chess::reference::move_score_at(&pos, m, six) < window_best);
+    }
+    let (_, v) = scored
+        .iter()
+        .find(|(m, _)| m.to_uci(shakmaty::CastlingMode::Standard).to_string() == uci)
+        .unwrap();
+    assert!(
+        v + 3 < best,
+        "{fen}: {uci} scores {v} at depth 5, {best} the best"
+    );
 }
 
 #[test]

@@ -14,7 +14,9 @@
 //! where the look chose the same move. The probe's score only decides how many candidates are dropped
 //! before their search (every one it cannot rule out is searched), so a
 //! wrong, illegal or stale hint costs time, never a different move or
-//! score. This module owns the line, the variables and those three
+//! score, at depths 2 to 5; at depth 6 it also sets which moves get the
+//! ply more (`probe::deepen_in_window`), so there it can change the
+//! move. This module owns the line, the variables and those three
 //! steps; it must not choose between the candidates or compare scores
 //! itself (`probe` does, by `reduce::KeepBest`).
 

@@ -34,6 +34,8 @@ mod probe;
 pub(crate) mod reduce;
 pub(crate) mod repetition;
 
+pub use probe::DEEP_WINDOW;
+
 use std::sync::Arc;
 
 use regex_asm::ir::{Instr, RefError, Special};

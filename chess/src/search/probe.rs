@@ -28,11 +28,13 @@
 //! Depth 3, which has no capture plies, cuts its root the same way: a
 //! candidate's own probe is then its best reply's whole score.
 //! Depth 6 ([`deepens_root`]) first searches the root's probe's move a
-//! ply deeper ([`deep_probe`]), and that score bounds the other kept
-//! candidates' replies: a reply search whose own probe already leaves the
-//! candidate strictly below it ends there, and two plies below the reply
-//! (the root's side to move) a candidate whose own probe leaves it
-//! strictly below it is dropped.
+//! ply deeper ([`deep_probe`]); each other kept candidate is searched as
+//! depth 5 searches it, and only those whose depth-5 score is within
+//! [`DEEP_WINDOW`] of the root's probe's are searched a ply deeper, their
+//! replies bounded by the deep probe's score: a reply search whose own
+//! probe already leaves the candidate strictly below it ends there, and
+//! two plies below the reply (the root's side to move) a candidate whose
+//! own probe leaves it strictly below it is dropped.
 //! A node's score
 //! is the best of its probe's and the others': exactly the score of
 //! searching them all, whichever the probe. This module owns those nodes
@@ -93,6 +95,10 @@ const BETA_VAR: &str = "bt";
 /// candidate whose own probe leaves it strictly below it is dropped (0
 /// for no bound).
 const DEEP_ALPHA_VAR: &str = "ga";
+/// At depth 6, how far below the root's probe's score (in the
+/// evaluation's units, 10 centipawns: a pawn) a kept root candidate's
+/// depth-5 score may be and still be searched a ply deeper.
+pub const DEEP_WINDOW: u32 = 10;
 
 fn var(name: &str) -> VarName {
     VarName::must(name)
@@ -145,11 +151,12 @@ pub(crate) fn probes_root(plan: Plan, depth: u32) -> bool {
 const BELOW_DEEP_ROOT: Plan = Plan { full: 3, plies: 5 };
 
 /// Whether `plan` is depth 5's with a full-width ply more (depth 6),
-/// searched as depth 5's root is, probes and cut alike, except that each
-/// candidate the cut keeps is searched by depth 5 for the opponent (its
-/// own root cut and mate guard included) instead of by depth 4. Only the
-/// moves that could be depth 5's best get the ply more, so depth 6
-/// costs about one depth-5 search per kept candidate.
+/// searched as depth 5's root is, probes, cut and kept candidates'
+/// searches alike, except that each kept candidate whose depth-5 score
+/// is within [`DEEP_WINDOW`] of the root's probe's is then searched by
+/// depth 5 for the opponent (its own root cut and mate guard included)
+/// instead of by depth 4. So depth 6 costs about a depth-5 search, and
+/// one more per move in that window.
 pub(crate) fn deepens_root(plan: Plan) -> bool {
     plan.full == BELOW_DEEP_ROOT.full + 1 && plan.plies == BELOW_DEEP_ROOT.plies + 1
 }
@@ -168,11 +175,12 @@ pub(crate) fn deepens_root(plan: Plan) -> bool {
 /// stack, or nothing when it has no legal move.
 ///
 /// At depth 6 ([`deepens_root`]) with `cut` on, the root's probe's move is
-/// first searched as the kept candidates are ([`deep_probe`]), and its
-/// score bounds the others' replies ([`BETA_VAR`], [`DEEP_ALPHA_VAR`]):
-/// the same move and score, less searched. With `cut` off the candidates
-/// are still chosen by depth 5's root cut (depth 6 has no uncut form),
-/// without those bounds.
+/// first searched as the kept candidates in the window are
+/// ([`deep_probe`]), and its score bounds the others' replies
+/// ([`BETA_VAR`], [`DEEP_ALPHA_VAR`]): the same move and score, less
+/// searched. With `cut` off the candidates are still chosen by depth 5's
+/// root cut and the window (depth 6 has no uncut form), without those
+/// bounds.
 pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cut: RootCut) {
     let deeper = deepens_root(plan);
     let bounded = deeper && cut == RootCut::On;
@@ -230,9 +238,10 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cu
 }
 
 /// How a probed root searches its candidates: with `plan` and `depth`
-/// (depth 5's at depth 6), each kept candidate by a whole `depth`-ply
-/// search for the opponent (`deeper`, depth 6) or by its node below, and
-/// with the deep probe's bounds (`bounded`, depth 6 with its cut on).
+/// (depth 5's at depth 6), each kept candidate by its node below and,
+/// within the window (`deeper`, depth 6), again by a whole `depth`-ply
+/// search for the opponent, with the deep probe's bounds (`bounded`,
+/// depth 6 with its cut on).
 #[derive(Debug, Clone, Copy)]
 struct RootKind {
     plan: Plan,
@@ -246,9 +255,10 @@ struct RootKind {
 /// move takes the probe's score (at depth 6 the deep probe's); every
 /// other candidate gets its own probe, is dropped when that leaves it
 /// strictly below the root's probe, and is searched otherwise
-/// (`deeper`: by a whole `depth`-ply search for the opponent, a ply more
-/// than the probes see; `bounded`: with [`DEEP_VAR`]'s bounds); leaves
-/// `[em, v]` of the best on each thread's stack.
+/// (`deeper`: then, within [`DEEP_WINDOW`] of the root's probe, by a
+/// whole `depth`-ply search for the opponent, a ply more than the probes
+/// see; `bounded`: with [`DEEP_VAR`]'s bounds); leaves `[em, v]` of the
+/// best on each thread's stack.
 fn cut_root_candidates(m: &mut Machine, us: Color, root_kind: RootKind) {
     let RootKind { plan, depth, .. } = root_kind;
     // Where the third ply is the last full-width one, its nodes also drop
@@ -267,8 +277,17 @@ fn cut_root_candidates(m: &mut Machine, us: Color, root_kind: RootKind) {
     if alpha {
         // A candidate's own probe then scores exactly where the candidate
         // can reach the root's probe, and below it where it cannot, so
-        // the cut below drops the same candidates.
-        m.set(ALPHA_VAR, m.get(PROBE_VAR));
+        // the cut below drops the same candidates. At depth 6 the bound is
+        // the window's floor: depth 5's score must be exact down to it.
+        if root_kind.deeper {
+            m.if_else(
+                m.get(PROBE_VAR).gt(DEEP_WINDOW),
+                |m| m.set(ALPHA_VAR, m.get(PROBE_VAR) - Expr::from(DEEP_WINDOW)),
+                |m| m.set(ALPHA_VAR, 0u32),
+            );
+        } else {
+            m.set(ALPHA_VAR, m.get(PROBE_VAR));
+        }
         if m.is_set(REPEAT_VAR) {
             // A repeating candidate scores a draw unless its search finds
             // a mate, which a score below the bound need not tell
@@ -281,7 +300,7 @@ fn cut_root_candidates(m: &mut Machine, us: Color, root_kind: RootKind) {
     // would be, the repetition rule and the mate guard included: its
     // candidate takes that score instead of being searched again. Without
     // the deep probe, depth 6 has only the probe's depth-5 score, so it
-    // searches every kept candidate.
+    // searches every kept candidate, the probe's move in the window too.
     if !root_kind.deeper || root_kind.bounded {
         let known = if root_kind.bounded {
             DEEP_VAR
@@ -317,11 +336,13 @@ fn cut_root_candidates(m: &mut Machine, us: Color, root_kind: RootKind) {
 /// root's probe's score in `PROBE_VAR`), as [`cut_root_candidates`]
 /// searches it: its own probe, dropped when that leaves it strictly below
 /// the root's probe, searched otherwise; leaves its [`SCORE`], the
-/// repetition rule and the mate guard applied.
+/// repetition rule and the mate guard applied. At depth 6 that search is
+/// depth 5's, and a candidate it leaves in the window is searched again
+/// a ply deeper ([`deepen_in_window`]).
 fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
     let RootKind { plan, depth, .. } = root_kind;
     // Where the node below is a probed one, it skips its probe's move.
-    let named = !root_kind.deeper && probes(plan, depth - 1, 2);
+    let named = probes(plan, depth - 1, 2);
     probe(m, !us, plan, depth - 1, 2, named);
     m.if_stack_empty(
         |m| no_reply_score(m, 1),
@@ -343,25 +364,7 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
             m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
             m.delete(OWN_PROBE_VAR);
             m.delete(CHECK_VAR);
-            if root_kind.bounded {
-                // The replies are searched with the bound: a reply search
-                // ends at its probe when that leaves the candidate
-                // strictly below the deep probe. A repeating candidate
-                // gets none, as above.
-                m.set(BETA_VAR, Expr::from(2 * EVEN) - m.get(DEEP_VAR));
-                m.set(DEEP_ALPHA_VAR, m.get(DEEP_VAR));
-                if m.is_set(REPEAT_VAR) {
-                    m.if_(m.get(REPEAT_VAR).eq("T"), |m| {
-                        m.set(BETA_VAR, 2 * EVEN);
-                        m.set(DEEP_ALPHA_VAR, 0u32);
-                    });
-                }
-                deep_reply(m, us, plan, depth);
-                m.delete(BETA_VAR);
-                m.delete(DEEP_ALPHA_VAR);
-            } else if root_kind.deeper {
-                deep_reply(m, us, plan, depth);
-            } else if named {
+            if named {
                 // The node below sees only the board and its probe.
                 let copy = m.fork_inactive();
                 let candidate = m.pause();
@@ -380,10 +383,54 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
             m.emit_raw(Instr::AssignPop(var(SCORE)));
             m.assume_set(&[SCORE]);
             m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
+            if root_kind.deeper {
+                deepen_in_window(m, us, root_kind);
+            }
         },
     );
     repetition::repeats_are_even(m, 1);
     guard::guard_root_candidates(m, us);
+}
+
+/// Depth 6: each active thread a root candidate holding its depth-5
+/// [`SCORE`] (exact where it is at least the window's floor in
+/// `ALPHA_VAR`, [`DEEP_WINDOW`] below the root's probe's score) is
+/// dropped when it scores below the floor, unless it repeats a position
+/// of the game; the others are searched by a whole depth-5 search for
+/// the opponent (with the deep probe's bounds when `bounded`), whose
+/// score replaces [`SCORE`].
+fn deepen_in_window(m: &mut Machine, us: Color, root_kind: RootKind) {
+    let RootKind { plan, depth, .. } = root_kind;
+    let outside = m.get(SCORE).lt(m.get(ALPHA_VAR));
+    if m.is_set(REPEAT_VAR) {
+        let repeats = m.get(REPEAT_VAR).eq("T");
+        m.if_(outside & !repeats, |m| m.destroy_active());
+    } else {
+        m.if_(outside, |m| m.destroy_active());
+    }
+    m.delete(SCORE);
+    if root_kind.bounded {
+        // The replies are searched with the bound: a reply search ends at
+        // its probe when that leaves the candidate strictly below the
+        // deep probe. A repeating candidate gets none, as above.
+        m.set(BETA_VAR, Expr::from(2 * EVEN) - m.get(DEEP_VAR));
+        m.set(DEEP_ALPHA_VAR, m.get(DEEP_VAR));
+        if m.is_set(REPEAT_VAR) {
+            m.if_(m.get(REPEAT_VAR).eq("T"), |m| {
+                m.set(BETA_VAR, 2 * EVEN);
+                m.set(DEEP_ALPHA_VAR, 0u32);
+            });
+        }
+        deep_reply(m, us, plan, depth);
+        m.delete(BETA_VAR);
+        m.delete(DEEP_ALPHA_VAR);
+    } else {
+        deep_reply(m, us, plan, depth);
+    }
+    m.emit_raw(Instr::Pop);
+    m.emit_raw(Instr::AssignPop(var(SCORE)));
+    m.assume_set(&[SCORE]);
+    m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
 }
 
 /// Depth 6, once the root's probe has its score and its move (each

@@ -143,7 +143,9 @@ enum Command {
         movetime: Option<u64>,
         /// At a fixed depth, search this move (`e2e4`) first as the root's
         /// probe, as each rung of --movetime searches the answer of the rung
-        /// below: the same answer, only the time changes.
+        /// below: the same answer, only the time changes (at depth 6 the
+        /// probe's score also chooses which moves are searched a ply
+        /// deeper, so there the answer can change).
         #[arg(long, value_name = "MOVE", conflicts_with = "movetime")]
         probe: Option<String>,
     },
