@@ -187,15 +187,17 @@ pub(crate) fn score_below(m: &mut Machine, us: Color, plan: Plan, depth: u32, pl
 /// searched: [`SCORE`] from the `[em, v]` that search left (`v` for the
 /// side that replied), or [`no_reply_score`] where it left nothing.
 pub(crate) fn take_reply_score(m: &mut Machine, ply: u32) {
-    m.if_stack_empty(
-        |m| no_reply_score(m, ply),
-        |m| {
-            m.emit_raw(Instr::Pop);
-            m.emit_raw(Instr::AssignPop(var(SCORE)));
-            m.assume_set(&[SCORE]);
-            m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
-        },
-    );
+    m.if_stack_empty(|m| no_reply_score(m, ply), pop_reply_score);
+}
+
+/// Takes the `[em, v]` a search left on each active thread's (non-empty)
+/// stack as the thread's [`SCORE`], turned to the view of the side that
+/// moved into the position: `2 * EVEN - v`.
+pub(crate) fn pop_reply_score(m: &mut Machine) {
+    m.emit_raw(Instr::Pop);
+    m.emit_raw(Instr::AssignPop(var(SCORE)));
+    m.assume_set(&[SCORE]);
+    m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
 }
 
 /// Keeps the thread of each run of active threads with the best `var`

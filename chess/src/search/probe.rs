@@ -62,8 +62,8 @@ use crate::search::reduce::Better;
 use crate::search::repetition::{self, REPEAT_VAR};
 use crate::search::RootCut;
 use crate::search::{
-    carry_down, guard, keep_best, leaf_pairs, no_reply_score, node, score_below, take_reply_score,
-    KeepOnly,
+    carry_down, guard, keep_best, leaf_pairs, no_reply_score, node, pop_reply_score, score_below,
+    take_reply_score, KeepOnly,
 };
 use crate::vocabulary::{Plan, BEST, EVEN, SCORE};
 
@@ -355,12 +355,7 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
             }
             // The candidate scores at most `2 * EVEN - OWN_PROBE_VAR`.
             let below = (m.get(PROBE_VAR) + m.get(OWN_PROBE_VAR)).gt(2 * EVEN);
-            if m.is_set(REPEAT_VAR) {
-                let repeats = m.get(REPEAT_VAR).eq("T");
-                m.if_(below & !repeats, |m| m.destroy_active());
-            } else {
-                m.if_(below, |m| m.destroy_active());
-            }
+            drop_unless_repeating(m, below);
             m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
             m.delete(OWN_PROBE_VAR);
             m.delete(CHECK_VAR);
@@ -379,10 +374,7 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
                 // by `node`, which takes its own copy.
                 node(m, !us, plan, depth - 1, 2);
             }
-            m.emit_raw(Instr::Pop);
-            m.emit_raw(Instr::AssignPop(var(SCORE)));
-            m.assume_set(&[SCORE]);
-            m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
+            pop_reply_score(m);
             if root_kind.deeper {
                 deepen_in_window(m, us, root_kind);
             }
@@ -390,6 +382,18 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
     );
     repetition::repeats_are_even(m, 1);
     guard::guard_root_candidates(m, us);
+}
+
+/// Deletes each active thread (a root candidate) where `drop` holds,
+/// unless it repeats a position of the game (a draw whatever its bound
+/// says, so never dropped).
+fn drop_unless_repeating(m: &mut Machine, drop: Expr) {
+    if m.is_set(REPEAT_VAR) {
+        let repeats = m.get(REPEAT_VAR).eq("T");
+        m.if_(drop & !repeats, |m| m.destroy_active());
+    } else {
+        m.if_(drop, |m| m.destroy_active());
+    }
 }
 
 /// Depth 6: each active thread a root candidate holding its depth-5
@@ -402,12 +406,7 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
 fn deepen_in_window(m: &mut Machine, us: Color, root_kind: RootKind) {
     let RootKind { plan, depth, .. } = root_kind;
     let outside = m.get(SCORE).lt(m.get(ALPHA_VAR));
-    if m.is_set(REPEAT_VAR) {
-        let repeats = m.get(REPEAT_VAR).eq("T");
-        m.if_(outside & !repeats, |m| m.destroy_active());
-    } else {
-        m.if_(outside, |m| m.destroy_active());
-    }
+    drop_unless_repeating(m, outside);
     m.delete(SCORE);
     if root_kind.bounded {
         // The replies are searched with the bound: a reply search ends at
@@ -427,10 +426,7 @@ fn deepen_in_window(m: &mut Machine, us: Color, root_kind: RootKind) {
     } else {
         deep_reply(m, us, plan, depth);
     }
-    m.emit_raw(Instr::Pop);
-    m.emit_raw(Instr::AssignPop(var(SCORE)));
-    m.assume_set(&[SCORE]);
-    m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
+    pop_reply_score(m);
 }
 
 /// Depth 6, once the root's probe has its score and its move (each
@@ -679,10 +675,7 @@ fn cut_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) 
                 m.delete(OWN_PROBE_VAR);
                 m.delete(CHECK_VAR);
                 cut_candidates(m, !us, plan, depth - 1, ply + 1);
-                m.emit_raw(Instr::Pop);
-                m.emit_raw(Instr::AssignPop(var(SCORE)));
-                m.assume_set(&[SCORE]);
-                m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
+                pop_reply_score(m);
             },
         );
     }
