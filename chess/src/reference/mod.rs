@@ -319,7 +319,7 @@ fn guarded(after: &Chess, plan: Plan, score: u32) -> u32 {
 }
 
 /// The value of the root move that led to `after`, searched by `plan`.
-/// Depth 6's ply more (`search::probe::deepens_root`) is the opponent's
+/// Depth 6's ply more (`search::root::deepens_root`) is the opponent's
 /// whole depth-5 answer from `after`, mate guard included, its mates
 /// counted from that answer's ply; this reference scores every root move
 /// so, where the regex program searches only those depth 5's root cut

@@ -1,6 +1,6 @@
 //! The root's probe hint: a move the caller expects to be best (the
 //! answer of the ladder's rung below, `deepen`), which the root's probe
-//! (`probe::probed_root`) searches beside the move its 2-ply look
+//! (`root::probed_root`) searches beside the move its 2-ply look
 //! chooses, the better score of the two becoming the probe's.
 //!
 //! A reply state may carry a [`HINT_PREFIX`] line before its thread;
@@ -15,7 +15,7 @@
 //! before their search (every one it cannot rule out is searched), so a
 //! wrong, illegal or stale hint costs time, never a different move or
 //! score, at depths 2 to 5; at depth 6 it also sets which moves get the
-//! ply more (`probe::deepen_in_window`), so there it can change the
+//! ply more (`root::deepen_in_window`), so there it can change the
 //! move. This module owns the line, the variables and those three
 //! steps; it must not choose between the candidates or compare scores
 //! itself (`probe` does, by `reduce::KeepBest`).

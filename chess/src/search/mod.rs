@@ -33,8 +33,9 @@ pub(crate) mod hint;
 mod probe;
 pub(crate) mod reduce;
 pub(crate) mod repetition;
+mod root;
 
-pub use probe::DEEP_WINDOW;
+pub use root::DEEP_WINDOW;
 
 use std::sync::Arc;
 
@@ -73,11 +74,11 @@ pub fn search_onto_stack(m: &mut Machine, us: Color, depth: Depth) {
 }
 
 /// Whether the root drops candidates that cannot reach its probe's score
-/// (`probe::probed_root`, where the plan has probed nodes below the
+/// (`root::probed_root`, where the plan has probed nodes below the
 /// root). It never changes the move or the score; `Off` is there for the
 /// tests that check so. Depth 6 is made by depth 5's root cut and has no
 /// uncut form: there `Off` leaves out only the bounds of its deep probe
-/// (`probe::deep_probe`).
+/// (`root::deep_probe`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RootCut {
     /// Drop them (what every front end plays).
@@ -88,24 +89,24 @@ pub enum RootCut {
 }
 
 /// Whether the root of `plan` runs the mate guard (`guard`): where it is
-/// searched as `probe::probed_root` (depths 3 to 6), with the root cut on
+/// searched as `root::probed_root` (depths 3 to 6), with the root cut on
 /// or off alike.
 pub(crate) fn guards_root(plan: Plan) -> bool {
-    probe::probes_root(plan, plan.plies)
+    root::probes_root(plan, plan.plies)
 }
 
-/// Whether `plan` is depth 6's (`probe::deepens_root`).
+/// Whether `plan` is depth 6's (`root::deepens_root`).
 pub(crate) fn deepens_root(plan: Plan) -> bool {
-    probe::deepens_root(plan)
+    root::deepens_root(plan)
 }
 
 /// [`search_onto_stack`], with the root cut `cut`.
 fn search_onto_stack_cut(m: &mut Machine, us: Color, depth: Depth, cut: RootCut) {
     let plan = depth.plan();
-    // Depth 6 is made by depth 5's root cut (`probe::deepens_root`): it
+    // Depth 6 is made by depth 5's root cut (`root::deepens_root`): it
     // has no uncut form, and `Off` leaves out only its deep probe's bounds.
-    if probe::deepens_root(plan) || (cut == RootCut::On && probe::probes_root(plan, plan.plies)) {
-        probe::probed_root(m, us, plan, plan.plies, cut);
+    if root::deepens_root(plan) || (cut == RootCut::On && root::probes_root(plan, plan.plies)) {
+        root::probed_root(m, us, plan, plan.plies, cut);
     } else {
         node(m, us, plan, plan.plies, 1);
     }

@@ -1,0 +1,413 @@
+//! The probed root: the root searched without searching every
+//! candidate, and depth 6's ply more.
+//!
+//! The root first searches its own probe ([`probed_root`]: the candidate a
+//! 2-ply look scores best, given a hint (`hint`: the rung below's answer)
+//! that move too, the better score taken); then every other candidate
+//! gets its own probe (`probe`'s, one ply down), the least its node can
+//! score for the opponent, and a candidate whose probe already leaves it
+//! strictly below the root's probe is dropped before its next ply is
+//! made, keeping every candidate that could tie with the best, so that
+//! the root chooses the same move; the candidate that is the root's
+//! probe's move takes the probe's score instead of being searched a
+//! second time. The root's probe's score also goes down to the third ply
+//! (the root's side to move, the last full-width ply at depth 5), through
+//! the root candidates' own probes and searches alike, where a candidate
+//! standing strictly below it is dropped as well: every root move through
+//! it scores below the root's probe, whose move the root plays instead (a
+//! root move that repeats the game's position is a draw whatever it
+//! scores, but for a mate, so it gets no such bound). Depth 3, which has
+//! no capture plies, cuts its root the same way: a candidate's own probe
+//! is then its best reply's whole score.
+//!
+//! Depth 6 ([`deepens_root`]) first searches the root's probe's move a
+//! ply deeper ([`deep_probe`]); each other kept candidate is searched as
+//! depth 5 searches it, and only those whose depth-5 score is within
+//! [`DEEP_WINDOW`] of the root's probe's are searched a ply deeper, their
+//! replies bounded by the deep probe's score: a reply search whose own
+//! probe already leaves the candidate strictly below it ends there, and
+//! two plies below the reply (the root's side to move) a candidate whose
+//! own probe leaves it strictly below it is dropped.
+//!
+//! This module owns the root's cut and depth 6's window; it must not
+//! change the move or score the root chooses (the cut changes only how
+//! much is searched; depth 6's window chooses which moves get the ply
+//! more), and it leaves the nodes below the root to `probe` and `search`.
+
+use std::sync::Arc;
+
+use regex_asm::ir::Instr;
+use regex_asm::{Expr, Machine};
+use shakmaty::Color;
+
+use crate::board::codec::TURN_VAR;
+use crate::movegen::{legal_moves_for, Options, MOVE_VAR};
+use crate::rules::specials::{Stage, CHECK_VAR};
+use crate::search::hint::HINT_VAR;
+use crate::search::probe::{
+    cut_candidates, probe, probes, strip, var, ALPHA_VAR, DEEP_ALPHA_VAR, NODE_MOVE_VAR,
+    OWN_PROBE_VAR, PLACEHOLDER, PROBE_MOVE_VAR, PROBE_VAR,
+};
+use crate::search::reduce::Better;
+use crate::search::repetition::{self, REPEAT_VAR};
+use crate::search::RootCut;
+use crate::search::{guard, keep_best, no_reply_score, node, pop_reply_score, take_reply_score};
+use crate::vocabulary::{Plan, BEST, EVEN, SCORE};
+
+/// At depth 6, the root's probe's move searched as the kept candidates
+/// are (a whole depth-5 search for the opponent, the repetition rule and
+/// the mate guard applied): a score the root reaches, for its side.
+const DEEP_VAR: &str = "pd";
+/// At depth 6, what a kept root candidate's reply search is handed: the
+/// score for the opponent above which the candidate ends strictly below
+/// [`DEEP_VAR`] (`2 * EVEN` for no bound).
+const BETA_VAR: &str = "bt";
+/// At depth 6, how far below the root's probe's score (in the
+/// evaluation's units, 10 centipawns: a pawn) a kept root candidate's
+/// depth-5 score may be and still be searched a ply deeper.
+pub const DEEP_WINDOW: u32 = 10;
+
+/// Whether `search::node` searches the root (ply 1, `depth` plies) as
+/// [`probed_root`]: when its candidates' nodes are probed ones, so each
+/// candidate's own probe is at hand, and at depth 3 without capture
+/// plies, where a candidate's own probe is one reply with the last ply
+/// below it.
+pub(crate) fn probes_root(plan: Plan, depth: u32) -> bool {
+    deepens_root(plan) || probes(plan, depth - 1, 2) || (depth == 3 && !plan.captures_at(depth))
+}
+
+/// Depth 5's plan: what a root that [`deepens_root`] cuts by, and what
+/// it searches each kept candidate's reply with.
+const BELOW_DEEP_ROOT: Plan = Plan { full: 3, plies: 5 };
+
+/// Whether `plan` is depth 5's with a full-width ply more (depth 6),
+/// searched as depth 5's root is, probes, cut and kept candidates'
+/// searches alike, except that each kept candidate whose depth-5 score
+/// is within [`DEEP_WINDOW`] of the root's probe's is then searched by
+/// depth 5 for the opponent (its own root cut and mate guard included)
+/// instead of by depth 4. So depth 6 costs about a depth-5 search, and
+/// one more per move in that window.
+pub(crate) fn deepens_root(plan: Plan) -> bool {
+    plan.full == BELOW_DEEP_ROOT.full + 1 && plan.plies == BELOW_DEEP_ROOT.plies + 1
+}
+
+/// The root (`us` to move, `depth` plies), searched as `search::node`
+/// searches it, with the cut of the ply below moved up one ply: first
+/// the root's own probe is searched (its candidate a 2-ply look scores
+/// best, scored as the root scores it, repetitions included); then every
+/// candidate gets its own probe, the least its node can score for the
+/// opponent, and a candidate whose probe leaves it *strictly* below the
+/// root's probe is dropped before its next ply is made. Every candidate
+/// that could score the best or tie with it is searched, so the root
+/// chooses exactly the move and score of searching them all. A candidate
+/// that repeats a position of the game scores a draw whatever its probe
+/// says, so it is never dropped. Leaves `[em, v]` on each active thread's
+/// stack, or nothing when it has no legal move.
+///
+/// At depth 6 ([`deepens_root`]) with `cut` on, the root's probe's move is
+/// first searched as the kept candidates in the window are
+/// ([`deep_probe`]), and its score bounds the others' replies
+/// ([`BETA_VAR`], [`DEEP_ALPHA_VAR`]): the same move and score, less
+/// searched. With `cut` off the candidates are still chosen by depth 5's
+/// root cut and the window (depth 6 has no uncut form), without those
+/// bounds.
+pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cut: RootCut) {
+    let deeper = deepens_root(plan);
+    let bounded = deeper && cut == RootCut::On;
+    let (plan, depth) = if deeper {
+        (BELOW_DEEP_ROOT, BELOW_DEEP_ROOT.plies)
+    } else {
+        (plan, depth)
+    };
+    let root_kind = RootKind {
+        plan,
+        depth,
+        deeper,
+        bounded,
+    };
+    let copy = m.fork_inactive();
+    let root = m.pause();
+    m.reactivate(copy);
+    strip(m, 1, &[HINT_VAR, BETA_VAR, DEEP_ALPHA_VAR]);
+    probe(m, us, plan, depth, 1, true);
+    if m.is_set(HINT_VAR) {
+        m.delete(HINT_VAR);
+    }
+    m.if_stack_empty(
+        |_| {},
+        |m| {
+            m.emit_raw(Instr::AssignPop(var(PROBE_VAR)));
+            m.emit_raw(Instr::AssignPop(var(PROBE_MOVE_VAR)));
+            m.assume_set(&[PROBE_VAR, PROBE_MOVE_VAR]);
+            if bounded {
+                deep_probe(m, us, plan, depth);
+            }
+            if m.is_set(BETA_VAR) {
+                // A depth-6 root candidate's reply: when the probe's reply
+                // already leaves that candidate strictly below the root's
+                // deep probe, its score is no matter (the root plays
+                // another move), and the probe's is handed up as a bound.
+                m.if_else(
+                    m.get(PROBE_VAR).gt(m.get(BETA_VAR)),
+                    |m| {
+                        m.emit_raw(Instr::Lookup(var(PROBE_VAR)));
+                        m.emit_raw(Instr::Push(PLACEHOLDER.into()));
+                    },
+                    |m| {
+                        m.delete(BETA_VAR);
+                        cut_root_candidates(m, us, root_kind);
+                    },
+                );
+            } else {
+                cut_root_candidates(m, us, root_kind);
+            }
+        },
+    );
+    m.absorb(&root);
+    m.reactivate_alone(root);
+}
+
+/// How a probed root searches its candidates: with `plan` and `depth`
+/// (depth 5's at depth 6), each kept candidate by its node below and,
+/// within the window (`deeper`, depth 6), again by a whole `depth`-ply
+/// search for the opponent, with the deep probe's bounds (`bounded`,
+/// depth 6 with its cut on).
+#[derive(Debug, Clone, Copy)]
+struct RootKind {
+    plan: Plan,
+    depth: u32,
+    deeper: bool,
+    bounded: bool,
+}
+
+/// The root's candidates, each active thread holding the root's probe's
+/// score in `PROBE_VAR` and its move in [`PROBE_MOVE_VAR`]: the probe's
+/// move takes the probe's score (at depth 6 the deep probe's); every
+/// other candidate gets its own probe, is dropped when that leaves it
+/// strictly below the root's probe, and is searched otherwise
+/// (`deeper`: then, within [`DEEP_WINDOW`] of the root's probe, by a
+/// whole `depth`-ply search for the opponent, a ply more than the probes
+/// see; `bounded`: with [`DEEP_VAR`]'s bounds); leaves `[em, v]` of the
+/// best on each thread's stack.
+fn cut_root_candidates(m: &mut Machine, us: Color, root_kind: RootKind) {
+    let RootKind { plan, depth, .. } = root_kind;
+    // Where the third ply is the last full-width one, its nodes also drop
+    // the candidates that stand below the root's probe (`cut_candidates`),
+    // in each candidate's own probe as in its search.
+    let alpha = probes(plan, depth - 2, 3);
+    let copy = m.fork_inactive();
+    let node_thread = m.pause();
+    m.reactivate(copy);
+    legal_moves_for(m, us, Options::QUIET);
+    m.set(BEST, m.get(MOVE_VAR));
+    m.delete(MOVE_VAR);
+    m.delete(TURN_VAR);
+    repetition::mark_candidates(m, !us, 1);
+    m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
+    if alpha {
+        // A candidate's own probe then scores exactly where the candidate
+        // can reach the root's probe, and below it where it cannot, so
+        // the cut below drops the same candidates. At depth 6 the bound is
+        // the window's floor: depth 5's score must be exact down to it.
+        if root_kind.deeper {
+            m.if_else(
+                m.get(PROBE_VAR).gt(DEEP_WINDOW),
+                |m| m.set(ALPHA_VAR, m.get(PROBE_VAR) - Expr::from(DEEP_WINDOW)),
+                |m| m.set(ALPHA_VAR, 0u32),
+            );
+        } else {
+            m.set(ALPHA_VAR, m.get(PROBE_VAR));
+        }
+        if m.is_set(REPEAT_VAR) {
+            // A repeating candidate scores a draw unless its search finds
+            // a mate, which a score below the bound need not tell
+            // truly: its nodes get no bound (0 never binds).
+            m.if_(m.get(REPEAT_VAR).eq("T"), |m| m.set(ALPHA_VAR, 0u32));
+        }
+    }
+    // The root's probe's move was searched before the candidates were
+    // made (at depth 6 by the deep probe), scored as a candidate here
+    // would be, the repetition rule and the mate guard included: its
+    // candidate takes that score instead of being searched again. Without
+    // the deep probe, depth 6 has only the probe's depth-5 score, so it
+    // searches every kept candidate, the probe's move in the window too.
+    if !root_kind.deeper || root_kind.bounded {
+        let known = if root_kind.bounded {
+            DEEP_VAR
+        } else {
+            PROBE_VAR
+        };
+        m.if_else(
+            m.get(BEST).eq(m.get(PROBE_MOVE_VAR)),
+            |m| {
+                m.set(SCORE, m.get(known));
+                m.delete(CHECK_VAR);
+            },
+            |m| search_root_candidate(m, us, root_kind),
+        );
+    } else {
+        search_root_candidate(m, us, root_kind);
+    }
+    m.delete(PROBE_MOVE_VAR);
+    if root_kind.bounded {
+        m.delete(DEEP_VAR);
+    }
+    if alpha {
+        m.delete(ALPHA_VAR);
+    }
+    keep_best(m, SCORE, Better::Max);
+    m.emit_raw(Instr::Lookup(var(SCORE)));
+    m.emit_raw(Instr::Lookup(var(BEST)));
+    m.absorb(&node_thread);
+    m.reactivate_alone(node_thread);
+}
+
+/// One root candidate (each active thread, `us` just moved, holding the
+/// root's probe's score in `PROBE_VAR`), as [`cut_root_candidates`]
+/// searches it: its own probe, dropped when that leaves it strictly below
+/// the root's probe, searched otherwise; leaves its [`SCORE`], the
+/// repetition rule and the mate guard applied. At depth 6 that search is
+/// depth 5's, and a candidate it leaves in the window is searched again
+/// a ply deeper ([`deepen_in_window`]).
+fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
+    let RootKind { plan, depth, .. } = root_kind;
+    // Where the node below is a probed one, it skips its probe's move.
+    let named = probes(plan, depth - 1, 2);
+    probe(m, !us, plan, depth - 1, 2, named);
+    m.if_stack_empty(
+        |m| no_reply_score(m, 1),
+        |m| {
+            m.emit_raw(Instr::AssignPop(var(OWN_PROBE_VAR)));
+            m.assume_set(&[OWN_PROBE_VAR]);
+            if named {
+                m.emit_raw(Instr::AssignPop(var(NODE_MOVE_VAR)));
+                m.assume_set(&[NODE_MOVE_VAR]);
+            }
+            // The candidate scores at most `2 * EVEN - OWN_PROBE_VAR`.
+            let below = (m.get(PROBE_VAR) + m.get(OWN_PROBE_VAR)).gt(2 * EVEN);
+            drop_unless_repeating(m, below);
+            m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
+            m.delete(OWN_PROBE_VAR);
+            m.delete(CHECK_VAR);
+            if named {
+                // The node below sees only the board and its probe.
+                let copy = m.fork_inactive();
+                let candidate = m.pause();
+                m.reactivate(copy);
+                strip(m, 2, &[PROBE_VAR, ALPHA_VAR, DEEP_ALPHA_VAR, NODE_MOVE_VAR]);
+                cut_candidates(m, !us, plan, depth - 1, 2);
+                m.absorb(&candidate);
+                m.reactivate_alone(candidate);
+            } else {
+                // Depth 3: its replies are the last two plies, searched
+                // whole (each reply's own probe would be its whole score)
+                // by `node`, which takes its own copy.
+                node(m, !us, plan, depth - 1, 2);
+            }
+            pop_reply_score(m);
+            if root_kind.deeper {
+                deepen_in_window(m, us, root_kind);
+            }
+        },
+    );
+    repetition::repeats_are_even(m, 1);
+    guard::guard_root_candidates(m, us);
+}
+
+/// Deletes each active thread (a root candidate) where `drop` holds,
+/// unless it repeats a position of the game (a draw whatever its bound
+/// says, so never dropped).
+fn drop_unless_repeating(m: &mut Machine, drop: Expr) {
+    if m.is_set(REPEAT_VAR) {
+        let repeats = m.get(REPEAT_VAR).eq("T");
+        m.if_(drop & !repeats, |m| m.destroy_active());
+    } else {
+        m.if_(drop, |m| m.destroy_active());
+    }
+}
+
+/// Depth 6: each active thread a root candidate holding its depth-5
+/// [`SCORE`] (exact where it is at least the window's floor in
+/// `ALPHA_VAR`, [`DEEP_WINDOW`] below the root's probe's score) is
+/// dropped when it scores below the floor, unless it repeats a position
+/// of the game; the others are searched by a whole depth-5 search for
+/// the opponent (with the deep probe's bounds when `bounded`), whose
+/// score replaces [`SCORE`].
+fn deepen_in_window(m: &mut Machine, us: Color, root_kind: RootKind) {
+    let RootKind { plan, depth, .. } = root_kind;
+    let outside = m.get(SCORE).lt(m.get(ALPHA_VAR));
+    drop_unless_repeating(m, outside);
+    m.delete(SCORE);
+    if root_kind.bounded {
+        // The replies are searched with the bound: a reply search ends at
+        // its probe when that leaves the candidate strictly below the
+        // deep probe. A repeating candidate gets none, as above.
+        m.set(BETA_VAR, Expr::from(2 * EVEN) - m.get(DEEP_VAR));
+        m.set(DEEP_ALPHA_VAR, m.get(DEEP_VAR));
+        if m.is_set(REPEAT_VAR) {
+            m.if_(m.get(REPEAT_VAR).eq("T"), |m| {
+                m.set(BETA_VAR, 2 * EVEN);
+                m.set(DEEP_ALPHA_VAR, 0u32);
+            });
+        }
+        deep_reply(m, us, plan, depth);
+        m.delete(BETA_VAR);
+        m.delete(DEEP_ALPHA_VAR);
+    } else {
+        deep_reply(m, us, plan, depth);
+    }
+    pop_reply_score(m);
+}
+
+/// Depth 6, once the root's probe has its score and its move (each
+/// active thread a root holding [`PROBE_MOVE_VAR`]): that move is made and
+/// searched as [`cut_root_candidates`] searches a kept candidate, the
+/// repetition rule and the mate guard applied, and its score is set in
+/// [`DEEP_VAR`] (0, which binds nothing, if the move is not found).
+/// Every kept candidate can then be cut against a score the root reaches.
+fn deep_probe(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
+    let copy = m.fork_inactive();
+    let root = m.pause();
+    m.reactivate(copy);
+    legal_moves_for(m, us, Options::QUIET);
+    m.if_(m.get(MOVE_VAR).ne(m.get(PROBE_MOVE_VAR)), |m| {
+        m.destroy_active()
+    });
+    m.delete(MOVE_VAR);
+    m.delete(TURN_VAR);
+    m.delete(PROBE_MOVE_VAR);
+    m.delete(PROBE_VAR);
+    repetition::mark_candidates(m, !us, 1);
+    m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
+    deep_reply(m, us, plan, depth);
+    take_reply_score(m, 1);
+    m.delete(CHECK_VAR);
+    repetition::repeats_are_even(m, 1);
+    guard::guard_root_candidates(m, us);
+    m.emit_raw(Instr::Lookup(var(SCORE)));
+    m.absorb(&root);
+    m.reactivate_alone(root);
+    m.if_stack_empty(
+        |m| m.set(DEEP_VAR, 0u32),
+        |m| {
+            m.emit_raw(Instr::AssignPop(var(DEEP_VAR)));
+            m.assume_set(&[DEEP_VAR]);
+        },
+    );
+}
+
+/// Depth 6: pushes `[em, v]` of the opponent's whole depth-5 search after
+/// each active thread's root candidate (`us` just moved), or nothing when
+/// the opponent has no legal move. The reply is searched as depth 5's
+/// root is, from the board alone (a repetition below the root is not
+/// looked for, as at any depth), and with [`BETA_VAR`] when the candidate
+/// holds it.
+fn deep_reply(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
+    let copy = m.fork_inactive();
+    let candidate = m.pause();
+    m.reactivate(copy);
+    strip(m, 2, &[BETA_VAR, DEEP_ALPHA_VAR]);
+    probed_root(m, !us, plan, depth, RootCut::On);
+    m.absorb(&candidate);
+    m.reactivate_alone(candidate);
+}
