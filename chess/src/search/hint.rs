@@ -16,7 +16,10 @@
 //! wrong, illegal or stale hint costs time, never a different move or
 //! score, at depths 2 to 5; at depth 6 it also sets which moves get the
 //! ply more (`root::deepen_in_window`), so there it can change the
-//! move. This module owns the line, the variables and those three
+//! move. Depth 6 also hints each reply search of its ply more (`root`'s
+//! `deep_reply`): with the best reply depth 5's search of the candidate
+//! found, in the same variable, which costs time or saves it, never a
+//! score. This module owns the line, the variables and those three
 //! steps; it must not choose between the candidates or compare scores
 //! itself (`probe` does, by `reduce::KeepBest`).
 

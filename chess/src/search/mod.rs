@@ -196,6 +196,13 @@ pub(crate) fn take_reply_score(m: &mut Machine, ply: u32) {
 /// moved into the position: `2 * EVEN - v`.
 pub(crate) fn pop_reply_score(m: &mut Machine) {
     m.emit_raw(Instr::Pop);
+    take_reply_value(m);
+}
+
+/// Takes the `v` a search left on top of each active thread's stack (its
+/// move already taken) as the thread's [`SCORE`], turned as
+/// [`pop_reply_score`] turns it.
+pub(crate) fn take_reply_value(m: &mut Machine) {
     m.emit_raw(Instr::AssignPop(var(SCORE)));
     m.assume_set(&[SCORE]);
     m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));

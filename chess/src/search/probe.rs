@@ -65,6 +65,9 @@ pub(super) const NODE_MOVE_VAR: &str = "pw";
 /// candidate whose own probe leaves it strictly below it is dropped (0
 /// for no bound).
 pub(super) const DEEP_ALPHA_VAR: &str = "ga";
+/// At depth 6, the move of the best reply a kept root candidate's node
+/// finds ([`cut_candidates`] with `names_best`), for its ply more.
+pub(super) const REPLY_MOVE_VAR: &str = "rb";
 
 pub(super) fn var(name: &str) -> VarName {
     VarName::must(name)
@@ -96,7 +99,7 @@ pub(crate) fn probed_node(m: &mut Machine, us: Color, plan: Plan, depth: u32, pl
             m.emit_raw(Instr::AssignPop(var(PROBE_VAR)));
             m.emit_raw(Instr::AssignPop(var(NODE_MOVE_VAR)));
             m.assume_set(&[PROBE_VAR, NODE_MOVE_VAR]);
-            cut_candidates(m, us, plan, depth, ply);
+            cut_candidates(m, us, plan, depth, ply, false);
         },
     );
     m.absorb(&root);
@@ -216,12 +219,29 @@ fn stands_below(plan: Plan, ply: u32) -> bool {
 
 /// Every candidate of each active thread (a position holding
 /// `PROBE_VAR`) made and cut, the rest searched; leaves `[em, v]` on each
-/// thread's stack, `v` the best of theirs and the probe's.
-pub(super) fn cut_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
+/// thread's stack, `v` the best of theirs and the probe's. `em` is a
+/// placeholder, unless `names_best` (a depth-6 root candidate's node,
+/// whose full-width candidates are not cut by standing): then it is the
+/// move of the best (the probe's, [`NODE_MOVE_VAR`], where the probe
+/// scores at least as well), which the candidate's ply more searches
+/// first.
+pub(super) fn cut_candidates(
+    m: &mut Machine,
+    us: Color,
+    plan: Plan,
+    depth: u32,
+    ply: u32,
+    names_best: bool,
+) {
     let copy = m.fork_inactive();
     let node_thread = m.pause();
     m.reactivate(copy);
+    if m.is_set(REPLY_MOVE_VAR) {
+        // The node above names its best candidate; this one's do not.
+        m.delete(REPLY_MOVE_VAR);
+    }
     if stands_below(plan, ply) {
+        debug_assert!(!names_best, "a standing node names no best move");
         m.special(Arc::new(Cuttable), &[], &[]);
         // As `search::node` makes them: evaluated for the side that moves
         // next, as the capture node needs it.
@@ -267,6 +287,9 @@ pub(super) fn cut_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32,
     } else {
         legal_moves_for(m, us, Options::QUIET);
         drop_probe_move(m);
+        if names_best {
+            m.set(REPLY_MOVE_VAR, m.get(MOVE_VAR));
+        }
         m.delete(MOVE_VAR);
         m.delete(TURN_VAR);
         m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
@@ -295,29 +318,41 @@ pub(super) fn cut_candidates(m: &mut Machine, us: Color, plan: Plan, depth: u32,
                 m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
                 m.delete(OWN_PROBE_VAR);
                 m.delete(CHECK_VAR);
-                cut_candidates(m, !us, plan, depth - 1, ply + 1);
+                cut_candidates(m, !us, plan, depth - 1, ply + 1, false);
                 pop_reply_score(m);
             },
         );
     }
     keep_best(m, SCORE, Better::Max);
+    if names_best {
+        m.emit_raw(Instr::Lookup(var(REPLY_MOVE_VAR)));
+    }
     m.emit_raw(Instr::Lookup(var(SCORE)));
     m.absorb(&node_thread);
     m.reactivate_alone(node_thread);
     // The best of the others, or the probe's when it is better or all
     // were cut.
-    m.if_stack_empty(
-        |m| m.set(SCORE, m.get(PROBE_VAR)),
-        |m| {
-            m.emit_raw(Instr::AssignPop(var(SCORE)));
-            m.assume_set(&[SCORE]);
-            m.if_(m.get(SCORE).lt(m.get(PROBE_VAR)), |m| {
-                m.set(SCORE, m.get(PROBE_VAR));
-            });
-        },
-    );
+    let probes_best = |m: &mut Machine| {
+        m.set(SCORE, m.get(PROBE_VAR));
+        if names_best {
+            m.set(REPLY_MOVE_VAR, m.get(NODE_MOVE_VAR));
+        }
+    };
+    m.if_stack_empty(probes_best, |m| {
+        m.emit_raw(Instr::AssignPop(var(SCORE)));
+        m.assume_set(&[SCORE]);
+        if names_best {
+            m.emit_raw(Instr::AssignPop(var(REPLY_MOVE_VAR)));
+            m.assume_set(&[REPLY_MOVE_VAR]);
+        }
+        m.if_(m.get(SCORE).lt(m.get(PROBE_VAR)), probes_best);
+    });
     m.emit_raw(Instr::Lookup(var(SCORE)));
-    m.emit_raw(Instr::Push(PLACEHOLDER.into()));
+    if names_best {
+        m.emit_raw(Instr::Lookup(var(REPLY_MOVE_VAR)));
+    } else {
+        m.emit_raw(Instr::Push(PLACEHOLDER.into()));
+    }
 }
 
 /// Drops, among a probed node's candidates (each active thread, its move

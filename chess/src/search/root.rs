@@ -27,7 +27,10 @@
 //! replies bounded by the deep probe's score: a reply search whose own
 //! probe already leaves the candidate strictly below it ends there, and
 //! two plies below the reply (the root's side to move) a candidate whose
-//! own probe leaves it strictly below it is dropped.
+//! own probe leaves it strictly below it is dropped. That reply search's
+//! probe also searches, as its hint, the best reply the candidate's
+//! depth-5 search found (`probe::cut_candidates` names it), so it ends
+//! at its probe more often; a hint changes no score.
 //!
 //! This module owns the root's cut and depth 6's window; it must not
 //! change the move or score the root chooses (the cut changes only how
@@ -51,7 +54,9 @@ use crate::search::probe::{
 use crate::search::reduce::Better;
 use crate::search::repetition::{self, REPEAT_VAR};
 use crate::search::RootCut;
-use crate::search::{guard, keep_best, no_reply_score, node, pop_reply_score, take_reply_score};
+use crate::search::{
+    guard, keep_best, no_reply_score, node, pop_reply_score, take_reply_score, take_reply_value,
+};
 use crate::vocabulary::{Plan, BEST, EVEN, SCORE};
 
 /// At depth 6, the root's probe's move searched as the kept candidates
@@ -273,6 +278,7 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
     let RootKind { plan, depth, .. } = root_kind;
     // Where the node below is a probed one, it skips its probe's move.
     let named = probes(plan, depth - 1, 2);
+    debug_assert!(named || !root_kind.deeper, "depth 5's nodes are probed");
     probe(m, !us, plan, depth - 1, 2, named);
     m.if_stack_empty(
         |m| no_reply_score(m, 1),
@@ -295,7 +301,7 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
                 let candidate = m.pause();
                 m.reactivate(copy);
                 strip(m, 2, &[PROBE_VAR, ALPHA_VAR, DEEP_ALPHA_VAR, NODE_MOVE_VAR]);
-                cut_candidates(m, !us, plan, depth - 1, 2);
+                cut_candidates(m, !us, plan, depth - 1, 2, root_kind.deeper);
                 m.absorb(&candidate);
                 m.reactivate_alone(candidate);
             } else {
@@ -304,9 +310,16 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
                 // by `node`, which takes its own copy.
                 node(m, !us, plan, depth - 1, 2);
             }
-            pop_reply_score(m);
             if root_kind.deeper {
+                // The node names its best reply: the hint of the
+                // candidate's ply more, whose probe searches it beside
+                // the look's choice (`deep_reply`).
+                m.emit_raw(Instr::AssignPop(var(HINT_VAR)));
+                m.assume_set(&[HINT_VAR]);
+                take_reply_value(m);
                 deepen_in_window(m, us, root_kind);
+            } else {
+                pop_reply_score(m);
             }
         },
     );
@@ -356,6 +369,7 @@ fn deepen_in_window(m: &mut Machine, us: Color, root_kind: RootKind) {
     } else {
         deep_reply(m, us, plan, depth);
     }
+    m.delete(HINT_VAR);
     pop_reply_score(m);
 }
 
@@ -400,14 +414,107 @@ fn deep_probe(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
 /// each active thread's root candidate (`us` just moved), or nothing when
 /// the opponent has no legal move. The reply is searched as depth 5's
 /// root is, from the board alone (a repetition below the root is not
-/// looked for, as at any depth), and with [`BETA_VAR`] when the candidate
-/// holds it.
+/// looked for, as at any depth), with [`BETA_VAR`] when the candidate
+/// holds it, and with its [`HINT_VAR`] as the root's probe hint when it
+/// holds one (a kept candidate's: the best reply its depth-5 search
+/// found, searched beside the look's choice; the deep probe's move has
+/// none).
 fn deep_reply(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
     let copy = m.fork_inactive();
     let candidate = m.pause();
     m.reactivate(copy);
-    strip(m, 2, &[BETA_VAR, DEEP_ALPHA_VAR]);
+    strip(m, 2, &[BETA_VAR, DEEP_ALPHA_VAR, HINT_VAR]);
     probed_root(m, !us, plan, depth, RootCut::On);
     m.absorb(&candidate);
     m.reactivate_alone(candidate);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::codec::{self, POSITION_VARS};
+    use crate::search::store_result;
+    use crate::vocabulary::Depth;
+    use regex_vm::state::State;
+    use regex_vm::{Config, Executor};
+    use shakmaty::uci::UciMove;
+    use shakmaty::CastlingMode;
+
+    /// A depth-6 root candidate's node, alone: the position's side to
+    /// move is the candidate's opponent, searched as `search_root_candidate`
+    /// searches it at depth 6 (its own probe, then `cut_candidates` with
+    /// `names_best`), the named move and score stored as a reply's.
+    fn named_node(m: &mut Machine, us: Color) {
+        strip(m, 2, &[]);
+        let plan = BELOW_DEEP_ROOT;
+        probe(m, us, plan, plan.plies - 1, 2, true);
+        m.if_stack_empty(
+            |_| {},
+            |m| {
+                m.emit_raw(Instr::AssignPop(var(PROBE_VAR)));
+                m.emit_raw(Instr::AssignPop(var(NODE_MOVE_VAR)));
+                m.assume_set(&[PROBE_VAR, NODE_MOVE_VAR]);
+                cut_candidates(m, us, plan, plan.plies - 1, 2, true);
+            },
+        );
+    }
+
+    /// The move a depth-6 root candidate's node names for its ply more
+    /// (the hint of `deep_reply`) is a best reply: one of the reference's
+    /// best moves at depth 4 (the node's two full-width plies and two
+    /// capture plies), scored as the reference scores it. Middlegames and
+    /// endings where the node's own probe is and is not the best.
+    #[test]
+    fn a_deep_candidates_node_names_its_best_reply() {
+        let program = regex_asm::assemble(|m| {
+            m.assume_set(&POSITION_VARS);
+            m.if_else(
+                m.get(TURN_VAR).eq("w"),
+                |m| named_node(m, Color::White),
+                |m| named_node(m, Color::Black),
+            );
+            store_result(m);
+        })
+        .expect("assembles");
+        let exec = Executor::new(&program, Config::default()).expect("compiles");
+        let fens = [
+            "r1bqk2r/pp2ppbp/n2p1np1/2pP4/2P1P3/2NB3P/PP3PP1/R1BQK1NR b KQkq - 0 7",
+            "r1b1k2r/ppppqppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R w KQkq - 1 6",
+            "2R2b1r/pp1nkp1p/6p1/3n4/3Nq3/4Bp2/P2Q2PP/4R1K1 b - - 6 23",
+            "r1bqkbnr/ppppp1pp/3n1p2/8/5P2/N1P1P3/PPQP2PP/R1B1KBNR b KQkq - 0 6",
+            "8/8/4k3/3n4/8/2K5/3R4/8 w - - 0 1",
+        ];
+        for fen in fens {
+            let pos = codec::parse_fen(fen).expect("a legal position");
+            let start = codec::encode_fen(fen).expect("encodes");
+            let mut s = State {
+                prefix: String::new(),
+                threads: vec![codec::thread_of(&start)],
+            }
+            .render();
+            exec.run(&mut s).expect("runs");
+            let out = State::parse(&s).expect("a state");
+            let thread = out.threads.first().expect("a thread");
+            let named = thread.var(BEST).expect("a move");
+            let score: u32 = thread
+                .var(SCORE)
+                .expect("a score")
+                .parse()
+                .expect("a number");
+            let mv = UciMove::from_ascii(named.as_bytes())
+                .ok()
+                .and_then(|u| u.to_move(&pos).ok())
+                .unwrap_or_else(|| panic!("{fen}: {named} is not a legal move"));
+            let four = Depth::exactly(4);
+            let (best, value) = crate::reference::best_moves_at(&pos, four).expect("moves");
+            assert_eq!(score, value, "{fen}: the node scores {score}");
+            assert!(
+                best.contains(&mv),
+                "{fen}: names {named}, not one of {:?}",
+                best.iter()
+                    .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+                    .collect::<Vec<_>>()
+            );
+        }
+    }
 }
