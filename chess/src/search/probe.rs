@@ -88,6 +88,19 @@ pub(crate) fn probes(plan: Plan, depth: u32, ply: u32) -> bool {
 /// its stack, `em` a placeholder (no caller reads a move below the root),
 /// or nothing when it has no legal move.
 pub(crate) fn probed_node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
+    probed_node_naming(m, us, plan, depth, ply, false);
+}
+
+/// [`probed_node`], its best candidate's move named on the stack instead
+/// of a placeholder when `names_best` ([`cut_candidates`]).
+pub(super) fn probed_node_naming(
+    m: &mut Machine,
+    us: Color,
+    plan: Plan,
+    depth: u32,
+    ply: u32,
+    names_best: bool,
+) {
     let copy = m.fork_inactive();
     let root = m.pause();
     m.reactivate(copy);
@@ -99,7 +112,7 @@ pub(crate) fn probed_node(m: &mut Machine, us: Color, plan: Plan, depth: u32, pl
             m.emit_raw(Instr::AssignPop(var(PROBE_VAR)));
             m.emit_raw(Instr::AssignPop(var(NODE_MOVE_VAR)));
             m.assume_set(&[PROBE_VAR, NODE_MOVE_VAR]);
-            cut_candidates(m, us, plan, depth, ply, false);
+            cut_candidates(m, us, plan, depth, ply, names_best);
         },
     );
     m.absorb(&root);
@@ -223,8 +236,8 @@ fn stands_below(plan: Plan, ply: u32) -> bool {
 /// placeholder, unless `names_best` (a depth-6 root candidate's node,
 /// whose full-width candidates are not cut by standing): then it is the
 /// move of the best (the probe's, [`NODE_MOVE_VAR`], where the probe
-/// scores at least as well), which the candidate's ply more searches
-/// first.
+/// scores at least as well), which the candidate's ply more probes
+/// beside its look's choice.
 pub(super) fn cut_candidates(
     m: &mut Machine,
     us: Color,

@@ -433,6 +433,7 @@ fn deep_reply(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
 mod tests {
     use super::*;
     use crate::board::codec::{self, POSITION_VARS};
+    use crate::search::probe::probed_node_naming;
     use crate::search::store_result;
     use crate::vocabulary::Depth;
     use regex_vm::state::State;
@@ -441,22 +442,13 @@ mod tests {
     use shakmaty::CastlingMode;
 
     /// A depth-6 root candidate's node, alone: the position's side to
-    /// move is the candidate's opponent, searched as `search_root_candidate`
-    /// searches it at depth 6 (its own probe, then `cut_candidates` with
-    /// `names_best`), the named move and score stored as a reply's.
+    /// move is the candidate's opponent, searched as a probed node with
+    /// depth 5's plan at ply 2 (as `search_root_candidate` searches it at
+    /// depth 6, but for the root's bound), its move and score stored as
+    /// a reply's.
     fn named_node(m: &mut Machine, us: Color) {
-        strip(m, 2, &[]);
         let plan = BELOW_DEEP_ROOT;
-        probe(m, us, plan, plan.plies - 1, 2, true);
-        m.if_stack_empty(
-            |_| {},
-            |m| {
-                m.emit_raw(Instr::AssignPop(var(PROBE_VAR)));
-                m.emit_raw(Instr::AssignPop(var(NODE_MOVE_VAR)));
-                m.assume_set(&[PROBE_VAR, NODE_MOVE_VAR]);
-                cut_candidates(m, us, plan, plan.plies - 1, 2, true);
-            },
-        );
+        probed_node_naming(m, us, plan, plan.plies - 1, 2, true);
     }
 
     /// The move a depth-6 root candidate's node names for its ply more
