@@ -277,7 +277,7 @@ pub(crate) fn carry_down(m: &mut Machine, moves: impl FnOnce(&mut Machine)) {
 /// `EVAL_VAR + DELTA_OFFSET - DELTA_VAR`, the offset added before `moves`
 /// makes the candidates (exact without any bound: the addition comes
 /// first either way).
-fn carry_over_own(m: &mut Machine, moves: impl FnOnce(&mut Machine)) {
+pub(crate) fn carry_over_own(m: &mut Machine, moves: impl FnOnce(&mut Machine)) {
     m.set(EVAL_VAR, m.get(EVAL_VAR) + DELTA_OFFSET);
     moves(m);
     m.set(EVAL_VAR, m.get(EVAL_VAR) - m.get(DELTA_VAR));

@@ -6,9 +6,13 @@
 //! than its own position as it stands. So each node of that ply first
 //! searches one candidate, the *probe* (the one a 2-ply look scores best,
 //! as depth 3 scores its leaves); then every candidate is made, and those
-//! that neither give check nor stand above the probe's score are dropped
-//! before the capture plies run below the rest (the probe's own move
-//! among them is dropped too: the probe searched it). One ply higher, a
+//! that neither give check nor stand above the probe's score are dropped;
+//! below the root's kept moves each one left then has one of the
+//! opponent's answers searched (its best capture as it stands, or
+//! evasion), which bounds it the same way, and is dropped when that
+//! answer already holds it to the probe's score.
+//! The capture plies run below the rest (the probe's own move among them
+//! is dropped too: the probe searched it). One ply higher, a
 //! candidate's own probe is the least its node can score for the
 //! opponent, so a candidate whose probe already leaves it no better than
 //! the node's probe is dropped before its next ply is made. The root
@@ -34,16 +38,18 @@ use crate::board::{pieces, BOARD_VAR};
 use crate::eval::quiesce::LeafDelta;
 use crate::eval::threats::Threats;
 use crate::eval::{Eval, DELTA_VAR, EVAL_VAR};
-use crate::movegen::{leaf_moves_with_recaptures, legal_moves_for, Options, MOVE_VAR};
+use crate::movegen::{
+    leaf_moves_with_recaptures, legal_captures_for, legal_moves_for, Options, MOVE_VAR,
+};
 use crate::rules::specials::{Stage, CHECK_VAR, FROM, PROMOTION, TO};
 use crate::search::hint::{self, HINT_VAR};
 use crate::search::reduce::Better;
 use crate::search::repetition::{self, REPEAT_VAR};
 use crate::search::{
-    carry_down, guard, keep_best, leaf_pairs, no_reply_score, pop_reply_score, score_below,
-    KeepOnly,
+    carry_down, carry_over_own, guard, keep_best, leaf_pairs, no_reply_score, pop_reply_score,
+    score_below, KeepOnly,
 };
-use crate::vocabulary::{Plan, EVEN, SCORE};
+use crate::vocabulary::{Plan, BEST, EVEN, SCORE};
 
 /// The probe's score, for the side to move at the node.
 pub(super) const PROBE_VAR: &str = "pv";
@@ -51,6 +57,9 @@ pub(super) const PROBE_VAR: &str = "pv";
 pub(super) const OWN_PROBE_VAR: &str = "po";
 /// Whether the node may drop candidates ([`Cuttable`]).
 const CUT_VAR: &str = "cu";
+/// A candidate's answer's score, for the opponent: the answer a capture
+/// ply's probe searches ([`probe_capture_ply`]).
+const ANSWER_VAR: &str = "pe";
 /// The root's probe's score, handed down to the nodes of the third ply
 /// (the root's side to move again), for the side to move at the root.
 pub(super) const ALPHA_VAR: &str = "al";
@@ -230,6 +239,48 @@ fn stands_below(plan: Plan, ply: u32) -> bool {
     plan.captures_at(ply + 1)
 }
 
+/// Pushes onto each active thread's stack (a position at a capture ply
+/// `ply`, `us` to move, holding `ck`, its evaluation for `us` and the
+/// node's threshold [`PROBE_VAR`]) the score for `us` of one of its
+/// candidates, searched as `search::node` searches a capture ply's
+/// candidate: among its good captures (every legal move in check), the
+/// one that stands best for `us`. The node scores at least that for `us`,
+/// whichever candidate is chosen; the choice decides only how often the
+/// bound cuts ([`cut_candidates`]). Nothing when it has none, or when the
+/// chosen one stands below the threshold: the other side may then stand
+/// pat below it, so it scores below the threshold too (unless it gives
+/// check: then its search is simply not worth its cost).
+fn probe_capture_ply(m: &mut Machine, us: Color, plan: Plan, ply: u32) {
+    let copy = m.fork_inactive();
+    let node_thread = m.pause();
+    m.reactivate(copy);
+    strip(m, ply, &[CHECK_VAR, EVAL_VAR, PROBE_VAR]);
+    carry_over_own(m, |m| {
+        m.if_else(
+            m.get(CHECK_VAR).eq("T"),
+            |m| {
+                m.delete(CHECK_VAR);
+                legal_moves_for(m, us, Options::quiet_with_delta(!us));
+            },
+            |m| {
+                m.delete(CHECK_VAR);
+                legal_captures_for(m, us, Options::quiet_with_delta(!us));
+            },
+        );
+    });
+    m.delete(MOVE_VAR);
+    m.delete(TURN_VAR);
+    keep_best(m, EVAL_VAR, Better::Max);
+    m.if_(m.get(EVAL_VAR).lt(m.get(PROBE_VAR)), |m| m.destroy_active());
+    m.delete(PROBE_VAR);
+    // Not a null candidate: `leaf_pairs` gives those the null reply alone.
+    m.set(BEST, PLACEHOLDER);
+    leaf_pairs(m, us, plan.captures_at(ply + 1), ply, true);
+    m.emit_raw(Instr::Lookup(var(SCORE)));
+    m.absorb(&node_thread);
+    m.reactivate_alone(node_thread);
+}
+
 /// Every candidate of each active thread (a position holding
 /// `PROBE_VAR`) made and cut, the rest searched; leaves `[em, v]` on each
 /// thread's stack, `v` the best of theirs and the probe's. `em` is a
@@ -266,7 +317,8 @@ pub(super) fn cut_candidates(
         // probe passes `2 * EVEN`, where both tests hold for any
         // evaluation), the test once per candidate.
         m.set(PROBE_VAR, Expr::from(2 * EVEN) - m.get(PROBE_VAR));
-        if m.is_set(ALPHA_VAR) {
+        let bounded = m.is_set(ALPHA_VAR);
+        if bounded {
             // A node of the third ply (the root's side to move): a
             // candidate standing strictly below the root's probe scores
             // below it, and so does any node it could be the best of;
@@ -295,6 +347,33 @@ pub(super) fn cut_candidates(
             |m| m.destroy_active(),
         );
         m.delete(CUT_VAR);
+        // Standing pat is one of the opponent's answers, and any other
+        // bounds the candidate as well: the one `probe_capture_ply`
+        // searches (its best capture as it stands, or evasion when the
+        // candidate gives check) drops each candidate it already holds
+        // to the same test, before its capture plies are made: a quiet
+        // move that leaves a piece to be taken, a check whose checker is
+        // taken. The answer's score is what the capture plies would give
+        // it (mop-up term included), so no lone-king guard is needed. A
+        // candidate that mates leaves the opponent no answer and stays.
+        // Only below the root's kept moves (the nodes with its bound),
+        // where most of depth 5's capture plies run: below the root's own
+        // probe too, they did not pay for their rewrites when measured
+        // (docs/experiments.md).
+        if bounded {
+            probe_capture_ply(m, !us, plan, ply + 1);
+            m.if_stack_empty(
+                |_| {},
+                |m| {
+                    m.emit_raw(Instr::AssignPop(var(ANSWER_VAR)));
+                    m.assume_set(&[ANSWER_VAR]);
+                    m.if_(m.get(ANSWER_VAR).ge(m.get(PROBE_VAR)), |m| {
+                        m.destroy_active()
+                    });
+                    m.delete(ANSWER_VAR);
+                },
+            );
+        }
         m.delete(PROBE_VAR);
         score_below(m, us, plan, depth, ply);
     } else {
@@ -447,5 +526,124 @@ impl Special for Cuttable {
 
     fn requires(&self) -> Vec<String> {
         vec![BOARD_VAR.into()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::codec::{self, POSITION_VARS};
+    use crate::games::{random_game, Rng};
+    use crate::reference::{best_moves_planned, SEARCHED};
+    use crate::search::store_result;
+    use crate::vocabulary::{Depth, MATE};
+    use regex_vm::state::State;
+    use regex_vm::{Config, Executor};
+    use shakmaty::fen::Fen;
+    use shakmaty::{Chess, EnPassantMode, Position};
+
+    /// Middlegames and endings from games, lone kings among them (where
+    /// the standing cut is not made but the answer's cut is).
+    const FENS: [&str; 14] = [
+        "rr4k1/1pp1qppp/p1np1n2/2bNp1B1/2B1P1b1/P2P1N2/1PP1QPPP/R4RK1 b - - 1 11",
+        "r4rk1/1pp1qppp/p1np1n2/2bNp1B1/2B1P1b1/P2P1N2/1PP1QPPP/R4RK1 b - - 0 10",
+        "1rb2rk1/ppppqppp/2nb1n2/6N1/2PPNP2/1P1Q2P1/P3P1BP/1RB2RK1 b - - 2 13",
+        "2R2b1r/pp1nkp1p/6p1/3n4/3Nq3/4Bp2/P2Q2PP/4R1K1 b - - 6 23",
+        "r3k2r/p1ppqpb1/Bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPB1PPP/R3K2R b KQkq - 0 1",
+        "r3kb2/2pb2p1/p1p5/P2p3r/1P2Ppnq/2N5/1BP1PPB1/R2Q1RK1 w q - 0 16",
+        "rnbq1rk1/1p3ppp/p3p3/2p1NP1n/P1Np3b/8/1PPPP1P1/R1BQKB1R w KQ - 0 11",
+        "r2k3r/pb1n3p/5pp1/1q1p4/1p1PPbPB/3N4/PPP1RPBP/RN3K2 w - - 0 29",
+        "r1b1k2r/ppppqppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R w KQkq - 1 6",
+        "3q3r/5pk1/3P1Bp1/5b1p/p6P/8/PP3PP1/R1R3K1 b - - 0 33",
+        "8/k4r2/8/8/8/8/2P2N1p/K7 w - - 0 63",
+        "8/8/4k3/3n4/8/2K5/3R4/8 w - - 0 1",
+        "2k5/7K/3R4/8/8/8/6N1/8 w - - 0 1",
+        "Q7/7k/8/8/8/8/6K1/8 b - - 0 1",
+    ];
+
+    /// How many random games' positions the test adds.
+    const RANDOM: u64 = 150;
+
+    /// A score of the reference's search from ply 1 as the node searched
+    /// at ply 3 scores it: mates two plies later, so two less for the
+    /// mating side.
+    fn at_ply_three(value: u32) -> u32 {
+        if value > (EVEN + MATE) / 2 {
+            value - 2
+        } else if value < EVEN - (MATE - EVEN) / 2 {
+            value + 2
+        } else {
+            value
+        }
+    }
+
+    /// The last full-width ply's probed node alone (depth 5's third ply,
+    /// the root's side to move), given the root's probe's score `al`:
+    /// candidates are cut by standing, by the answer each gets
+    /// ([`probe_capture_ply`]) and by `al`. It scores what the reference's
+    /// search of one full-width ply and two capture plies scores wherever
+    /// that is at least `al`, and below `al` elsewhere. With `al` 0 (no
+    /// bound but the node's probe) the scores are equal everywhere.
+    #[test]
+    fn the_node_above_the_capture_plies_scores_as_the_whole_search() {
+        let plan = Depth::DEFAULT.plan();
+        let program = regex_asm::assemble(|m| {
+            m.assume_set(&POSITION_VARS);
+            m.assume_set(&[ALPHA_VAR]);
+            m.if_else(
+                m.get(TURN_VAR).eq("w"),
+                |m| probed_node(m, Color::White, plan, 3, 3),
+                |m| probed_node(m, Color::Black, plan, 3, 3),
+            );
+            store_result(m);
+        })
+        .expect("assembles");
+        let exec = Executor::new(&program, Config::default()).expect("compiles");
+        let score_with = |fen: &str, alpha: u32| -> u32 {
+            let start = codec::encode_fen(fen).expect("encodes");
+            let mut thread = codec::thread_of(&start);
+            thread
+                .vars
+                .push((VarName::must(ALPHA_VAR), alpha.to_string()));
+            let mut s = State {
+                prefix: String::new(),
+                threads: vec![thread],
+            }
+            .render();
+            exec.run(&mut s).expect("runs");
+            let out = State::parse(&s).expect("a state");
+            let thread = out.threads.first().expect("a thread");
+            thread
+                .var(SCORE)
+                .expect("a score")
+                .parse()
+                .expect("a number")
+        };
+        let below = Plan { full: 1, plies: 3 };
+        let mut fens: Vec<String> = FENS.iter().map(|f| f.to_string()).collect();
+        // And random games' positions, where pieces hang everywhere.
+        for seed in 0..RANDOM {
+            let mut rng = Rng::new(seed);
+            let plies = 10 + rng.below(50);
+            let pos = random_game(&Chess::default(), &mut rng, plies);
+            if !pos.legal_moves().is_empty() {
+                fens.push(Fen::from_position(&pos, EnPassantMode::Legal).to_string());
+            }
+        }
+        assert!(fens.len() > FENS.len() + RANDOM as usize / 2);
+        for fen in &fens {
+            let pos = codec::parse_fen(fen).expect("a legal position");
+            let (_, value) = best_moves_planned(&pos, below, "", SEARCHED).expect("moves");
+            let exact = at_ply_three(value);
+            for alpha in [0, exact] {
+                let score = score_with(fen, alpha);
+                assert_eq!(score, exact, "{fen} with al {alpha}");
+            }
+            let score = score_with(fen, exact + 1);
+            assert!(
+                score <= exact,
+                "{fen}: {score} above {exact} with al one above"
+            );
+        }
     }
 }
