@@ -131,8 +131,13 @@ pub(crate) fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32)
     m.reactivate(copy);
     // The search needs only the board: every other variable would be
     // copied into every one of the hundreds of threads below.
+    // A capture ply below a probed node may arrive with one candidate's
+    // move whose score the node above already has (`probe::ANSWER_MOVE_VAR`).
+    let answered = captures && m.is_set(probe::ANSWER_MOVE_VAR);
     for v in m.defined_vars() {
-        let keep = v == BOARD_VAR || (captures && (v == CHECK_VAR || v == EVAL_VAR));
+        let keep = v == BOARD_VAR
+            || (captures && (v == CHECK_VAR || v == EVAL_VAR))
+            || (answered && v == probe::ANSWER_MOVE_VAR);
         if !keep && !repetition::root_keeps(m, &v, ply) {
             m.delete(&v);
         }
@@ -152,6 +157,12 @@ pub(crate) fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32)
     m.set(BEST, m.get(MOVE_VAR));
     m.delete(MOVE_VAR);
     m.delete(TURN_VAR);
+    if answered {
+        m.if_(m.get(BEST).eq(m.get(probe::ANSWER_MOVE_VAR)), |m| {
+            m.destroy_active()
+        });
+        m.delete(probe::ANSWER_MOVE_VAR);
+    }
     repetition::mark_candidates(m, !us, ply);
     if depth <= 2 {
         // A capture node's candidates arrive evaluated.

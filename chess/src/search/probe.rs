@@ -46,8 +46,8 @@ use crate::search::hint::{self, HINT_VAR};
 use crate::search::reduce::Better;
 use crate::search::repetition::{self, REPEAT_VAR};
 use crate::search::{
-    carry_down, carry_over_own, guard, keep_best, leaf_pairs, no_reply_score, pop_reply_score,
-    score_below, KeepOnly,
+    carry_down, carry_over_own, guard, keep_best, leaf_pairs, no_reply_score, node,
+    pop_reply_score, score_below, KeepOnly,
 };
 use crate::vocabulary::{Plan, BEST, EVEN, SCORE};
 
@@ -60,6 +60,9 @@ const CUT_VAR: &str = "cu";
 /// A candidate's answer's score, for the opponent: the answer a capture
 /// ply's probe searches ([`probe_capture_ply`]).
 const ANSWER_VAR: &str = "pe";
+/// That answer's move (UCI), which the node below does not search again
+/// (`search::node`).
+pub(crate) const ANSWER_MOVE_VAR: &str = "pa";
 /// The root's probe's score, handed down to the nodes of the third ply
 /// (the root's side to move again), for the side to move at the root.
 pub(super) const ALPHA_VAR: &str = "al";
@@ -241,10 +244,10 @@ fn stands_below(plan: Plan, ply: u32) -> bool {
 
 /// Pushes onto each active thread's stack (a position at a capture ply
 /// `ply`, `us` to move, holding `ck`, its evaluation for `us` and the
-/// node's threshold [`PROBE_VAR`]) the score for `us` of one of its
-/// candidates, searched as `search::node` searches a capture ply's
-/// candidate: among its good captures (every legal move in check), the
-/// one that stands best for `us`. The node scores at least that for `us`,
+/// node's threshold [`PROBE_VAR`]) the move and, on top, the score for
+/// `us` of one of its candidates, searched as `search::node` searches a
+/// capture ply's candidate: among its good captures (every legal move in
+/// check), the one that stands best for `us`. The node scores at least that for `us`,
 /// whichever candidate is chosen; the choice decides only how often the
 /// bound cuts ([`cut_candidates`]). Nothing when it has none, or when the
 /// chosen one stands below the threshold: the other side may then stand
@@ -268,14 +271,15 @@ fn probe_capture_ply(m: &mut Machine, us: Color, plan: Plan, ply: u32) {
             },
         );
     });
-    m.delete(MOVE_VAR);
     m.delete(TURN_VAR);
     keep_best(m, EVAL_VAR, Better::Max);
     m.if_(m.get(EVAL_VAR).lt(m.get(PROBE_VAR)), |m| m.destroy_active());
     m.delete(PROBE_VAR);
     // Not a null candidate: `leaf_pairs` gives those the null reply alone.
-    m.set(BEST, PLACEHOLDER);
+    m.set(BEST, m.get(MOVE_VAR));
+    m.delete(MOVE_VAR);
     leaf_pairs(m, us, plan.captures_at(ply + 1), ply, true);
+    m.emit_raw(Instr::Lookup(var(BEST)));
     m.emit_raw(Instr::Lookup(var(SCORE)));
     m.absorb(&node_thread);
     m.reactivate_alone(node_thread);
@@ -363,19 +367,51 @@ pub(super) fn cut_candidates(
         if bounded {
             probe_capture_ply(m, !us, plan, ply + 1);
             m.if_stack_empty(
-                |_| {},
+                |m| {
+                    // No answer searched: the node below searches them all.
+                    m.set(ANSWER_VAR, 0u32);
+                    m.set(ANSWER_MOVE_VAR, PLACEHOLDER);
+                },
                 |m| {
                     m.emit_raw(Instr::AssignPop(var(ANSWER_VAR)));
-                    m.assume_set(&[ANSWER_VAR]);
+                    m.emit_raw(Instr::AssignPop(var(ANSWER_MOVE_VAR)));
+                    m.assume_set(&[ANSWER_VAR, ANSWER_MOVE_VAR]);
                     m.if_(m.get(ANSWER_VAR).ge(m.get(PROBE_VAR)), |m| {
                         m.destroy_active()
                     });
-                    m.delete(ANSWER_VAR);
                 },
             );
+            m.delete(PROBE_VAR);
+            // The node below does not search the answer again
+            // (`search::node` drops its `ANSWER_MOVE_VAR`), and scores the
+            // better of its others and the answer's score; searched, the
+            // answer is a legal move, so a node left with no other has
+            // its score, not a mate's or a stalemate's.
+            node(m, !us, plan, depth - 1, ply + 1);
+            m.if_stack_empty(
+                |m| {
+                    m.if_else(
+                        m.get(ANSWER_VAR).eq(0u32),
+                        |m| no_reply_score(m, ply),
+                        |m| m.set(SCORE, Expr::from(2 * EVEN) - m.get(ANSWER_VAR)),
+                    );
+                },
+                |m| {
+                    m.emit_raw(Instr::Pop);
+                    m.emit_raw(Instr::AssignPop(var(SCORE)));
+                    m.assume_set(&[SCORE]);
+                    m.if_(m.get(SCORE).lt(m.get(ANSWER_VAR)), |m| {
+                        m.set(SCORE, m.get(ANSWER_VAR));
+                    });
+                    m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
+                },
+            );
+            m.delete(ANSWER_VAR);
+            m.delete(ANSWER_MOVE_VAR);
+        } else {
+            m.delete(PROBE_VAR);
+            score_below(m, us, plan, depth, ply);
         }
-        m.delete(PROBE_VAR);
-        score_below(m, us, plan, depth, ply);
     } else {
         legal_moves_for(m, us, Options::QUIET);
         drop_probe_move(m);
