@@ -129,11 +129,12 @@ pub(crate) fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32)
     let copy = m.fork_inactive();
     let root = m.pause();
     m.reactivate(copy);
-    // The search needs only the board: every other variable would be
-    // copied into every one of the hundreds of threads below.
     // A capture ply below a probed node may arrive with one candidate's
     // move whose score the node above already has (`probe::ANSWER_MOVE_VAR`).
     let answered = captures && m.is_set(probe::ANSWER_MOVE_VAR);
+    // The search needs only the board (and that move): every other
+    // variable would be copied into every one of the hundreds of threads
+    // below.
     for v in m.defined_vars() {
         let keep = v == BOARD_VAR
             || (captures && (v == CHECK_VAR || v == EVAL_VAR))

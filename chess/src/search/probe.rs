@@ -247,12 +247,13 @@ fn stands_below(plan: Plan, ply: u32) -> bool {
 /// node's threshold [`PROBE_VAR`]) the move and, on top, the score for
 /// `us` of one of its candidates, searched as `search::node` searches a
 /// capture ply's candidate: among its good captures (every legal move in
-/// check), the one that stands best for `us`. The node scores at least that for `us`,
-/// whichever candidate is chosen; the choice decides only how often the
-/// bound cuts ([`cut_candidates`]). Nothing when it has none, or when the
-/// chosen one stands below the threshold: the other side may then stand
-/// pat below it, so it scores below the threshold too (unless it gives
-/// check: then its search is simply not worth its cost).
+/// check), the one that stands best for `us`. The node scores at least
+/// that for `us`, whichever candidate is chosen; the choice decides only
+/// how often the bound cuts ([`cut_candidates`]). Nothing when it has
+/// none, or when the chosen one stands below the threshold: the other
+/// side may then stand pat below it, so it scores below the threshold
+/// too (unless it gives check: then its search is simply not worth its
+/// cost).
 fn probe_capture_ply(m: &mut Machine, us: Color, plan: Plan, ply: u32) {
     let copy = m.fork_inactive();
     let node_thread = m.pause();
