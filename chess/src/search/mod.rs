@@ -155,15 +155,12 @@ pub(crate) fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32)
     } else {
         legal_moves_for(m, us, Options::QUIET);
     }
+    if answered {
+        probe::drop_searched_move(m, probe::ANSWER_MOVE_VAR);
+    }
     m.set(BEST, m.get(MOVE_VAR));
     m.delete(MOVE_VAR);
     m.delete(TURN_VAR);
-    if answered {
-        m.if_(m.get(BEST).eq(m.get(probe::ANSWER_MOVE_VAR)), |m| {
-            m.destroy_active()
-        });
-        m.delete(probe::ANSWER_MOVE_VAR);
-    }
     repetition::mark_candidates(m, !us, ply);
     if depth <= 2 {
         // A capture node's candidates arrive evaluated.

@@ -489,10 +489,15 @@ pub(super) fn cut_candidates(
 /// searched it already, and the node scores the best of the probe's score
 /// and the others'.
 fn drop_probe_move(m: &mut Machine) {
-    m.if_(m.get(MOVE_VAR).eq(m.get(NODE_MOVE_VAR)), |m| {
-        m.destroy_active()
-    });
-    m.delete(NODE_MOVE_VAR);
+    drop_searched_move(m, NODE_MOVE_VAR);
+}
+
+/// Drops, among a node's candidates (each active thread, its move in
+/// `MOVE_VAR`), the one whose move is in `searched`, and deletes
+/// `searched`: whoever named it has its score already.
+pub(crate) fn drop_searched_move(m: &mut Machine, searched: &str) {
+    m.if_(m.get(MOVE_VAR).eq(m.get(searched)), |m| m.destroy_active());
+    m.delete(searched);
 }
 
 /// The move a probed node hands up (its caller reads only the score).
