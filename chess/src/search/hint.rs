@@ -11,7 +11,11 @@
 //! root's probe, [`split`] makes a second run beside the look's,
 //! [`keep_hint`] leaves in it only the candidate that plays the hint, and
 //! [`join`] makes the two one run again, dropping the hint's candidate
-//! where the look chose the same move. The probe's score only decides how many candidates are dropped
+//! where the look chose the same move. At depth 5 (and in depth 6's
+//! reply searches, which search as depth 5 does) the same variable
+//! carries the reply that refutes the root's probe's move to each root
+//! candidate, whose second probe searches that move alone
+//! ([`keep_only_hint`]). The probe's score only decides how many candidates are dropped
 //! before their search (every one it cannot rule out is searched), so a
 //! wrong, illegal or stale hint costs time, never a different move or
 //! score, at depths 2 to 5; at depth 6 it also sets which moves get the
@@ -199,6 +203,14 @@ pub(crate) fn keep_hint(m: &mut Machine) {
         |m| m.destroy_active(),
     );
     m.delete(HINT_RUN_VAR);
+}
+
+/// Leaves, of each run of candidates (the parts `f`, `t`, `u` still set),
+/// only the one that plays [`HINT_VAR`] (none when the hint is not a
+/// legal move there): a probe of the hint's move alone.
+pub(crate) fn keep_only_hint(m: &mut Machine) {
+    let name = m.get(FROM).concat(m.get(TO)).concat(m.get(PROMOTION));
+    m.if_(name.ne(m.get(HINT_VAR)), |m| m.destroy_active());
 }
 
 /// A probe candidate's move, while the two runs are apart.

@@ -18,7 +18,10 @@
 //! the node's probe is dropped before its next ply is made. The root
 //! above them is cut the same way by `root`, which runs these nodes (with
 //! the bounds it hands down: [`ALPHA_VAR`], [`DEEP_ALPHA_VAR`]) and the
-//! probes ([`probe`]) of its own candidates. A node's score is the best
+//! probes ([`probe`]) of its own candidates; at depth 5 the root's probe
+//! also names the opponent's best reply to its move ([`refutes`]), which
+//! each root candidate its own probe keeps then searches too
+//! ([`probe_picking`] with [`Pick::Refutation`]). A node's score is the best
 //! of its probe's and the others': exactly the score of searching them
 //! all, whichever the probe. This module owns those nodes, the probe and
 //! [`Cuttable`]; it must not change what a node scores (the probe changes
@@ -47,7 +50,7 @@ use crate::search::reduce::Better;
 use crate::search::repetition::{self, REPEAT_VAR};
 use crate::search::{
     carry_down, carry_over_own, guard, keep_best, leaf_pairs, no_reply_score, node,
-    pop_reply_score, score_below, KeepOnly,
+    pop_reply_score, score_below, take_reply_value, KeepOnly,
 };
 use crate::vocabulary::{Plan, BEST, EVEN, SCORE};
 
@@ -77,6 +80,9 @@ pub(super) const NODE_MOVE_VAR: &str = "pw";
 /// candidate whose own probe leaves it strictly below it is dropped (0
 /// for no bound).
 pub(super) const DEEP_ALPHA_VAR: &str = "ga";
+/// Inside the root's probe ([`refutes`]): the opponent's best reply to
+/// the probe's move, as its node names it.
+const REFUTATION_VAR: &str = "rf";
 /// At depth 6, the move of the best reply a kept root candidate's node
 /// finds ([`cut_candidates`] with `names_best`), for its ply more.
 pub(super) const REPLY_MOVE_VAR: &str = "rb";
@@ -150,8 +156,35 @@ pub(super) fn strip(m: &mut Machine, ply: u32, also: &[&str]) {
 /// the game's history is kept, and the probe is scored as the root scores
 /// its candidates: a repetition of the game a draw; with a hint
 /// (`hint`), the hint's move is searched beside the look's choice (once
-/// when they are the same) and the better score is pushed.
+/// when they are the same) and the better score is pushed. Where
+/// [`refutes`], the root's probe also pushes, under its move, the
+/// opponent's best reply to it (a placeholder when it has none).
 pub(super) fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32, named: bool) {
+    probe_picking(m, us, plan, depth, ply, named, Pick::Look);
+}
+
+/// Which candidate a [`probe`] searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Pick {
+    /// The one its look ranks best (and at the root the hint's as well).
+    Look,
+    /// The one that plays [`HINT_VAR`] (none when it is not a legal
+    /// move): at a root candidate, the reply that refutes the root's
+    /// probe ([`refutes`]).
+    Refutation,
+}
+
+/// [`probe`], searching the candidate `pick` chooses.
+pub(super) fn probe_picking(
+    m: &mut Machine,
+    us: Color,
+    plan: Plan,
+    depth: u32,
+    ply: u32,
+    named: bool,
+    pick: Pick,
+) {
+    let refuting = ply == 1 && refutes(plan, depth);
     let copy = m.fork_inactive();
     let node_thread = m.pause();
     m.reactivate(copy);
@@ -164,8 +197,10 @@ pub(super) fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32
     };
     strip(m, ply, also);
     // With a hint (at the root), a second run beside the first searches
-    // the hint's move, and the probe scores the better of the two.
-    let hinted = (ply == 1 && m.is_set(HINT_VAR)).then(|| hint::split(m));
+    // the hint's move, and the probe scores the better of the two; the
+    // refutation's probe searches the hint's move alone.
+    let refutation = pick == Pick::Refutation;
+    let hinted = (ply == 1 && !refutation && m.is_set(HINT_VAR)).then(|| hint::split(m));
     let two_runs = hinted.is_some();
     m.special(Arc::new(Threats(us)), &[], &[]);
     leaf_moves_with_recaptures(m, us);
@@ -173,6 +208,9 @@ pub(super) fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32
     m.special(Arc::new(LeafDelta(!us)), &[], &[]);
     if two_runs {
         hint::keep_hint(m);
+    }
+    if refutation {
+        hint::keep_only_hint(m);
     }
     if ply == 1 || m.is_set(ALPHA_VAR) {
         // A few dozen threads (a few thousand at the root candidates' own
@@ -218,7 +256,24 @@ pub(super) fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32
             m.special(Arc::new(Eval(!us)), &[], &[]);
         }
         m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
-        score_below(m, us, plan, depth, ply);
+        if refuting {
+            // The opponent's best reply to the root's probe, named by its
+            // node, for the root candidates' own probes.
+            probed_node_naming(m, !us, plan, depth - 1, ply + 1, true);
+            m.if_stack_empty(
+                |m| {
+                    no_reply_score(m, ply);
+                    m.set(REFUTATION_VAR, PLACEHOLDER);
+                },
+                |m| {
+                    m.emit_raw(Instr::AssignPop(var(REFUTATION_VAR)));
+                    m.assume_set(&[REFUTATION_VAR]);
+                    take_reply_value(m);
+                },
+            );
+        } else {
+            score_below(m, us, plan, depth, ply);
+        }
     }
     repetition::repeats_are_even(m, ply);
     if ply == 1 {
@@ -227,6 +282,9 @@ pub(super) fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32
     if two_runs {
         keep_best(m, SCORE, Better::Max);
     }
+    if refuting {
+        m.emit_raw(Instr::Lookup(var(REFUTATION_VAR)));
+    }
     if named {
         debug_assert!(m.is_set(PROBE_MOVE_VAR), "the probe's move is kept");
         m.emit_raw(Instr::Lookup(var(PROBE_MOVE_VAR)));
@@ -234,6 +292,21 @@ pub(super) fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32
     m.emit_raw(Instr::Lookup(var(SCORE)));
     m.absorb(&node_thread);
     m.reactivate_alone(node_thread);
+}
+
+/// Whether the root's probe of a `depth`-ply search names the opponent's
+/// best reply to its move (pushed under the move and the score, see
+/// [`probe`]), which each root candidate's own probe then searches too
+/// (after its look's choice, where that did not drop it,
+/// `root::search_root_candidate`): where the node
+/// below the root is probed and its candidates are not cut by standing
+/// (depth 5, and depth 6's root and reply searches, which search as depth
+/// 5 does), so it can name its best (`cut_candidates` with `names_best`).
+/// A reply that refutes the root's best-looking move often refutes other
+/// moves too (a threat, a capture their look does not rank first); any
+/// reply's score bounds a candidate, so the cut stays exact.
+pub(super) fn refutes(plan: Plan, depth: u32) -> bool {
+    probes(plan, depth - 1, 2) && !stands_below(plan, 2)
 }
 
 /// Whether the candidates of a node at `ply` lead to a capture ply (where

@@ -7,10 +7,12 @@
 //! gets its own probe (`probe`'s, one ply down), the least its node can
 //! score for the opponent, and a candidate whose probe already leaves it
 //! strictly below the root's probe is dropped before its next ply is
-//! made, keeping every candidate that could tie with the best, so that
-//! the root chooses the same move; the candidate that is the root's
-//! probe's move takes the probe's score instead of being searched a
-//! second time. The root's probe's score also goes down to the third ply
+//! made (at depth 5, a candidate its own probe keeps is then bounded by
+//! the reply that refutes the root's probe's move as well,
+//! [`probe_refutation`]), keeping every candidate that could tie with
+//! the best, so that the root chooses the same move; the candidate that
+//! is the root's probe's move takes the probe's score instead of being
+//! searched a second time. The root's probe's score also goes down to the third ply
 //! (the root's side to move, the last full-width ply at depth 5), through
 //! the root candidates' own probes and searches alike, where a candidate
 //! standing strictly below it is dropped as well: every root move through
@@ -48,8 +50,8 @@ use crate::movegen::{legal_moves_for, Options, MOVE_VAR};
 use crate::rules::specials::{Stage, CHECK_VAR};
 use crate::search::hint::HINT_VAR;
 use crate::search::probe::{
-    cut_candidates, probe, probes, strip, var, ALPHA_VAR, DEEP_ALPHA_VAR, NODE_MOVE_VAR,
-    OWN_PROBE_VAR, PLACEHOLDER, PROBE_MOVE_VAR, PROBE_VAR,
+    cut_candidates, probe, probe_picking, probes, refutes, strip, var, Pick, ALPHA_VAR,
+    DEEP_ALPHA_VAR, NODE_MOVE_VAR, OWN_PROBE_VAR, PLACEHOLDER, PROBE_MOVE_VAR, PROBE_VAR,
 };
 use crate::search::reduce::Better;
 use crate::search::repetition::{self, REPEAT_VAR};
@@ -138,14 +140,33 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cu
     if m.is_set(HINT_VAR) {
         m.delete(HINT_VAR);
     }
+    // The opponent's best reply to the probe's move, where the probe names
+    // it (`probe::refutes`): the hint of every root candidate's own probe,
+    // and at depth 6 of the deep probe's reply search. Depth 6's own
+    // candidates do without it: the cut of its root (depth 5's) also
+    // chooses which moves within the window get the ply more, and a
+    // sharper one would choose fewer, so depth 6 answers as before.
+    let refuting = refutes(plan, depth);
+    let candidates_hinted = refuting && !deeper;
     m.if_stack_empty(
-        |_| {},
+        |m| {
+            if candidates_hinted {
+                m.set(HINT_VAR, PLACEHOLDER);
+            }
+        },
         |m| {
             m.emit_raw(Instr::AssignPop(var(PROBE_VAR)));
             m.emit_raw(Instr::AssignPop(var(PROBE_MOVE_VAR)));
             m.assume_set(&[PROBE_VAR, PROBE_MOVE_VAR]);
+            if refuting {
+                m.emit_raw(Instr::AssignPop(var(HINT_VAR)));
+                m.assume_set(&[HINT_VAR]);
+            }
             if bounded {
                 deep_probe(m, us, plan, depth);
+            }
+            if refuting && deeper {
+                m.delete(HINT_VAR);
             }
             if m.is_set(BETA_VAR) {
                 // A depth-6 root candidate's reply: when the probe's reply
@@ -168,6 +189,9 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cu
             }
         },
     );
+    if candidates_hinted {
+        m.delete(HINT_VAR);
+    }
     m.absorb(&root);
     m.reactivate_alone(root);
 }
@@ -292,6 +316,13 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
             // The candidate scores at most `2 * EVEN - OWN_PROBE_VAR`.
             let below = (m.get(PROBE_VAR) + m.get(OWN_PROBE_VAR)).gt(2 * EVEN);
             drop_unless_repeating(m, below);
+            if m.is_set(HINT_VAR) {
+                // Where the look chose the refutation, it is searched.
+                m.if_(m.get(HINT_VAR).eq(m.get(NODE_MOVE_VAR)), |m| {
+                    m.set(HINT_VAR, PLACEHOLDER);
+                });
+                probe_refutation(m, us, plan, depth);
+            }
             m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
             m.delete(OWN_PROBE_VAR);
             m.delete(CHECK_VAR);
@@ -326,6 +357,43 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
     repetition::repeats_are_even(m, 1);
     guard::guard_root_candidates(m, us);
 }
+
+/// A root candidate its own probe did not drop (each active thread,
+/// holding the root's probe's score in `PROBE_VAR`, its own probe's in
+/// [`OWN_PROBE_VAR`] and that probe's move in [`NODE_MOVE_VAR`]), when the
+/// root's probe named the reply that refutes its move ([`HINT_VAR`],
+/// `probe::refutes`): that reply is searched as the own probe searches
+/// its choice, and bounds the candidate the same way, so a candidate it
+/// leaves strictly below the root's probe is dropped too. Where its score
+/// is the better for the opponent, it becomes the candidate's own probe
+/// (the node below searches every other reply, and scores at least it).
+/// Only candidates the look's choice did not drop search it: it is one
+/// reply search more for each.
+fn probe_refutation(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
+    probe_picking(m, !us, plan, depth - 1, 2, true, Pick::Refutation);
+    m.delete(HINT_VAR);
+    m.if_stack_empty(
+        |_| {},
+        |m| {
+            m.emit_raw(Instr::AssignPop(var(REFUTED_VAR)));
+            m.emit_raw(Instr::AssignPop(var(REFUTATION_VAR)));
+            m.assume_set(&[REFUTED_VAR, REFUTATION_VAR]);
+            let below = (m.get(PROBE_VAR) + m.get(REFUTED_VAR)).gt(2 * EVEN);
+            drop_unless_repeating(m, below);
+            m.if_(m.get(REFUTED_VAR).gt(m.get(OWN_PROBE_VAR)), |m| {
+                m.set(OWN_PROBE_VAR, m.get(REFUTED_VAR));
+                m.set(NODE_MOVE_VAR, m.get(REFUTATION_VAR));
+            });
+            m.delete(REFUTED_VAR);
+            m.delete(REFUTATION_VAR);
+        },
+    );
+}
+
+/// Inside [`probe_refutation`]: the refutation's score, for the
+/// opponent, and its move.
+const REFUTED_VAR: &str = "rs";
+const REFUTATION_VAR: &str = "rm";
 
 /// Deletes each active thread (a root candidate) where `drop` holds,
 /// unless it repeats a position of the game (a draw whatever its bound
