@@ -30,7 +30,7 @@
 use std::sync::Arc;
 
 use regex_asm::ir::{RefError, WholeStateSpecial};
-use regex_asm::{Machine, Paused};
+use regex_asm::{Expr, Machine, Paused};
 use regex_vm::state::State;
 use regex_vm::{Rewrite, Scope, Template};
 
@@ -196,8 +196,7 @@ pub(crate) fn split(m: &mut Machine) -> Paused {
 /// hint (none when the hint is not a legal move), the look's run all of
 /// them; each names its move in [`NAME_VAR`], for [`join`].
 pub(crate) fn keep_hint(m: &mut Machine) {
-    let name = m.get(FROM).concat(m.get(TO)).concat(m.get(PROMOTION));
-    m.set(NAME_VAR, name);
+    m.set(NAME_VAR, candidate_name(m));
     m.if_(
         m.get(HINT_RUN_VAR).eq("T") & m.get(NAME_VAR).ne(m.get(HINT_VAR)),
         |m| m.destroy_active(),
@@ -209,8 +208,16 @@ pub(crate) fn keep_hint(m: &mut Machine) {
 /// only the one that plays [`HINT_VAR`] (none when the hint is not a
 /// legal move there): a probe of the hint's move alone.
 pub(crate) fn keep_only_hint(m: &mut Machine) {
-    let name = m.get(FROM).concat(m.get(TO)).concat(m.get(PROMOTION));
-    m.if_(name.ne(m.get(HINT_VAR)), |m| m.destroy_active());
+    m.if_(candidate_name(m).ne(m.get(HINT_VAR)), |m| {
+        m.destroy_active()
+    });
+}
+
+/// The move of each active thread (a candidate the move generation just
+/// made, its parts `f`, `t`, `u` still set) as the search names moves
+/// (UCI: `e2e4`, `e7e8q`), which a hint must be.
+pub(crate) fn candidate_name(m: &Machine) -> Expr {
+    m.get(FROM).concat(m.get(TO)).concat(m.get(PROMOTION))
 }
 
 /// A probe candidate's move, while the two runs are apart.

@@ -80,9 +80,11 @@ pub(super) const NODE_MOVE_VAR: &str = "pw";
 /// candidate whose own probe leaves it strictly below it is dropped (0
 /// for no bound).
 pub(super) const DEEP_ALPHA_VAR: &str = "ga";
-/// Inside the root's probe ([`refutes`]): the opponent's best reply to
-/// the probe's move, as its node names it.
-const REFUTATION_VAR: &str = "rf";
+/// The opponent's best reply to the root's probe's move ([`refutes`]):
+/// inside the root's probe as its node names it, and inside
+/// `root::probe_refutation` as a root candidate's refutation probe names
+/// it.
+pub(super) const REFUTATION_VAR: &str = "rf";
 /// At depth 6, the move of the best reply a kept root candidate's node
 /// finds ([`cut_candidates`] with `names_best`), for its ply more.
 pub(super) const REPLY_MOVE_VAR: &str = "rb";
@@ -237,8 +239,7 @@ pub(super) fn probe_picking(
     if named {
         // Named once the look has chosen: one thread a node (two at a
         // hinted root).
-        let name = m.get(FROM).concat(m.get(TO)).concat(m.get(PROMOTION));
-        m.set(PROBE_MOVE_VAR, name);
+        m.set(PROBE_MOVE_VAR, hint::candidate_name(m));
         for v in [FROM, TO, PROMOTION] {
             m.delete(v);
         }

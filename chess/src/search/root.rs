@@ -52,6 +52,7 @@ use crate::search::hint::HINT_VAR;
 use crate::search::probe::{
     cut_candidates, probe, probe_picking, probes, refutes, strip, var, Pick, ALPHA_VAR,
     DEEP_ALPHA_VAR, NODE_MOVE_VAR, OWN_PROBE_VAR, PLACEHOLDER, PROBE_MOVE_VAR, PROBE_VAR,
+    REFUTATION_VAR,
 };
 use crate::search::reduce::Better;
 use crate::search::repetition::{self, REPEAT_VAR};
@@ -147,13 +148,8 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cu
     // chooses which moves within the window get the ply more, and a
     // sharper one would choose fewer, so depth 6 answers as before.
     let refuting = refutes(plan, depth);
-    let candidates_hinted = refuting && !deeper;
     m.if_stack_empty(
-        |m| {
-            if candidates_hinted {
-                m.set(HINT_VAR, PLACEHOLDER);
-            }
-        },
+        |_| {},
         |m| {
             m.emit_raw(Instr::AssignPop(var(PROBE_VAR)));
             m.emit_raw(Instr::AssignPop(var(PROBE_MOVE_VAR)));
@@ -187,11 +183,11 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cu
             } else {
                 cut_root_candidates(m, us, root_kind);
             }
+            if refuting && !deeper {
+                m.delete(HINT_VAR);
+            }
         },
     );
-    if candidates_hinted {
-        m.delete(HINT_VAR);
-    }
     m.absorb(&root);
     m.reactivate_alone(root);
 }
@@ -317,7 +313,8 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
             let below = (m.get(PROBE_VAR) + m.get(OWN_PROBE_VAR)).gt(2 * EVEN);
             drop_unless_repeating(m, below);
             if m.is_set(HINT_VAR) {
-                // Where the look chose the refutation, it is searched.
+                // Where the look chose the refutation, its probe searched
+                // it already: the placeholder names no move.
                 m.if_(m.get(HINT_VAR).eq(m.get(NODE_MOVE_VAR)), |m| {
                     m.set(HINT_VAR, PLACEHOLDER);
                 });
@@ -391,9 +388,8 @@ fn probe_refutation(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
 }
 
 /// Inside [`probe_refutation`]: the refutation's score, for the
-/// opponent, and its move.
+/// opponent (its move is in `probe::REFUTATION_VAR`).
 const REFUTED_VAR: &str = "rs";
-const REFUTATION_VAR: &str = "rm";
 
 /// Deletes each active thread (a root candidate) where `drop` holds,
 /// unless it repeats a position of the game (a draw whatever its bound
