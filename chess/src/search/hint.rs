@@ -11,21 +11,21 @@
 //! root's probe, [`split`] makes a second run beside the look's,
 //! [`keep_hint`] leaves in it only the candidate that plays the hint, and
 //! [`join`] makes the two one run again, dropping the hint's candidate
-//! where the look chose the same move. At depth 5 (and in depth 6's
-//! reply searches, which search as depth 5 does) the same variable
-//! carries the reply that refutes the root's probe's move to each root
-//! candidate, whose second probe searches that move alone
-//! ([`keep_only_hint`]). The probe's score only decides how many candidates are dropped
-//! before their search (every one it cannot rule out is searched), so a
-//! wrong, illegal or stale hint costs time, never a different move or
-//! score, at depths 2 to 5; at depth 6 it also sets which moves get the
-//! ply more (`root::deepen_in_window`), so there it can change the
-//! move. Depth 6 also hints each reply search of its ply more (`root`'s
-//! `deep_reply`): with the best reply depth 5's search of the candidate
-//! found, in the same variable, which costs time or saves it, never a
-//! score. This module owns the line, the variables and those three
-//! steps; it must not choose between the candidates or compare scores
-//! itself (`probe` does, by `reduce::KeepBest`).
+//! where the look chose the same move. At depth 5 (and in depth 6's reply
+//! searches, which search as depth 5 does) the same variable carries the
+//! reply that refutes the root's probe's move to each root candidate, whose
+//! second probe searches that move alone ([`keep_only_hint`]). The probe's
+//! score only decides how many candidates are dropped before their search
+//! (every one it cannot rule out is searched), so a wrong, illegal or stale
+//! hint costs time, never a different move or score, at depths 2 to 5; at
+//! depth 6 it also sets which moves get the ply more
+//! (`root::deepen_in_window`), so there it can change the move. Depth 6
+//! also hints each reply search of its ply more (`root`'s `deep_reply`):
+//! with the best reply depth 5's search of the candidate found, in the same
+//! variable, which costs time or saves it, never a score. This module owns
+//! the line, the variables and those three steps; it must not choose
+//! between the candidates or compare scores itself (`probe` does, by
+//! `reduce::KeepBest`).
 
 use std::sync::Arc;
 

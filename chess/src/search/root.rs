@@ -3,24 +3,23 @@
 //!
 //! The root first searches its own probe ([`probed_root`]: the candidate a
 //! 2-ply look scores best, given a hint (`hint`: the rung below's answer)
-//! that move too, the better score taken); then every other candidate
-//! gets its own probe (`probe`'s, one ply down), the least its node can
-//! score for the opponent, and a candidate whose probe already leaves it
-//! strictly below the root's probe is dropped before its next ply is
-//! made (at depth 5, a candidate its own probe keeps is then bounded by
-//! the reply that refutes the root's probe's move as well,
-//! [`probe_refutation`]), keeping every candidate that could tie with
-//! the best, so that the root chooses the same move; the candidate that
-//! is the root's probe's move takes the probe's score instead of being
-//! searched a second time. The root's probe's score also goes down to the third ply
-//! (the root's side to move, the last full-width ply at depth 5), through
-//! the root candidates' own probes and searches alike, where a candidate
-//! standing strictly below it is dropped as well: every root move through
-//! it scores below the root's probe, whose move the root plays instead (a
-//! root move that repeats the game's position is a draw whatever it
-//! scores, but for a mate, so it gets no such bound). Depth 3, which has
-//! no capture plies, cuts its root the same way: a candidate's own probe
-//! is then its best reply's whole score.
+//! that move too, the better score taken); then every other candidate gets
+//! its own probe (`probe`'s, one ply down), the least its node can score
+//! for the opponent, and a candidate whose probe already leaves it strictly
+//! below the root's probe is dropped before its next ply is made (at depth
+//! 5, a candidate its own probe keeps is then bounded by the reply that
+//! refutes the root's probe's move as well, [`probe_refutation`]), keeping
+//! every candidate that could tie with the best, so that the root chooses
+//! the same move; the candidate that is the root's probe's move takes the
+//! probe's score instead of being searched a second time. The root's
+//! probe's score also goes down to the third ply (the root's side to move,
+//! the last full-width ply at depth 5), through the root candidates' own
+//! probes and searches alike, where a candidate standing strictly below it
+//! is dropped as well: every root move through it scores below the root's
+//! probe, whose move the root plays instead (a root move that repeats the
+//! game's position is a draw whatever it scores, but for a mate, so it gets
+//! no such bound). Depth 3, which has no capture plies, cuts its root the
+//! same way: a candidate's own probe is then its best reply's whole score.
 //!
 //! Depth 6 ([`deepens_root`]) first searches the root's probe's move a
 //! ply deeper ([`deep_probe`]); each other kept candidate is searched as
