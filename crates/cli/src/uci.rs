@@ -15,24 +15,24 @@
 //! last capture or pawn move (draw sense). shakmaty only validates FEN
 //! text.
 //!
-//! The limits of a `go`: `depth N` searches N plies (clamped to the depths
-//! the engine has; the first rung of the ladder runs before it, so that a
-//! `stop` has an answer); `movetime` or the mover's clock (`wtime`/`btime`,
-//! the increments, `movestogo`) give a time budget (`chess::search::clock`) and the
-//! search climbs the ladder up to the `Depth` option (by default the
-//! ladder's top, `deepen::TIMED_TOP`) within it; `infinite` and `ponder`
-//! climb to the `Depth` option without a time limit; a bare `go` searches
-//! the `Depth` option's depth. Under `go infinite` and `go
-//! ponder` the protocol forbids `bestmove` before `stop` (or `ponderhit`,
-//! which this engine treats as `stop`), so a finished answer is held back
-//! until then, or until `quit` or the end of the input: every `go` gets
-//! exactly one `bestmove`. Each finished depth prints its `info` line as it
-//! finishes. A command that cannot be carried out (a malformed line, an
-//! invalid FEN) is reported as `info string ...` and changes nothing; an
-//! illegal or malformed move in `position ... moves` is reported and the
-//! moves before it are played, as Stockfish does. Lines over [`MAX_LINE`]
-//! bytes are refused in bounded memory. Unknown commands are ignored as UCI
-//! asks.
+//! The limits of a `go`: `depth N` searches N plies (clamped to the depths the
+//! engine has; the first rung of the ladder runs before it, so that a `stop`
+//! has an answer); `movetime` or the mover's clock (`wtime`/`btime`, the
+//! increments, `movestogo`) give a time budget (`chess::search::clock`) and the
+//! search climbs the ladder up to the `Depth` option (by default the ladder's
+//! top, `deepen::TIMED_TOP`) within it; `infinite` and `ponder` climb to the
+//! `Depth` option without a time limit; a bare `go` searches the `Depth`
+//! option's depth; `nodes`, `mate` and `searchmoves` are reported as not
+//! supported and searched without. Under `go infinite` and `go ponder` the
+//! protocol forbids `bestmove` before `stop` (or `ponderhit`, which this engine
+//! treats as `stop`), so a finished answer is held back until then, or until
+//! `quit` or the end of the input: every `go` gets exactly one `bestmove`. Each
+//! finished depth prints its `info` line as it finishes. A command that cannot
+//! be carried out (a malformed line, an invalid FEN) is reported as `info
+//! string ...` and changes nothing; an illegal or malformed move in `position
+//! ... moves` is reported and the moves before it are played, as Stockfish
+//! does. Lines over [`MAX_LINE`] bytes are refused in bounded memory. Unknown
+//! commands are ignored as UCI asks.
 //!
 //! The programs (several seconds to build) are built on a thread of their
 //! own from `uci` on; `isready` waits for them. A search on a clock does

@@ -116,7 +116,11 @@ pub(crate) fn parse_go(args: &[&str]) -> GoCmd {
                         "winc" => go.winc = Some(n),
                         "binc" => go.binc = Some(n),
                         "movestogo" => go.movestogo = Some(small),
-                        _ => {}
+                        // The limits the engine does not have: said so,
+                        // as `searchmoves` is, and searched without them.
+                        _ => go
+                            .warnings
+                            .push(format!("go {token} is not supported; searching without it")),
                     }
                 }
                 _ => go.warnings.push(format!("go {token}: expected a number")),
@@ -213,6 +217,10 @@ mod tests {
                 winc: Some(0),
                 binc: Some(0),
                 movestogo: Some(40),
+                warnings: vec![
+                    "go nodes is not supported; searching without it".into(),
+                    "go mate is not supported; searching without it".into(),
+                ],
                 ..GoCmd::default()
             }
         );
