@@ -273,9 +273,18 @@ pub(crate) struct PgnFile {
     finished: Vec<String>,
 }
 
+/// The directory `path` is in (`.` for a bare file name).
+fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
 impl PgnFile {
-    /// Checks that `path` can take the session's games: a new file, or with
-    /// `append` an existing text file; never a directory or a device.
+    /// Checks that `path` can take the session's games: a new file in a
+    /// directory that can be written, or with `append` an existing text
+    /// file; never a directory or a device.
     ///
     /// # Errors
     ///
@@ -302,6 +311,11 @@ impl PgnFile {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(e).with_context(|| format!("--pgn {shown}")),
         };
+        // The directory must take the temporary file each save writes
+        // first: a missing or read-only one is refused now, not after the
+        // first move.
+        tempfile::NamedTempFile::new_in(dir_of(path))
+            .with_context(|| format!("cannot write --pgn {shown}"))?;
         Ok(PgnFile {
             path: path.to_path_buf(),
             before,
@@ -328,12 +342,8 @@ impl PgnFile {
             text.push('\n');
         }
         text.push_str(&current.pgn(&today()));
-        let dir = match self.path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
         let shown = quote(&self.path.to_string_lossy());
-        let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        let mut tmp = tempfile::NamedTempFile::new_in(dir_of(&self.path))
             .with_context(|| format!("cannot write --pgn {shown}"))?;
         std::io::Write::write_all(&mut tmp, text.as_bytes())
             .with_context(|| format!("writing --pgn {shown}"))?;
@@ -406,6 +416,25 @@ mod tests {
         r.resign();
         assert_eq!(r.result(), "1-0");
         assert!(r.pgn("x").ends_with("1. e4 1-0\n"));
+    }
+
+    #[test]
+    fn open_refuses_a_directory_it_cannot_write_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("no/such/dir/x.pgn");
+        let err = PgnFile::open(&missing, false)
+            .err()
+            .map(|e| format!("{e:#}"));
+        assert!(
+            err.as_deref()
+                .is_some_and(|e| e.starts_with("cannot write --pgn")),
+            "{err:?}"
+        );
+        // A new file in a directory that exists is taken, and nothing is
+        // left there until the first save.
+        let new = dir.path().join("new.pgn");
+        assert!(PgnFile::open(&new, false).is_ok());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]
