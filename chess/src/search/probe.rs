@@ -366,8 +366,8 @@ fn probe_capture_ply(m: &mut Machine, us: Color, plan: Plan, ply: u32) {
 /// placeholder, unless `names_best` (a depth-6 root candidate's node,
 /// whose full-width candidates are not cut by standing): then it is the
 /// move of the best (the probe's, [`NODE_MOVE_VAR`], where the probe
-/// scores better or every candidate was cut), which the candidate's ply more probes
-/// beside its look's choice.
+/// scores better or every candidate was cut), which the candidate's ply
+/// more probes beside its look's choice.
 pub(super) fn cut_candidates(
     m: &mut Machine,
     us: Color,

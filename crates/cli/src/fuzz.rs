@@ -106,7 +106,7 @@ pub(crate) struct FuzzArgs {
     /// Worker threads (default: the number of CPUs).
     #[arg(long)]
     pub jobs: Option<usize>,
-    /// Directory for reproducer files, created and checked before the campaign starts.
+    /// Directory for reproducer files, made and checked before the campaign.
     #[arg(long, default_value = "fuzz-out")]
     pub out: PathBuf,
     /// Check the engine's reply every K-th ply of each game (its start
