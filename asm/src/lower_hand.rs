@@ -18,7 +18,7 @@
 //! in the same hand by [`translate`]. Each rewrite is checked to compile
 //! on CPython's `re` and given the engine `regex-chess run` gives it
 //! ([`regex_vm::python::engine_of`]). It must not change what any
-//! instruction means; `tests/tests/isa.rs` runs it against the reference
+//! instruction means; `tests/tests/integration/isa.rs` runs it against the reference
 //! interpreter.
 //!
 //! Why the patterns are exact under `re.sub`, given each instruction's
@@ -335,7 +335,7 @@ fn escape(text: &str) -> String {
 /// states are: it writes every character of them but the person's line,
 /// which its `sanitize` rewrites read with the classes `[^ -~\n]` and
 /// `[%#`]` first and replace by a marker before any `\d` can see it;
-/// `tests/tests/styles.rs` plays lines with non-ASCII digits.)
+/// `tests/tests/integration/styles.rs` plays lines with non-ASCII digits.)
 pub(crate) fn translate(pattern: &str) -> String {
     let chars: Vec<char> = pattern.chars().collect();
     let mut out = String::with_capacity(pattern.len());

@@ -20,7 +20,7 @@
 //! per digit, carries between columns), which are exact at any size.
 //! Special instructions are the client's own hand-written rewrites: they
 //! pass through unchanged but for their scope hints. It must not change
-//! what any instruction means; `tests/tests/isa.rs` runs it against the
+//! what any instruction means; `tests/tests/integration/isa.rs` runs it against the
 //! reference interpreter.
 //!
 //! Why the foreign patterns are exact under replace-all, given each

@@ -61,6 +61,21 @@ pub fn cases(default: u32) -> u32 {
         .unwrap_or(default)
 }
 
+/// The property tests' configuration: [`cases`]`(default)` cases, and a
+/// failing case saved, shrunk, beside the test's source file
+/// (`NAME.proptest-regressions`, as the VM crate's tests keep theirs) and
+/// replayed first on every later run. (proptest's default would put it
+/// in a `proptest-regressions/` folder beside the test binary's
+/// `main.rs`'s folder.)
+pub fn proptest_config(default: u32) -> ProptestConfig {
+    ProptestConfig {
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::WithSource("proptest-regressions"),
+        )),
+        ..ProptestConfig::with_cases(cases(default))
+    }
+}
+
 /// Values the generators draw from: booleans, integers (with carries and
 /// borrows in reach), and strings with regex metacharacters.
 pub const VALUES: &[&str] = &[

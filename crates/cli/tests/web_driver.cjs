@@ -1,5 +1,5 @@
 // Drives the page of `regex-chess web` in headless Chromium for
-// tests/web.rs and prints what it saw as one JSON object; the Rust test
+// tests/integration/web.rs and prints what it saw as one JSON object; the Rust test
 // compares that with the terminal's screens. It judges nothing itself.
 //
 // usage: node web_driver.cjs PLAN.json

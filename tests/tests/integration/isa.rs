@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use regex_asm::ir::{Instr, IrProgram};
 use regex_asm::{interpret, lower, lower_hand, lower_stack, optimize};
-use regex_chess_tests::{cases, naive, run_vm, state_and_program};
+use regex_chess_tests::{naive, proptest_config, run_vm, state_and_program};
 use regex_vm::state::State;
 use regex_vm::Config;
 
@@ -38,7 +38,7 @@ fn first_divergence(start: &State, instrs: &[Instr]) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(1000)))]
+    #![proptest_config(proptest_config(1000))]
 
     #[test]
     fn interp_and_vm_agree_on_final_state((start, instrs) in state_and_program()) {

@@ -15,11 +15,10 @@ use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
-mod common;
-use common::{missing, stockfish};
+use crate::common::{missing, stockfish};
 
 fn run(args: &[&str]) -> (bool, String, String) {
-    common::run(&[&["match"], args].concat())
+    crate::common::run(&[&["match"], args].concat())
 }
 
 /// Runs `match` with `args`, checks that it fails, and gives its stderr.

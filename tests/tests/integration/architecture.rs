@@ -56,7 +56,6 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-#[path = "architecture/source.rs"]
 mod source;
 
 use source::{is_ident_char, is_ident_start, members, rust_files, Workspace};

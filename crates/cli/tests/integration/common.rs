@@ -1,9 +1,8 @@
 //! What the binary's integration tests share: running `regex-chess` and
 //! reading what it left, and (re-exported from `regex-chess-testkit`) the
-//! rule for an outside tool that is missing. Each test file takes what it
-//! uses (`mod common;`); it must not hold anything one file alone needs.
-// Not every test file uses every helper.
-#![allow(dead_code, unused_imports)]
+//! rule for an outside tool that is missing. Each test module takes what
+//! it uses (`use crate::common::...`); it must not hold anything one
+//! module alone needs.
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -7,8 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-mod common;
-use common::{bin, needs};
+use crate::common::{bin, needs};
 
 /// The README's loop, with `--until` and the issue's line rule (the line
 /// and `\n` appended).
@@ -30,7 +29,7 @@ while True:
 "#;
 
 fn feed(cmd: Command, input: &str) -> (bool, Vec<u8>, String) {
-    let out = common::feed(cmd, input.as_bytes());
+    let out = crate::common::feed(cmd, input.as_bytes());
     (
         out.status.success(),
         out.stdout,

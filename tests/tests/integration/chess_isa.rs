@@ -16,8 +16,8 @@ use std::sync::OnceLock;
 use chess::codec::START_FEN;
 use regex_asm::ir::IrProgram;
 use regex_asm::{interpret, lower, optimize, trace};
-use regex_chess_tests::cases;
 use regex_chess_tests::positions::{random_game, Rng};
+use regex_chess_tests::proptest_config;
 use regex_vm::state::State;
 use regex_vm::{Config, Executor};
 use shakmaty::Chess;
@@ -85,7 +85,7 @@ fn state_of(positions: &[Chess]) -> State {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(200)))]
+    #![proptest_config(proptest_config(200))]
 
     /// Two random positions in one state (often one per side to move), so
     /// both colours' branches run at once.
@@ -143,7 +143,7 @@ fn capture_pass() -> &'static Stepwise {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(100)))]
+    #![proptest_config(proptest_config(100))]
 
     /// The capture pass on random positions, two at a time.
     #[test]
@@ -216,7 +216,7 @@ fn reply_program_interp_and_vm_agree() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(20)))]
+    #![proptest_config(proptest_config(20))]
 
     /// The whole reply program, instruction by instruction, on random
     /// positions.
@@ -384,7 +384,7 @@ fn fen_line(pos: &Chess, newline: bool) -> State {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(60)))]
+    #![proptest_config(proptest_config(60))]
 
     /// The successors program (FEN text in, FEN lines out), instruction by
     /// instruction, on random positions, both promotion rules.

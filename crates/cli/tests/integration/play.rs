@@ -5,8 +5,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-mod common;
-use common::{bin, feed, missing, python_chess, texts, BIN};
+use crate::common::{bin, feed, missing, python_chess, texts, BIN};
 
 fn play(args: &[&str], input: &str) -> (bool, String, String) {
     play_bytes(args, input.as_bytes())

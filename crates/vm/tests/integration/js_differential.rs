@@ -1,5 +1,5 @@
 //! Differential test of the JavaScript dump against CPython 3.11: for
-//! generated `re.sub` cases (`tests/python/gen.rs`: the Python
+//! generated `re.sub` cases (`tests/integration/python/gen.rs`: the Python
 //! differential test's cases, and cases whose patterns use only what the
 //! translation has a form for and cannot match the empty string; subjects
 //! over ASCII, the state's characters, newlines, non-ASCII digits, letters,
@@ -26,10 +26,7 @@ use proptest::test_runner::{Config as RunnerConfig, FileFailurePersistence, Test
 
 // The Python differential test's generators and oracle; its side of the
 // comparison (our executor) is not asked here.
-#[allow(dead_code)]
-mod python;
-
-use python::{gen, Case, Oracle, Outcome};
+use crate::python::{gen, Case, Oracle, Outcome};
 use regex_vm::Engine;
 
 /// Generated cases per run; `JS_DIFF_CASES` asks for another number.

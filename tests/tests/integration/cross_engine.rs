@@ -189,7 +189,7 @@ fn turn_program_under_cpython_matches_vm() {
 /// program, shows what the VM shows.
 #[test]
 fn readme_game_loop_runs_the_dump() {
-    let readme = include_str!("../../README.md");
+    let readme = include_str!("../../../README.md");
     let start = readme
         .find("```python\nimport json, re, sys\n\nrewrites = [(re.compile")
         .expect("the README shows the game loop");

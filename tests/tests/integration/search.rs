@@ -7,11 +7,11 @@
 use chess::codec::{fen_of, parse_fen};
 use chess::Depth;
 use proptest::prelude::*;
-use regex_chess_tests::cases;
 use regex_chess_tests::depth;
 use regex_chess_tests::positions::{
     claim_is_reached, flip_fen, random_game, regex_reply_matches_reference, Rng,
 };
+use regex_chess_tests::proptest_config;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 
@@ -54,7 +54,7 @@ fn vm_search_scores_an_en_passant_reply_like_the_reference() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(100)))]
+    #![proptest_config(proptest_config(100))]
 
     #[test]
     fn vm_best_move_matches_native_minimax_on_random_games(seed in any::<u64>(), plies in 0usize..80) {

@@ -3,8 +3,7 @@
 use chess::codec::START_FEN;
 use std::process::Command;
 
-mod common;
-use common::{bin, run, BIN};
+use crate::common::{bin, run, BIN};
 
 #[test]
 fn moves_lists_sorted_uci_moves() {

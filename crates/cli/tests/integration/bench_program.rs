@@ -5,8 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-mod common;
-use common::{bin, describe, needs};
+use crate::common::{bin, describe, needs};
 
 /// Whether the scripts' engines are there: `None` without python3 (the
 /// test is skipped), else whether node is (its engine is left out);

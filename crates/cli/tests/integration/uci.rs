@@ -13,8 +13,7 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
-mod common;
-use common::{bin, missing, python_chess, stockfish, BIN};
+use crate::common::{bin, missing, python_chess, stockfish, BIN};
 
 /// What a finished child process left.
 struct Finished {

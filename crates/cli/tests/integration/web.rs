@@ -17,8 +17,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Position};
 
-mod common;
-use common::{bin, missing};
+use crate::common::{bin, missing};
 
 const FILES: &str = "  a b c d e f g h";
 
@@ -618,7 +617,7 @@ fn screen_value(site: &Path) -> serde_json::Value {
 /// terminal, does not show the program's history line).
 #[test]
 fn depth_6_turn_module_under_node_plays_like_the_terminal() {
-    if !common::needs("node", "the depth-6 turn module was not run") {
+    if !crate::common::needs("node", "the depth-6 turn module was not run") {
         return;
     }
     let dir = tempfile::tempdir().expect("a temp dir");

@@ -8,8 +8,8 @@
 use chess::codec::START_FEN;
 use chess::codec::{fen_of, parse_fen};
 use proptest::prelude::*;
-use regex_chess_tests::cases;
 use regex_chess_tests::positions::{flip_fen, random_game, Rng};
+use regex_chess_tests::proptest_config;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
@@ -82,7 +82,7 @@ fn vm_perft_two_matches_listed_counts() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(200)))]
+    #![proptest_config(proptest_config(200))]
 
     /// Positions reached by random legal games, both colours to move.
     #[test]

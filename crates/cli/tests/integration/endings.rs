@@ -15,8 +15,7 @@ use chess::codec::START_FEN;
 use chess::screen::start_screen;
 use shakmaty::Color;
 
-mod common;
-use common::{bin, needs, run_with};
+use crate::common::{bin, needs, run_with};
 
 fn play(args: &[&str], input: &str) -> (bool, String, String) {
     // The fast mode: these tests are about the rules, not the search.

@@ -6,8 +6,7 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Command, Output};
 
-mod common;
-use common::{bin, describe};
+use crate::common::{bin, describe};
 
 fn fuzz<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> Output {
     bin().arg("fuzz").args(args).output().expect("binary runs")

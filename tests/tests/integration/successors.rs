@@ -6,7 +6,7 @@
 //! perft suite (as given and colour-flipped), random games from the start
 //! and from each perft position, one hand-made position per rule, and
 //! clocks of up to thousands of digits. (The same list under CPython, Node
-//! and `regex-chess run` is `crates/cli/tests/successors.rs`.)
+//! and `regex-chess run` is `crates/cli/tests/integration/successors.rs`.)
 // A failing unwrap in a test helper is a failing test.
 #![allow(clippy::unwrap_used)]
 

@@ -1,6 +1,6 @@
 //! Differential tests of `regex-chess run`'s engine choice against
 //! CPython 3.11 (and a hand-written corpus, at the end): for generated patterns covering every construct of
-//! Python's syntax (`tests/python/gen.rs`), generated subjects and
+//! Python's syntax (`tests/integration/python/gen.rs`), generated subjects and
 //! generated replacement templates, the program `regex_vm::python::load`
 //! makes of `[pattern, replacement]`, run by the executor (fast and
 //! naive), leaves the bytes `re.sub(pattern, replacement, subject)`
@@ -15,9 +15,7 @@ use std::cell::RefCell;
 
 use proptest::test_runner::{Config as RunnerConfig, FileFailurePersistence, TestRunner};
 
-mod python;
-
-use python::{config, gen, ours, Case, Oracle, Outcome};
+use crate::python::{config, gen, ours, Case, Oracle, Outcome};
 use regex_vm::Engine;
 
 /// Generated cases per run (each through CPython and through us, twice);
@@ -124,7 +122,7 @@ const SUBJECTS: &[&str] = &[
 
 #[test]
 fn the_corpus_runs_as_in_cpython_or_is_refused_where_it_refuses() {
-    let text = include_str!("data/python_corpus.json");
+    let text = include_str!("../data/python_corpus.json");
     let patterns: Vec<String> = serde_json::from_str(text).expect("a JSON list of patterns");
     let Some(mut oracle) = Oracle::start() else {
         return;

@@ -17,8 +17,8 @@
 //! enough accepted patterns to test something.
 //!
 //! The comparison and its data, generators and sampling live in
-//! `tests/matcher/` (`mod.rs`, `data.rs`, `strategy.rs`, `sample.rs`), the
-//! explicit shape tests in `tests/matcher/shapes.rs`; this file holds the
+//! `tests/integration/matcher/` (`mod.rs`, `data.rs`, `strategy.rs`, `sample.rs`), the
+//! explicit shape tests in `tests/integration/matcher/shapes.rs`; this file holds the
 //! property tests and the checks that their generators and the real
 //! patterns test something.
 
@@ -27,12 +27,10 @@ use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
 use regex_vm::backtrack::Matcher;
 
-mod matcher;
-
-use matcher::data::*;
-use matcher::sample::sampled_hays;
-use matcher::strategy::*;
-use matcher::*;
+use crate::matcher::data::*;
+use crate::matcher::sample::sampled_hays;
+use crate::matcher::strategy::*;
+use crate::matcher::*;
 
 proptest! {
     // 10,000 generated cases in two tests of 5,000 (or `PROPTEST_CASES`

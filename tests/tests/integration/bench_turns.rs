@@ -29,7 +29,7 @@ fn fast_paths_and_naive_loop_agree_on_every_bench_turn() {
         },
     )
     .unwrap();
-    let suite = include_str!("../data/bench.epd");
+    let suite = include_str!("../../data/bench.epd");
     let mut turns = 0;
     for line in suite
         .lines()

@@ -11,8 +11,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-mod common;
-use common::{bin, describe, missing, needs, python_chess};
+use crate::common::{bin, describe, missing, needs, python_chess};
 
 /// Dumps the successors list to `dir/name` and returns its path, its
 /// number of rewrites and its size in bytes, as `dump` reports them.

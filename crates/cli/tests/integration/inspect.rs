@@ -5,8 +5,7 @@ use chess::codec::START_FEN;
 use std::io::Read;
 use std::process::Stdio;
 
-mod common;
-use common::{bin, run};
+use crate::common::{bin, run};
 
 /// The listing's per-kind rows: (name, count, rewrites, patterns).
 fn kinds(listing: &str) -> Vec<(String, usize, usize, usize)> {
