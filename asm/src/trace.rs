@@ -110,7 +110,7 @@ impl Machine {
         }
     }
 
-    fn push(&mut self, instr: Instr) {
+    fn record(&mut self, instr: Instr) {
         self.instrs.push(instr);
     }
 
@@ -183,7 +183,7 @@ impl Machine {
         match &*e.0 {
             Node::Const(v) => {
                 if self.value(v) {
-                    self.push(Instr::Push(v.clone()));
+                    self.record(Instr::Push(v.clone()));
                 }
             }
             Node::Var { name, generation } => {
@@ -195,11 +195,11 @@ impl Machine {
                 } else if self.generations.get(name).copied().unwrap_or(0) != *generation {
                     self.fail(TraceError::StaleRead(name.clone()));
                 }
-                self.push(Instr::Lookup(var));
+                self.record(Instr::Lookup(var));
             }
             Node::Not(a) => {
                 self.emit(a);
-                self.push(Instr::Not);
+                self.record(Instr::Not);
             }
             Node::IsAny(a, set) => {
                 self.emit(a);
@@ -208,7 +208,7 @@ impl Machine {
                     self.value(v);
                 }
                 if ok {
-                    self.push(Instr::IsAny(set.clone()));
+                    self.record(Instr::IsAny(set.clone()));
                 }
             }
             Node::And(a, b)
@@ -220,7 +220,7 @@ impl Machine {
             | Node::Concat(a, b) => {
                 self.emit(a);
                 self.emit(b);
-                self.push(match &*e.0 {
+                self.record(match &*e.0 {
                     Node::And(..) => Instr::And,
                     Node::Or(..) => Instr::Or,
                     Node::Eq(..) => Instr::Eq,
@@ -238,7 +238,7 @@ impl Machine {
         let e = e.into();
         self.emit(&e);
         if let Some(var) = self.var_name(name) {
-            self.push(Instr::AssignPop(var));
+            self.record(Instr::AssignPop(var));
         }
         self.defined.insert(name.to_string());
         self.written(name);
@@ -247,7 +247,7 @@ impl Machine {
     /// Removes a variable from every active thread (it costs state bytes).
     pub fn delete(&mut self, name: &str) {
         if let Some(var) = self.var_name(name) {
-            self.push(Instr::Delete(var));
+            self.record(Instr::Delete(var));
         }
         self.defined.remove(name);
         self.written(name);
@@ -257,10 +257,10 @@ impl Machine {
     pub fn if_(&mut self, cond: impl Into<Expr>, then: impl FnOnce(&mut Machine)) {
         self.emit(&cond.into());
         let skip = self.fresh_tag();
-        self.push(Instr::Cond(skip.clone()));
+        self.record(Instr::Cond(skip.clone()));
         let before = self.defined.clone();
         then(self);
-        self.push(Instr::Reactivate(skip));
+        self.record(Instr::Reactivate(skip));
         self.defined = self.defined.intersection(&before).cloned().collect();
     }
 
@@ -284,10 +284,10 @@ impl Machine {
             self.fail(TraceError::EmptyFork);
         }
         if values.iter().all(|v| self.value(v)) {
-            self.push(Instr::ForkList(values));
+            self.record(Instr::ForkList(values));
         }
         if let Some(var) = self.var_name(name) {
-            self.push(Instr::AssignPop(var));
+            self.record(Instr::AssignPop(var));
         }
         self.defined.insert(name.to_string());
         self.written(name);
@@ -295,9 +295,9 @@ impl Machine {
 
     /// Each active thread becomes two: `name` true, then `name` false.
     pub fn fork_bool(&mut self, name: &str) {
-        self.push(Instr::ForkBool);
+        self.record(Instr::ForkBool);
         if let Some(var) = self.var_name(name) {
-            self.push(Instr::AssignPop(var));
+            self.record(Instr::AssignPop(var));
         }
         self.defined.insert(name.to_string());
         self.written(name);
@@ -306,7 +306,7 @@ impl Machine {
     /// Pauses every active thread under a fresh tag.
     pub fn pause(&mut self) -> Paused {
         let tag = self.fresh_tag();
-        self.push(Instr::Pause(tag.clone()));
+        self.record(Instr::Pause(tag.clone()));
         self.open
             .insert(tag.as_str().to_string(), self.defined.clone());
         Paused { tag }
@@ -315,7 +315,7 @@ impl Machine {
     /// Gives every active thread a paused copy under a fresh tag.
     pub fn fork_inactive(&mut self) -> Paused {
         let tag = self.fresh_tag();
-        self.push(Instr::ForkInactive(tag.clone()));
+        self.record(Instr::ForkInactive(tag.clone()));
         self.open
             .insert(tag.as_str().to_string(), self.defined.clone());
         Paused { tag }
@@ -324,7 +324,7 @@ impl Machine {
     /// Wakes the threads paused under `paused`.
     pub fn reactivate(&mut self, paused: Paused) {
         let then = self.open.remove(paused.tag.as_str()).unwrap_or_default();
-        self.push(Instr::Reactivate(paused.tag));
+        self.record(Instr::Reactivate(paused.tag));
         self.defined = self.defined.intersection(&then).cloned().collect();
     }
 
@@ -332,18 +332,18 @@ impl Machine {
     /// active (the caller's promise): what they had set is set again.
     pub fn reactivate_alone(&mut self, paused: Paused) {
         let then = self.open.remove(paused.tag.as_str()).unwrap_or_default();
-        self.push(Instr::Reactivate(paused.tag));
+        self.record(Instr::Reactivate(paused.tag));
         self.defined = then;
     }
 
     /// Deletes every active thread.
     pub fn destroy_active(&mut self) {
-        self.push(Instr::DestroyActive);
+        self.record(Instr::DestroyActive);
     }
 
     /// Merges each run of adjacent active threads into its first thread.
     pub fn join(&mut self) {
-        self.push(Instr::Join);
+        self.record(Instr::Join);
     }
 
     /// Each thread paused under `paused` that is followed directly by an
@@ -353,7 +353,7 @@ impl Machine {
     /// one that is paused now and still to be reactivated (a `Paused`
     /// exists only between its pause and its reactivation).
     pub fn absorb(&mut self, paused: &Paused) {
-        self.push(Instr::Absorb(paused.tag.clone()));
+        self.record(Instr::Absorb(paused.tag.clone()));
     }
 
     /// Runs `then` on the active threads whose stack is empty and
@@ -364,15 +364,65 @@ impl Machine {
         then: impl FnOnce(&mut Machine),
         otherwise: impl FnOnce(&mut Machine),
     ) {
-        self.push(Instr::StackEmpty);
+        self.record(Instr::StackEmpty);
         self.if_else_top(then, otherwise);
+    }
+
+    /// Runs `body` on a copy of each active thread while the thread itself
+    /// waits, paused; then each thread takes the stack items its copy's
+    /// run left (see [`Machine::absorb`]) and is active again with what it
+    /// had set, the copies gone. `body` must leave at most one active
+    /// thread in each copy's run (a search keeps its best, a test joins
+    /// its threads), whose stack holds what the scope hands back.
+    ///
+    /// How a search hands a result up to the position it searched from:
+    /// `fork_inactive`, `pause`, `reactivate` the copy, `body`, `absorb`,
+    /// `reactivate_alone`.
+    pub fn scope(&mut self, body: impl FnOnce(&mut Machine)) {
+        let copy = self.fork_inactive();
+        let waiting = self.pause();
+        self.reactivate(copy);
+        body(self);
+        self.absorb(&waiting);
+        self.reactivate_alone(waiting);
+    }
+
+    /// Pushes `e`'s value onto each active thread's stack: the way a
+    /// result is handed back (the stack is the only thing a [`scope`]'s
+    /// copy hands back). A variable must be set, as when it is read.
+    ///
+    /// [`scope`]: Machine::scope
+    pub fn push(&mut self, e: impl Into<Expr>) {
+        self.emit(&e.into());
+    }
+
+    /// Pops each active thread's stack into `names`, top first: the way a
+    /// result is taken (each name is set from then on). Every active
+    /// thread's stack must hold at least `names.len()` items: after a
+    /// branch on [`Machine::if_stack_empty`], on the side where it is not
+    /// empty, as the searcher that pushed them promises.
+    pub fn pop_into(&mut self, names: &[&str]) {
+        for name in names {
+            if let Some(var) = self.var_name(name) {
+                self.record(Instr::AssignPop(var));
+            }
+            self.defined.insert(name.to_string());
+            self.written(name);
+        }
+    }
+
+    /// Drops the top of each active thread's stack (which must have one).
+    pub fn discard_top(&mut self) {
+        self.record(Instr::Pop);
     }
 
     /// Records an instruction as is. The tracer checks nothing: the caller
     /// keeps the stack balanced (the DSL's statements leave it empty) and
     /// tells the tracer about variables with [`Machine::assume_set`].
+    /// [`Machine::push`], [`Machine::pop_into`] and
+    /// [`Machine::discard_top`] cover a result's stack items.
     pub fn emit_raw(&mut self, instr: Instr) {
-        self.push(instr);
+        self.record(instr);
     }
 
     /// Like [`Machine::if_else`], with the condition already on top of the
@@ -384,20 +434,20 @@ impl Machine {
     ) {
         let other = self.fresh_tag();
         let done = self.fresh_tag();
-        self.push(Instr::Cond(other.clone()));
+        self.record(Instr::Cond(other.clone()));
         let before = self.defined.clone();
         then(self);
         let after_then = std::mem::replace(&mut self.defined, before);
-        self.push(Instr::Pause(done.clone()));
-        self.push(Instr::Reactivate(other));
+        self.record(Instr::Pause(done.clone()));
+        self.record(Instr::Reactivate(other));
         otherwise(self);
-        self.push(Instr::Reactivate(done));
+        self.record(Instr::Reactivate(done));
         self.defined = self.defined.intersection(&after_then).cloned().collect();
     }
 
     /// Sets up the state when it is empty (must come first).
     pub fn boot(&mut self, text: &str) {
-        self.push(Instr::Boot(text.to_string()));
+        self.record(Instr::Boot(text.to_string()));
     }
 
     /// Runs a special instruction: `args` are pushed in order (the last on
@@ -427,10 +477,10 @@ impl Machine {
             self.defined.insert(name.clone());
             self.written(&name);
         }
-        self.push(Instr::Special(special));
+        self.record(Instr::Special(special));
         for name in outs {
             if let Some(var) = self.var_name(name) {
-                self.push(Instr::AssignPop(var));
+                self.record(Instr::AssignPop(var));
             }
             self.defined.insert(name.to_string());
             self.written(name);
@@ -545,6 +595,93 @@ mod tests {
             assert!(state.contains(want), "{give}: {state:?}");
             assert_eq!(state.matches('%').count(), 2, "one thread: {state:?}");
         }
+    }
+
+    /// `scope` records the sequence a search wrote out by hand, and
+    /// `push`/`pop_into`/`discard_top` the raw stack instructions.
+    #[test]
+    fn scope_and_stack_results_record_the_raw_sequence() {
+        let by_hand = trace(|m| {
+            m.set("a", "1");
+            let copy = m.fork_inactive();
+            let waiting = m.pause();
+            m.reactivate(copy);
+            m.set("b", "2");
+            m.emit_raw(Instr::Lookup(VarName::must("b")));
+            m.emit_raw(Instr::Push("-".into()));
+            m.absorb(&waiting);
+            m.reactivate_alone(waiting);
+            m.emit_raw(Instr::Pop);
+            m.emit_raw(Instr::AssignPop(VarName::must("c")));
+            m.assume_set(&["c"]);
+            m.set("d", m.get("c"));
+        })
+        .unwrap();
+        let helpers = trace(|m| {
+            m.set("a", "1");
+            m.scope(|m| {
+                m.set("b", "2");
+                m.push(m.get("b"));
+                m.push("-");
+            });
+            m.discard_top();
+            m.pop_into(&["c"]);
+            m.set("d", m.get("c"));
+        })
+        .unwrap();
+        assert_eq!(helpers.to_string(), by_hand.to_string());
+    }
+
+    /// What a scope's copy set is gone after it (the thread is as it was),
+    /// and a pushed variable must be set, as a read must.
+    #[test]
+    fn a_scope_keeps_only_what_the_thread_had_and_pushes_are_checked() {
+        let e = trace(|m| {
+            m.scope(|m| m.set("b", "2"));
+            m.set("c", m.get("b"));
+        })
+        .unwrap_err();
+        assert_eq!(e, TraceError::UnsetVariable("b".into()));
+        let e = trace(|m| m.push(m.get("x"))).unwrap_err();
+        assert_eq!(e, TraceError::UnsetVariable("x".into()));
+        // A value read before a pop into its variable is stale after it.
+        let e = trace(|m| {
+            m.set("c", "1");
+            let old = m.get("c");
+            m.push("2");
+            m.pop_into(&["c"]);
+            m.set("d", old);
+        })
+        .unwrap_err();
+        assert_eq!(e, TraceError::StaleRead("c".into()));
+    }
+
+    /// Run: the scope hands back what its copy pushed, top last, and
+    /// `pop_into` takes it top first.
+    #[test]
+    fn a_scope_hands_its_copys_stack_back_in_order() {
+        let program = crate::assemble(|m| {
+            m.boot("%%\n#stack:\n");
+            m.set("a", "1");
+            m.scope(|m| {
+                m.set("a", "5");
+                m.push(m.get("a"));
+                m.push("7");
+            });
+            m.pop_into(&["top", "under"]);
+        })
+        .unwrap();
+        let mut state = String::new();
+        regex_vm::Executor::new(&program, regex_vm::Config::default())
+            .unwrap()
+            .run(&mut state)
+            .unwrap();
+        let out = regex_vm::state::State::parse(&state).unwrap();
+        assert_eq!(out.threads.len(), 1, "the copy is gone: {state:?}");
+        let t = &out.threads[0];
+        assert!(t.stack.is_empty(), "{state:?}");
+        let vars = [t.var("a"), t.var("top"), t.var("under")];
+        assert_eq!(vars, [Some("1"), Some("7"), Some("5")], "{state:?}");
     }
 
     #[test]

@@ -17,9 +17,7 @@
 
 use std::sync::Arc;
 
-use regex_asm::ir::Instr;
 use regex_asm::{AsmError, Expr, Machine};
-use regex_vm::state::VarName;
 use regex_vm::Program;
 use shakmaty::Color;
 
@@ -40,10 +38,6 @@ use crate::search::search_onto_stack;
 use crate::vocabulary::{Depth, BEST, SCORE};
 
 const OK: &str = "ok";
-
-fn var(name: &str) -> VarName {
-    VarName::must(name)
-}
 
 /// How the last-moves line of a screen tells the engine's move.
 pub const ENGINE_PLAYED: &str = "The engine played ";
@@ -404,9 +398,7 @@ fn engine_turn(m: &mut Machine, us: Color, depth: Depth) {
             declare_result(m, us)
         },
         |m| {
-            m.emit_raw(Instr::AssignPop(var(BEST)));
-            m.emit_raw(Instr::AssignPop(var(SCORE)));
-            m.assume_set(&[BEST, SCORE]);
+            m.pop_into(&[BEST, SCORE]);
             san(m, us);
             apply_uci(m, BEST);
             after_move(m, us, |_| Expr::from(true));

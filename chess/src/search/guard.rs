@@ -18,7 +18,6 @@
 
 use std::sync::Arc;
 
-use regex_asm::ir::Instr;
 use regex_asm::Machine;
 use shakmaty::Color;
 
@@ -49,7 +48,7 @@ pub(crate) fn guard_root_candidates(m: &mut Machine, us: Color) {
     m.if_stack_empty(
         |_| {},
         |m| {
-            m.emit_raw(Instr::Pop);
+            m.discard_top();
             let bound = guarded_score();
             m.if_(m.get(SCORE).gt(bound), |m| m.set(SCORE, bound));
         },

@@ -39,9 +39,9 @@ pub use root::DEEP_WINDOW;
 
 use std::sync::Arc;
 
-use regex_asm::ir::{Instr, RefError, Special};
+use regex_asm::ir::{RefError, Special};
 use regex_asm::{AsmError, Machine};
-use regex_vm::state::{Thread, VarName};
+use regex_vm::state::Thread;
 use regex_vm::{Program, Rewrite, Scope, Template};
 use shakmaty::Color;
 
@@ -60,10 +60,6 @@ use crate::vocabulary::{mate_at, mated_at, Depth, Plan, BEST, EVEN, SCORE};
 use reduce::{Better, KeepBest};
 
 use regex_asm::Expr;
-
-fn var(name: &str) -> VarName {
-    VarName::must(name)
-}
 
 /// Searches every active thread (a position with `us` to move) `depth`
 /// plies deep. Afterwards each such thread is as before, with `[em, v]` on
@@ -121,14 +117,17 @@ pub(crate) fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32)
         probe::probed_node(m, us, plan, depth, ply);
         return;
     }
+    m.scope(|m| node_copy(m, us, plan, depth, ply));
+}
+
+/// [`node`] on its copy of each active thread: leaves `[em, v]` of the
+/// best candidate on the copy's stack.
+fn node_copy(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     let captures = plan.captures_at(ply);
     // A node whose candidates lead to a capture node (then the leaves):
     // the positions of the two plies below are evaluated by carrying this
     // one's evaluation down, move by move, not each in full.
     let carries = depth == 3 && plan.captures_at(ply + 1);
-    let copy = m.fork_inactive();
-    let root = m.pause();
-    m.reactivate(copy);
     // A capture ply below a probed node may arrive with one candidate's
     // move whose score the node above already has (`probe::ANSWER_MOVE_VAR`).
     let answered = captures && m.is_set(probe::ANSWER_MOVE_VAR);
@@ -176,12 +175,8 @@ pub(crate) fn node(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32)
     }
     // The best candidate goes back to the root.
     keep_best(m, SCORE, Better::Max);
-    m.emit_raw(Instr::Lookup(var(SCORE)));
-    m.emit_raw(Instr::Lookup(var(BEST)));
-    m.absorb(&root);
-    // The best candidate was absorbed and the others deleted: only the
-    // roots are active again, with everything they had.
-    m.reactivate_alone(root);
+    m.push(m.get(SCORE));
+    m.push(m.get(BEST));
 }
 
 /// The opponent's search below each active candidate (a position with
@@ -204,7 +199,7 @@ pub(crate) fn take_reply_score(m: &mut Machine, ply: u32) {
 /// stack as the thread's [`SCORE`], turned to the view of the side that
 /// moved into the position: `2 * EVEN - v`.
 pub(crate) fn pop_reply_score(m: &mut Machine) {
-    m.emit_raw(Instr::Pop);
+    m.discard_top();
     take_reply_value(m);
 }
 
@@ -212,8 +207,7 @@ pub(crate) fn pop_reply_score(m: &mut Machine) {
 /// move already taken) as the thread's [`SCORE`], turned as
 /// [`pop_reply_score`] turns it.
 pub(crate) fn take_reply_value(m: &mut Machine) {
-    m.emit_raw(Instr::AssignPop(var(SCORE)));
-    m.assume_set(&[SCORE]);
+    m.pop_into(&[SCORE]);
     m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
 }
 
@@ -329,9 +323,27 @@ pub(crate) fn leaf_pairs(m: &mut Machine, us: Color, captures: bool, ply: u32, e
         // What we threaten in the candidate, once for all its replies.
         m.special(Arc::new(Threats(!us)), &[], &[]);
     }
-    let replies = m.fork_inactive();
-    let candidate = m.pause();
-    m.reactivate(replies);
+    m.scope(|m| worst_reply(m, us, captures));
+    if !captures {
+        m.delete(THREAT_VAR);
+    }
+    m.if_stack_empty(
+        |m| no_reply_score(m, ply),
+        |m| {
+            m.pop_into(&[SCORE]);
+            m.if_else(
+                m.get(SCORE).eq("0"),
+                |m| m.set(SCORE, mated_at(ply + 1)),
+                |m| m.set(SCORE, m.get(EVAL_VAR) + m.get(SCORE) - DELTA_OFFSET),
+            );
+        },
+    );
+}
+
+/// [`leaf_pairs`] on its copy of each candidate: pushes the delta of
+/// its worst reply for `us` (0 for a reply that mates `us`), nothing
+/// when it has none.
+fn worst_reply(m: &mut Machine, us: Color, captures: bool) {
     // The opponent's legal replies, evaluated for us (with our best
     // capture on the reply's square, `quiesce`); the worst one.
     if captures {
@@ -369,24 +381,7 @@ pub(crate) fn leaf_pairs(m: &mut Machine, us: Color, captures: bool, ply: u32, e
     // still needed.
     m.special(Arc::new(KeepOnly(&[DELTA_VAR])), &[], &[]);
     keep_best(m, DELTA_VAR, Better::Min);
-    m.emit_raw(Instr::Lookup(var(DELTA_VAR)));
-    m.absorb(&candidate);
-    m.reactivate(candidate);
-    if !captures {
-        m.delete(THREAT_VAR);
-    }
-    m.if_stack_empty(
-        |m| no_reply_score(m, ply),
-        |m| {
-            m.emit_raw(Instr::AssignPop(var(SCORE)));
-            m.assume_set(&[SCORE]);
-            m.if_else(
-                m.get(SCORE).eq("0"),
-                |m| m.set(SCORE, mated_at(ply + 1)),
-                |m| m.set(SCORE, m.get(EVAL_VAR) + m.get(SCORE) - DELTA_OFFSET),
-            );
-        },
-    );
+    m.push(m.get(DELTA_VAR));
 }
 
 /// The score of a candidate (played at `ply`) that leaves the opponent no
@@ -414,9 +409,9 @@ fn mate_marks_zero(m: &mut Machine, us: Color) {
             |m| {
                 let others = &Mover::ALL[..Mover::ALL.len() - 1];
                 push_if_legal_move(m, us, others);
-                m.if_stack_empty(|m| m.set(DELTA_VAR, 0u32), |m| m.emit_raw(Instr::Pop));
+                m.if_stack_empty(|m| m.set(DELTA_VAR, 0u32), Machine::discard_top);
             },
-            |m| m.emit_raw(Instr::Pop),
+            Machine::discard_top,
         );
     });
 }
@@ -431,15 +426,12 @@ pub(crate) fn push_if_legal_move(m: &mut Machine, us: Color, movers: &[Mover]) {
 /// run on a copy of it stripped to its board, leaves any active thread:
 /// the copies' threads are joined into one, which hands `T` back.
 pub(crate) fn push_if_any(m: &mut Machine, threads: impl FnOnce(&mut Machine)) {
-    let copy = m.fork_inactive();
-    let position = m.pause();
-    m.reactivate(copy);
-    board_only(m);
-    threads(m);
-    m.join();
-    m.emit_raw(Instr::Push("T".into()));
-    m.absorb(&position);
-    m.reactivate_alone(position);
+    m.scope(|m| {
+        board_only(m);
+        threads(m);
+        m.join();
+        m.push("T");
+    });
 }
 
 /// Deletes every variable of the active threads but the board.
@@ -525,9 +517,7 @@ pub fn store_result(m: &mut Machine) {
             m.set(SCORE, "");
         },
         |m| {
-            m.emit_raw(Instr::AssignPop(var(BEST)));
-            m.emit_raw(Instr::AssignPop(var(SCORE)));
-            m.assume_set(&[BEST, SCORE]);
+            m.pop_into(&[BEST, SCORE]);
         },
     );
 }

@@ -30,9 +30,9 @@
 
 use std::sync::Arc;
 
-use regex_asm::ir::{Instr, RefError, Special};
+use regex_asm::ir::{RefError, Special};
 use regex_asm::{Expr, Machine};
-use regex_vm::state::{Thread, VarName};
+use regex_vm::state::Thread;
 use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
 
@@ -89,10 +89,6 @@ pub(super) const REFUTATION_VAR: &str = "rf";
 /// finds ([`cut_candidates`] with `names_best`), for its ply more.
 pub(super) const REPLY_MOVE_VAR: &str = "rb";
 
-pub(super) fn var(name: &str) -> VarName {
-    VarName::must(name)
-}
-
 /// Whether `search::node` searches the node at `ply` with `depth` plies
 /// left as [`probed_node`]: below the root, the last full-width ply above
 /// the capture plies (whose candidates are cut by what they stand at) and
@@ -121,22 +117,17 @@ pub(super) fn probed_node_naming(
     ply: u32,
     names_best: bool,
 ) {
-    let copy = m.fork_inactive();
-    let root = m.pause();
-    m.reactivate(copy);
-    strip(m, ply, &[ALPHA_VAR]);
-    probe(m, us, plan, depth, ply, true);
-    m.if_stack_empty(
-        |_| {},
-        |m| {
-            m.emit_raw(Instr::AssignPop(var(PROBE_VAR)));
-            m.emit_raw(Instr::AssignPop(var(NODE_MOVE_VAR)));
-            m.assume_set(&[PROBE_VAR, NODE_MOVE_VAR]);
-            cut_candidates(m, us, plan, depth, ply, names_best);
-        },
-    );
-    m.absorb(&root);
-    m.reactivate_alone(root);
+    m.scope(|m| {
+        strip(m, ply, &[ALPHA_VAR]);
+        probe(m, us, plan, depth, ply, true);
+        m.if_stack_empty(
+            |_| {},
+            |m| {
+                m.pop_into(&[PROBE_VAR, NODE_MOVE_VAR]);
+                cut_candidates(m, us, plan, depth, ply, names_best);
+            },
+        );
+    });
 }
 
 /// Deletes every variable of the active threads (at `ply`) but the
@@ -186,10 +177,20 @@ pub(super) fn probe_picking(
     named: bool,
     pick: Pick,
 ) {
+    m.scope(|m| probe_copy(m, us, plan, depth, ply, named, pick));
+}
+
+/// [`probe_picking`] on its copy of each active thread.
+fn probe_copy(
+    m: &mut Machine,
+    us: Color,
+    plan: Plan,
+    depth: u32,
+    ply: u32,
+    named: bool,
+    pick: Pick,
+) {
     let refuting = ply == 1 && refutes(plan, depth);
-    let copy = m.fork_inactive();
-    let node_thread = m.pause();
-    m.reactivate(copy);
     // A root candidate's own probe (ply 2) keeps the root's probe's score
     // for the node below it.
     let also: &[&str] = if ply == 2 {
@@ -267,8 +268,7 @@ pub(super) fn probe_picking(
                     m.set(REFUTATION_VAR, PLACEHOLDER);
                 },
                 |m| {
-                    m.emit_raw(Instr::AssignPop(var(REFUTATION_VAR)));
-                    m.assume_set(&[REFUTATION_VAR]);
+                    m.pop_into(&[REFUTATION_VAR]);
                     take_reply_value(m);
                 },
             );
@@ -284,15 +284,13 @@ pub(super) fn probe_picking(
         keep_best(m, SCORE, Better::Max);
     }
     if refuting {
-        m.emit_raw(Instr::Lookup(var(REFUTATION_VAR)));
+        m.push(m.get(REFUTATION_VAR));
     }
     if named {
         debug_assert!(m.is_set(PROBE_MOVE_VAR), "the probe's move is kept");
-        m.emit_raw(Instr::Lookup(var(PROBE_MOVE_VAR)));
+        m.push(m.get(PROBE_MOVE_VAR));
     }
-    m.emit_raw(Instr::Lookup(var(SCORE)));
-    m.absorb(&node_thread);
-    m.reactivate_alone(node_thread);
+    m.push(m.get(SCORE));
 }
 
 /// Whether the root's probe of a `depth`-ply search names the opponent's
@@ -329,9 +327,11 @@ fn stands_below(plan: Plan, ply: u32) -> bool {
 /// too (unless it gives check: then its search is simply not worth its
 /// cost).
 fn probe_capture_ply(m: &mut Machine, us: Color, plan: Plan, ply: u32) {
-    let copy = m.fork_inactive();
-    let node_thread = m.pause();
-    m.reactivate(copy);
+    m.scope(|m| probe_capture_ply_copy(m, us, plan, ply));
+}
+
+/// [`probe_capture_ply`] on its copy of each active thread.
+fn probe_capture_ply_copy(m: &mut Machine, us: Color, plan: Plan, ply: u32) {
     strip(m, ply, &[CHECK_VAR, EVAL_VAR, PROBE_VAR]);
     carry_over_own(m, |m| {
         m.if_else(
@@ -354,10 +354,8 @@ fn probe_capture_ply(m: &mut Machine, us: Color, plan: Plan, ply: u32) {
     m.set(BEST, m.get(MOVE_VAR));
     m.delete(MOVE_VAR);
     leaf_pairs(m, us, plan.captures_at(ply + 1), ply, true);
-    m.emit_raw(Instr::Lookup(var(BEST)));
-    m.emit_raw(Instr::Lookup(var(SCORE)));
-    m.absorb(&node_thread);
-    m.reactivate_alone(node_thread);
+    m.push(m.get(BEST));
+    m.push(m.get(SCORE));
 }
 
 /// Every candidate of each active thread (a position holding
@@ -376,9 +374,20 @@ pub(super) fn cut_candidates(
     ply: u32,
     names_best: bool,
 ) {
-    let copy = m.fork_inactive();
-    let node_thread = m.pause();
-    m.reactivate(copy);
+    m.scope(|m| cut_candidates_copy(m, us, plan, depth, ply, names_best));
+    combine_with_probe(m, names_best);
+}
+
+/// [`cut_candidates`] on its copy of each active thread: leaves `[em?,
+/// v]` of the best candidate it searched (none where all were cut).
+fn cut_candidates_copy(
+    m: &mut Machine,
+    us: Color,
+    plan: Plan,
+    depth: u32,
+    ply: u32,
+    names_best: bool,
+) {
     if m.is_set(REPLY_MOVE_VAR) {
         // The node above names its best candidate; this one's do not.
         m.delete(REPLY_MOVE_VAR);
@@ -448,9 +457,7 @@ pub(super) fn cut_candidates(
                     m.set(ANSWER_MOVE_VAR, PLACEHOLDER);
                 },
                 |m| {
-                    m.emit_raw(Instr::AssignPop(var(ANSWER_VAR)));
-                    m.emit_raw(Instr::AssignPop(var(ANSWER_MOVE_VAR)));
-                    m.assume_set(&[ANSWER_VAR, ANSWER_MOVE_VAR]);
+                    m.pop_into(&[ANSWER_VAR, ANSWER_MOVE_VAR]);
                     m.if_(m.get(ANSWER_VAR).ge(m.get(PROBE_VAR)), |m| {
                         m.destroy_active()
                     });
@@ -472,9 +479,8 @@ pub(super) fn cut_candidates(
                     );
                 },
                 |m| {
-                    m.emit_raw(Instr::Pop);
-                    m.emit_raw(Instr::AssignPop(var(SCORE)));
-                    m.assume_set(&[SCORE]);
+                    m.discard_top();
+                    m.pop_into(&[SCORE]);
                     m.if_(m.get(SCORE).lt(m.get(ANSWER_VAR)), |m| {
                         m.set(SCORE, m.get(ANSWER_VAR));
                     });
@@ -502,9 +508,7 @@ pub(super) fn cut_candidates(
         m.if_stack_empty(
             |m| no_reply_score(m, ply),
             |m| {
-                m.emit_raw(Instr::AssignPop(var(OWN_PROBE_VAR)));
-                m.emit_raw(Instr::AssignPop(var(NODE_MOVE_VAR)));
-                m.assume_set(&[OWN_PROBE_VAR, NODE_MOVE_VAR]);
+                m.pop_into(&[OWN_PROBE_VAR, NODE_MOVE_VAR]);
                 let no_better = (m.get(PROBE_VAR) + m.get(OWN_PROBE_VAR)).ge(2 * EVEN);
                 if m.is_set(DEEP_ALPHA_VAR) {
                     // Two plies below a depth-6 root candidate's reply: a
@@ -528,11 +532,15 @@ pub(super) fn cut_candidates(
     }
     keep_best(m, SCORE, Better::Max);
     if names_best {
-        m.emit_raw(Instr::Lookup(var(REPLY_MOVE_VAR)));
+        m.push(m.get(REPLY_MOVE_VAR));
     }
-    m.emit_raw(Instr::Lookup(var(SCORE)));
-    m.absorb(&node_thread);
-    m.reactivate_alone(node_thread);
+    m.push(m.get(SCORE));
+}
+
+/// After [`cut_candidates_copy`], each active thread holding its probe's
+/// score and move: pushes `[em, v]`, the better of the probe's and the
+/// searched candidates' best.
+fn combine_with_probe(m: &mut Machine, names_best: bool) {
     // The best of the others, or the probe's when it is better or all
     // were cut.
     let probes_best = |m: &mut Machine| {
@@ -542,19 +550,17 @@ pub(super) fn cut_candidates(
         }
     };
     m.if_stack_empty(probes_best, |m| {
-        m.emit_raw(Instr::AssignPop(var(SCORE)));
-        m.assume_set(&[SCORE]);
+        m.pop_into(&[SCORE]);
         if names_best {
-            m.emit_raw(Instr::AssignPop(var(REPLY_MOVE_VAR)));
-            m.assume_set(&[REPLY_MOVE_VAR]);
+            m.pop_into(&[REPLY_MOVE_VAR]);
         }
         m.if_(m.get(SCORE).lt(m.get(PROBE_VAR)), probes_best);
     });
-    m.emit_raw(Instr::Lookup(var(SCORE)));
+    m.push(m.get(SCORE));
     if names_best {
-        m.emit_raw(Instr::Lookup(var(REPLY_MOVE_VAR)));
+        m.push(m.get(REPLY_MOVE_VAR));
     } else {
-        m.emit_raw(Instr::Push(PLACEHOLDER.into()));
+        m.push(PLACEHOLDER);
     }
 }
 
@@ -653,7 +659,7 @@ mod tests {
     use crate::reference::{best_moves_planned, SEARCHED};
     use crate::search::store_result;
     use crate::vocabulary::{Depth, MATE};
-    use regex_vm::state::State;
+    use regex_vm::state::{State, VarName};
     use regex_vm::{Config, Executor};
     use shakmaty::fen::Fen;
     use shakmaty::{Chess, EnPassantMode, Position};

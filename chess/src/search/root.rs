@@ -40,7 +40,6 @@
 
 use std::sync::Arc;
 
-use regex_asm::ir::Instr;
 use regex_asm::{Expr, Machine};
 use shakmaty::Color;
 
@@ -49,9 +48,8 @@ use crate::movegen::{legal_moves_for, Options, MOVE_VAR};
 use crate::rules::specials::{Stage, CHECK_VAR};
 use crate::search::hint::HINT_VAR;
 use crate::search::probe::{
-    cut_candidates, probe, probe_picking, probes, refutes, strip, var, Pick, ALPHA_VAR,
-    DEEP_ALPHA_VAR, NODE_MOVE_VAR, OWN_PROBE_VAR, PLACEHOLDER, PROBE_MOVE_VAR, PROBE_VAR,
-    REFUTATION_VAR,
+    cut_candidates, probe, probe_picking, probes, refutes, strip, Pick, ALPHA_VAR, DEEP_ALPHA_VAR,
+    NODE_MOVE_VAR, OWN_PROBE_VAR, PLACEHOLDER, PROBE_MOVE_VAR, PROBE_VAR, REFUTATION_VAR,
 };
 use crate::search::reduce::Better;
 use crate::search::repetition::{self, REPEAT_VAR};
@@ -132,9 +130,17 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cu
         deeper,
         bounded,
     };
-    let copy = m.fork_inactive();
-    let root = m.pause();
-    m.reactivate(copy);
+    m.scope(|m| probed_root_copy(m, us, root_kind));
+}
+
+/// [`probed_root`] on its copy of each active thread.
+fn probed_root_copy(m: &mut Machine, us: Color, root_kind: RootKind) {
+    let RootKind {
+        plan,
+        depth,
+        deeper,
+        bounded,
+    } = root_kind;
     strip(m, 1, &[HINT_VAR, BETA_VAR, DEEP_ALPHA_VAR]);
     probe(m, us, plan, depth, 1, true);
     if m.is_set(HINT_VAR) {
@@ -150,12 +156,9 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cu
     m.if_stack_empty(
         |_| {},
         |m| {
-            m.emit_raw(Instr::AssignPop(var(PROBE_VAR)));
-            m.emit_raw(Instr::AssignPop(var(PROBE_MOVE_VAR)));
-            m.assume_set(&[PROBE_VAR, PROBE_MOVE_VAR]);
+            m.pop_into(&[PROBE_VAR, PROBE_MOVE_VAR]);
             if refuting {
-                m.emit_raw(Instr::AssignPop(var(HINT_VAR)));
-                m.assume_set(&[HINT_VAR]);
+                m.pop_into(&[HINT_VAR]);
             }
             if bounded {
                 deep_probe(m, us, plan, depth);
@@ -171,8 +174,8 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cu
                 m.if_else(
                     m.get(PROBE_VAR).gt(m.get(BETA_VAR)),
                     |m| {
-                        m.emit_raw(Instr::Lookup(var(PROBE_VAR)));
-                        m.emit_raw(Instr::Push(PLACEHOLDER.into()));
+                        m.push(m.get(PROBE_VAR));
+                        m.push(PLACEHOLDER);
                     },
                     |m| {
                         m.delete(BETA_VAR);
@@ -187,8 +190,6 @@ pub(crate) fn probed_root(m: &mut Machine, us: Color, plan: Plan, depth: u32, cu
             }
         },
     );
-    m.absorb(&root);
-    m.reactivate_alone(root);
 }
 
 /// How a probed root searches its candidates: with `plan` and `depth`
@@ -214,14 +215,16 @@ struct RootKind {
 /// see; `bounded`: with [`DEEP_VAR`]'s bounds); leaves `[em, v]` of the
 /// best on each thread's stack.
 fn cut_root_candidates(m: &mut Machine, us: Color, root_kind: RootKind) {
+    m.scope(|m| cut_root_candidates_copy(m, us, root_kind));
+}
+
+/// [`cut_root_candidates`] on its copy of each active thread.
+fn cut_root_candidates_copy(m: &mut Machine, us: Color, root_kind: RootKind) {
     let RootKind { plan, depth, .. } = root_kind;
     // Where the third ply is the last full-width one, its nodes also drop
     // the candidates that stand below the root's probe (`cut_candidates`),
     // in each candidate's own probe as in its search.
     let alpha = probes(plan, depth - 2, 3);
-    let copy = m.fork_inactive();
-    let node_thread = m.pause();
-    m.reactivate(copy);
     legal_moves_for(m, us, Options::QUIET);
     m.set(BEST, m.get(MOVE_VAR));
     m.delete(MOVE_VAR);
@@ -280,10 +283,8 @@ fn cut_root_candidates(m: &mut Machine, us: Color, root_kind: RootKind) {
         m.delete(ALPHA_VAR);
     }
     keep_best(m, SCORE, Better::Max);
-    m.emit_raw(Instr::Lookup(var(SCORE)));
-    m.emit_raw(Instr::Lookup(var(BEST)));
-    m.absorb(&node_thread);
-    m.reactivate_alone(node_thread);
+    m.push(m.get(SCORE));
+    m.push(m.get(BEST));
 }
 
 /// One root candidate (each active thread, `us` just moved, holding the
@@ -302,11 +303,9 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
     m.if_stack_empty(
         |m| no_reply_score(m, 1),
         |m| {
-            m.emit_raw(Instr::AssignPop(var(OWN_PROBE_VAR)));
-            m.assume_set(&[OWN_PROBE_VAR]);
+            m.pop_into(&[OWN_PROBE_VAR]);
             if named {
-                m.emit_raw(Instr::AssignPop(var(NODE_MOVE_VAR)));
-                m.assume_set(&[NODE_MOVE_VAR]);
+                m.pop_into(&[NODE_MOVE_VAR]);
             }
             // The candidate scores at most `2 * EVEN - OWN_PROBE_VAR`.
             let below = (m.get(PROBE_VAR) + m.get(OWN_PROBE_VAR)).gt(2 * EVEN);
@@ -324,13 +323,10 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
             m.delete(CHECK_VAR);
             if named {
                 // The node below sees only the board and its probe.
-                let copy = m.fork_inactive();
-                let candidate = m.pause();
-                m.reactivate(copy);
-                strip(m, 2, &[PROBE_VAR, ALPHA_VAR, DEEP_ALPHA_VAR, NODE_MOVE_VAR]);
-                cut_candidates(m, !us, plan, depth - 1, 2, root_kind.deeper);
-                m.absorb(&candidate);
-                m.reactivate_alone(candidate);
+                m.scope(|m| {
+                    strip(m, 2, &[PROBE_VAR, ALPHA_VAR, DEEP_ALPHA_VAR, NODE_MOVE_VAR]);
+                    cut_candidates(m, !us, plan, depth - 1, 2, root_kind.deeper);
+                });
             } else {
                 // Depth 3: its replies are the last two plies, searched
                 // whole (each reply's own probe would be its whole score)
@@ -341,8 +337,7 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
                 // The node names its best reply: the hint of the
                 // candidate's ply more, whose probe searches it beside
                 // the look's choice (`deep_reply`).
-                m.emit_raw(Instr::AssignPop(var(HINT_VAR)));
-                m.assume_set(&[HINT_VAR]);
+                m.pop_into(&[HINT_VAR]);
                 take_reply_value(m);
                 deepen_in_window(m, us, root_kind);
             } else {
@@ -371,9 +366,7 @@ fn probe_refutation(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
     m.if_stack_empty(
         |_| {},
         |m| {
-            m.emit_raw(Instr::AssignPop(var(REFUTED_VAR)));
-            m.emit_raw(Instr::AssignPop(var(REFUTATION_VAR)));
-            m.assume_set(&[REFUTED_VAR, REFUTATION_VAR]);
+            m.pop_into(&[REFUTED_VAR, REFUTATION_VAR]);
             let below = (m.get(PROBE_VAR) + m.get(REFUTED_VAR)).gt(2 * EVEN);
             drop_unless_repeating(m, below);
             m.if_(m.get(REFUTED_VAR).gt(m.get(OWN_PROBE_VAR)), |m| {
@@ -443,9 +436,13 @@ fn deepen_in_window(m: &mut Machine, us: Color, root_kind: RootKind) {
 /// [`DEEP_VAR`] (0, which binds nothing, if the move is not found).
 /// Every kept candidate can then be cut against a score the root reaches.
 fn deep_probe(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
-    let copy = m.fork_inactive();
-    let root = m.pause();
-    m.reactivate(copy);
+    m.scope(|m| deep_probe_copy(m, us, plan, depth));
+    m.if_stack_empty(|m| m.set(DEEP_VAR, 0u32), |m| m.pop_into(&[DEEP_VAR]));
+}
+
+/// [`deep_probe`] on its copy of each active thread: pushes the probe's
+/// move's score, nothing where the move is not found.
+fn deep_probe_copy(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
     legal_moves_for(m, us, Options::QUIET);
     m.if_(m.get(MOVE_VAR).ne(m.get(PROBE_MOVE_VAR)), |m| {
         m.destroy_active()
@@ -461,16 +458,7 @@ fn deep_probe(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
     m.delete(CHECK_VAR);
     repetition::repeats_are_even(m, 1);
     guard::guard_root_candidates(m, us);
-    m.emit_raw(Instr::Lookup(var(SCORE)));
-    m.absorb(&root);
-    m.reactivate_alone(root);
-    m.if_stack_empty(
-        |m| m.set(DEEP_VAR, 0u32),
-        |m| {
-            m.emit_raw(Instr::AssignPop(var(DEEP_VAR)));
-            m.assume_set(&[DEEP_VAR]);
-        },
-    );
+    m.push(m.get(SCORE));
 }
 
 /// Depth 6: pushes `[em, v]` of the opponent's whole depth-5 search after
@@ -483,13 +471,10 @@ fn deep_probe(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
 /// found, searched beside the look's choice; the deep probe's move has
 /// none).
 fn deep_reply(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
-    let copy = m.fork_inactive();
-    let candidate = m.pause();
-    m.reactivate(copy);
-    strip(m, 2, &[BETA_VAR, DEEP_ALPHA_VAR, HINT_VAR]);
-    probed_root(m, !us, plan, depth, RootCut::On);
-    m.absorb(&candidate);
-    m.reactivate_alone(candidate);
+    m.scope(|m| {
+        strip(m, 2, &[BETA_VAR, DEEP_ALPHA_VAR, HINT_VAR]);
+        probed_root(m, !us, plan, depth, RootCut::On);
+    });
 }
 
 #[cfg(test)]
