@@ -33,8 +33,9 @@ use crate::game::wording::score_text;
 use crate::movegen::{legal_moves_dsl, Options, MOVE_VAR};
 use crate::rules::ending::{dead_material, fifty_moves, NotePosition, DEAD_VAR, FIFTY_VAR};
 use crate::rules::specials::{Stage, CHECK_VAR};
-use crate::search::hint::{DropHintLine, LoadHint, HINT_VAR};
+use crate::search::hint::{DropHintLine, LoadHint};
 use crate::search::search_onto_stack;
+use crate::search::vars::{HINT_MOVE, HISTORY};
 use crate::vocabulary::{Depth, BEST, SCORE};
 
 const OK: &str = "ok";
@@ -99,7 +100,7 @@ pub fn turn_dsl(m: &mut Machine, depth: Depth) {
             )
         },
     );
-    m.delete(HINT_VAR);
+    m.delete(HINT_MOVE);
     compose_info(m);
     render(m);
 }
@@ -388,7 +389,7 @@ fn engine_turn(m: &mut Machine, us: Color, depth: Depth) {
     // further.
     m.special(Arc::new(crate::search::repetition::LoadHistory), &[], &[]);
     search_onto_stack(m, us, depth);
-    m.delete(crate::search::repetition::HISTORY_VAR);
+    m.delete(HISTORY);
     m.if_stack_empty(
         |m| {
             // The person's move left the engine nothing: mate or stalemate.

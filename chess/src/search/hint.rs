@@ -5,7 +5,7 @@
 //!
 //! A reply state may carry a [`HINT_PREFIX`] line before its thread;
 //! [`LoadHint`] copies its move into the first thread's variable
-//! [`HINT_VAR`] (empty when there is none). A turn's input may start with
+//! [`HINT_MOVE`] (empty when there is none). A turn's input may start with
 //! one before its screen (`game::screen` keeps it first); the turn
 //! program loads it and [`DropHintLine`] takes the line off again. At the
 //! root's probe, [`split`] makes a second run beside the look's,
@@ -36,14 +36,12 @@ use regex_vm::{Rewrite, Scope, Template};
 
 use crate::rules::func::{append_empty, load_into_first};
 use crate::rules::specials::{FROM, PROMOTION, TO};
+use crate::search::vars::{CANDIDATE_NAME, HINT_MOVE, IN_HINT_RUN};
 
 /// The line of a reply state's text before its thread that holds the hint:
 /// `Probe:` and a move in UCI's long algebraic form (`e2e4`, `e7e8q`;
 /// castling as the king's move, `e1g1`), as the search names its answer.
 pub(crate) const HINT_PREFIX: &str = "Probe:";
-
-/// The hint inside the root thread.
-pub(crate) const HINT_VAR: &str = "hm";
 
 /// The bytes a hint's move may have (squares and promotion letters).
 const MOVE_BYTES: &str = "a-h1-8qrbn";
@@ -91,7 +89,7 @@ fn hint_of(prefix: &str) -> Option<&str> {
         .find_map(|line| hint_in(line.strip_suffix('\n')?))
 }
 
-/// Gives every active thread the variable [`HINT_VAR`]: the hint line's
+/// Gives every active thread the variable [`HINT_MOVE`]: the hint line's
 /// move for the first thread when it is active and the text before it
 /// has a hint line, empty otherwise.
 #[derive(Debug, Clone, Copy)]
@@ -99,7 +97,7 @@ pub(crate) struct LoadHint;
 
 impl LoadHint {
     fn load(state: &State) -> Result<State, String> {
-        load_into_first(state, HINT_VAR, hint_of(&state.prefix))
+        load_into_first(state, HINT_MOVE, hint_of(&state.prefix))
     }
 }
 
@@ -117,9 +115,9 @@ impl WholeStateSpecial for LoadHint {
 
     fn rewrites(&self) -> Vec<Rewrite> {
         let p = HINT_PREFIX;
-        let hm = HINT_VAR;
+        let hm = HINT_MOVE;
         vec![
-            append_empty(HINT_VAR),
+            append_empty(HINT_MOVE),
             // The prefix's lines hold no `%`, so `[^%]*?` stays before the
             // first thread, which must be active; the first hint line wins.
             Rewrite::new(
@@ -138,7 +136,7 @@ impl WholeStateSpecial for LoadHint {
     }
 
     fn defines(&self) -> Vec<String> {
-        vec![HINT_VAR.into()]
+        vec![HINT_MOVE.into()]
     }
 }
 
@@ -170,23 +168,20 @@ impl WholeStateSpecial for DropHintLine {
     }
 }
 
-/// Whether a thread is the hint's run ([`split`]): `T` or `F`.
-const HINT_RUN_VAR: &str = "hr";
-
 /// At the root's probe, before its candidates are made: each active
-/// thread (the probe's stripped copy of the root, holding [`HINT_VAR`])
+/// thread (the probe's stripped copy of the root, holding [`HINT_MOVE`])
 /// becomes two, the look's run and the hint's run, with a paused copy
 /// between them so that each run keeps its own best candidate. Returns
 /// the separator, for [`join`].
 pub(crate) fn split(m: &mut Machine) -> Paused {
-    m.set(HINT_RUN_VAR, "F");
+    m.set(IN_HINT_RUN, "F");
     let second = m.fork_inactive();
     let first = m.pause();
     m.reactivate(second);
     let third = m.fork_inactive();
     let separator = m.pause();
     m.reactivate(third);
-    m.set(HINT_RUN_VAR, "T");
+    m.set(IN_HINT_RUN, "T");
     m.reactivate(first);
     separator
 }
@@ -194,21 +189,21 @@ pub(crate) fn split(m: &mut Machine) -> Paused {
 /// Once the candidates of both runs are made (the parts `f`, `t`, `u`
 /// still set): the hint's run keeps only the candidate that plays the
 /// hint (none when the hint is not a legal move), the look's run all of
-/// them; each names its move in [`NAME_VAR`], for [`join`].
+/// them; each names its move in [`CANDIDATE_NAME`], for [`join`].
 pub(crate) fn keep_hint(m: &mut Machine) {
-    m.set(NAME_VAR, candidate_name(m));
+    m.set(CANDIDATE_NAME, candidate_name(m));
     m.if_(
-        m.get(HINT_RUN_VAR).eq("T") & m.get(NAME_VAR).ne(m.get(HINT_VAR)),
+        m.get(IN_HINT_RUN).eq("T") & m.get(CANDIDATE_NAME).ne(m.get(HINT_MOVE)),
         |m| m.destroy_active(),
     );
-    m.delete(HINT_RUN_VAR);
+    m.delete(IN_HINT_RUN);
 }
 
 /// Leaves, of each run of candidates (the parts `f`, `t`, `u` still set),
-/// only the one that plays [`HINT_VAR`] (none when the hint is not a
+/// only the one that plays [`HINT_MOVE`] (none when the hint is not a
 /// legal move there): a probe of the hint's move alone.
 pub(crate) fn keep_only_hint(m: &mut Machine) {
-    m.if_(candidate_name(m).ne(m.get(HINT_VAR)), |m| {
+    m.if_(candidate_name(m).ne(m.get(HINT_MOVE)), |m| {
         m.destroy_active()
     });
 }
@@ -220,9 +215,6 @@ pub(crate) fn candidate_name(m: &Machine) -> Expr {
     m.get(FROM).concat(m.get(TO)).concat(m.get(PROMOTION))
 }
 
-/// A probe candidate's move, while the two runs are apart.
-pub(crate) const NAME_VAR: &str = "nm";
-
 /// Once each run has kept its candidate: the separator goes, the two
 /// (or fewer) become one run, and the hint's goes when it plays the
 /// look's move (one search of it will do). The caller searches them
@@ -233,11 +225,11 @@ pub(crate) fn join(m: &mut Machine, separator: Paused) {
     m.destroy_active();
     m.reactivate_alone(kept);
     m.special(Arc::new(DropRepeat), &[], &[]);
-    m.delete(NAME_VAR);
+    m.delete(CANDIDATE_NAME);
 }
 
 /// Deletes an active thread that follows an active thread with the same
-/// [`NAME_VAR`], pairs taken left to right without overlap (as a
+/// [`CANDIDATE_NAME`], pairs taken left to right without overlap (as a
 /// replace-all finds them).
 #[derive(Debug, Clone, Copy)]
 struct DropRepeat;
@@ -252,9 +244,12 @@ impl WholeStateSpecial for DropRepeat {
         let mut kept = Vec::with_capacity(out.threads.len());
         let mut threads = std::mem::take(&mut out.threads).into_iter().peekable();
         while let Some(first) = threads.next() {
-            let name = first.is_active().then(|| first.var(NAME_VAR)).flatten();
+            let name = first
+                .is_active()
+                .then(|| first.var(CANDIDATE_NAME))
+                .flatten();
             let repeat = threads.peek().is_some_and(|next| {
-                next.is_active() && name.is_some() && next.var(NAME_VAR) == name
+                next.is_active() && name.is_some() && next.var(CANDIDATE_NAME) == name
             });
             kept.push(first);
             if repeat {
@@ -266,7 +261,7 @@ impl WholeStateSpecial for DropRepeat {
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {
-        let nm = NAME_VAR;
+        let nm = CANDIDATE_NAME;
         vec![Rewrite::new(
             format!(r"(%%\n[^%]*?\n#{nm}:([^\n]*)\n[^%]*)%%\n[^%]*?\n#{nm}:\2\n[^%]*"),
             Template::new().group(1),
@@ -275,7 +270,7 @@ impl WholeStateSpecial for DropRepeat {
     }
 
     fn requires(&self) -> Vec<String> {
-        vec![NAME_VAR.into()]
+        vec![CANDIDATE_NAME.into()]
     }
 }
 
@@ -333,7 +328,7 @@ mod tests {
             threads: vec![thread(true)],
         };
         let loaded = LoadHint.apply_state(&state).expect("loads");
-        assert_eq!(loaded.threads[0].var(HINT_VAR), Some("e7e8q"));
+        assert_eq!(loaded.threads[0].var(HINT_MOVE), Some("e7e8q"));
     }
 
     /// The rewrite drops what the meaning drops: a hint line at the very
@@ -373,7 +368,7 @@ mod tests {
         let mut t = thread(active);
         t.stack.push("5010".into());
         if let Some(n) = name {
-            t.vars.push((VarName::must(NAME_VAR), n.to_string()));
+            t.vars.push((VarName::must(CANDIDATE_NAME), n.to_string()));
         }
         t.vars.push((VarName::must("v"), "5000".into()));
         t

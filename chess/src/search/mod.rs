@@ -34,6 +34,7 @@ mod probe;
 pub(crate) mod reduce;
 pub(crate) mod repetition;
 mod root;
+pub(crate) mod vars;
 
 pub use root::DEEP_WINDOW;
 
@@ -58,6 +59,7 @@ use crate::movegen::{
 use crate::rules::specials::{Mover, Stage, CHECK_VAR};
 use crate::vocabulary::{mate_at, mated_at, Depth, Plan, BEST, EVEN, SCORE};
 use reduce::{Better, KeepBest};
+use vars::{ANSWER_MOVE, HINT_MOVE, HISTORY};
 
 use regex_asm::Expr;
 
@@ -129,15 +131,15 @@ fn node_copy(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
     // one's evaluation down, move by move, not each in full.
     let carries = depth == 3 && plan.captures_at(ply + 1);
     // A capture ply below a probed node may arrive with one candidate's
-    // move whose score the node above already has (`probe::ANSWER_MOVE_VAR`).
-    let answered = captures && m.is_set(probe::ANSWER_MOVE_VAR);
+    // move whose score the node above already has (`ANSWER_MOVE`).
+    let answered = captures && m.is_set(ANSWER_MOVE);
     // The search needs only the board (and that move): every other
     // variable would be copied into every one of the hundreds of threads
     // below.
     for v in m.defined_vars() {
         let keep = v == BOARD_VAR
             || (captures && (v == CHECK_VAR || v == EVAL_VAR))
-            || (answered && v == probe::ANSWER_MOVE_VAR);
+            || (answered && v == ANSWER_MOVE);
         if !keep && !repetition::root_keeps(m, &v, ply) {
             m.delete(&v);
         }
@@ -155,7 +157,7 @@ fn node_copy(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32) {
         legal_moves_for(m, us, Options::QUIET);
     }
     if answered {
-        probe::drop_searched_move(m, probe::ANSWER_MOVE_VAR);
+        probe::drop_searched_move(m, ANSWER_MOVE);
     }
     m.set(BEST, m.get(MOVE_VAR));
     m.delete(MOVE_VAR);
@@ -504,8 +506,8 @@ fn reply_dsl_cut(m: &mut Machine, depth: Depth, cut: RootCut) {
         |m| search_onto_stack_cut(m, Color::White, depth, cut),
         |m| search_onto_stack_cut(m, Color::Black, depth, cut),
     );
-    m.delete(repetition::HISTORY_VAR);
-    m.delete(hint::HINT_VAR);
+    m.delete(HISTORY);
+    m.delete(HINT_MOVE);
     store_result(m);
 }
 

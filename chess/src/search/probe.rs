@@ -17,7 +17,7 @@
 //! opponent, so a candidate whose probe already leaves it no better than
 //! the node's probe is dropped before its next ply is made. The root
 //! above them is cut the same way by `root`, which runs these nodes (with
-//! the bounds it hands down: [`ALPHA_VAR`], [`DEEP_ALPHA_VAR`]) and the
+//! the bounds it hands down: [`ROOT_BOUND`], [`DEEP_ROOT_BOUND`]) and the
 //! probes ([`probe`]) of its own candidates; at depth 5 the root's probe
 //! also names the opponent's best reply to its move ([`refutes`]), which
 //! each root candidate its own probe keeps then searches too
@@ -45,49 +45,19 @@ use crate::movegen::{
     leaf_moves_with_recaptures, legal_captures_for, legal_moves_for, Options, MOVE_VAR,
 };
 use crate::rules::specials::{Stage, CHECK_VAR, FROM, PROMOTION, TO};
-use crate::search::hint::{self, HINT_VAR};
+use crate::search::hint;
 use crate::search::reduce::Better;
-use crate::search::repetition::{self, REPEAT_VAR};
+use crate::search::repetition;
+use crate::search::vars::{
+    ANSWER_MOVE, ANSWER_SCORE, BEST_REPLY_MOVE, BOTH_SIDES, CANDIDATE_NAME, DEEP_ROOT_BOUND,
+    HINT_MOVE, NODE_PROBE_MOVE, NO_MOVE, OWN_PROBE_SCORE, PROBE_MOVE, PROBE_SCORE, REFUTATION_MOVE,
+    REPEATS, ROOT_BOUND, SIDES_WITH_MEN,
+};
 use crate::search::{
     carry_down, carry_over_own, guard, keep_best, leaf_pairs, no_reply_score, node,
     pop_reply_score, score_below, take_reply_value, KeepOnly,
 };
 use crate::vocabulary::{Plan, BEST, EVEN, SCORE};
-
-/// The probe's score, for the side to move at the node.
-pub(super) const PROBE_VAR: &str = "pv";
-/// A candidate's own probe's score (for the side that replies to it).
-pub(super) const OWN_PROBE_VAR: &str = "po";
-/// Whether the node may drop candidates ([`Cuttable`]).
-const CUT_VAR: &str = "cu";
-/// A candidate's answer's score, for the opponent: the answer a capture
-/// ply's probe searches ([`probe_capture_ply`]).
-const ANSWER_VAR: &str = "pe";
-/// That answer's move (UCI), which the node below does not search again
-/// (`search::node`).
-pub(crate) const ANSWER_MOVE_VAR: &str = "pa";
-/// The root's probe's score, handed down to the nodes of the third ply
-/// (the root's side to move again), for the side to move at the root.
-pub(super) const ALPHA_VAR: &str = "al";
-/// The root's probe's move (UCI), as the root names it (and, inside a
-/// named [`probe`] at any ply, the name of the look's chosen candidate).
-pub(super) const PROBE_MOVE_VAR: &str = "pn";
-/// Below the root, the move of the node's probe (as [`PROBE_MOVE_VAR`]
-/// names it): that candidate is not searched again ([`cut_candidates`]).
-pub(super) const NODE_MOVE_VAR: &str = "pw";
-/// At depth 6, `root::DEEP_VAR` handed to the nodes two plies below a kept
-/// root candidate's reply (the root's side to move again), where a
-/// candidate whose own probe leaves it strictly below it is dropped (0
-/// for no bound).
-pub(super) const DEEP_ALPHA_VAR: &str = "ga";
-/// The opponent's best reply to the root's probe's move ([`refutes`]):
-/// inside the root's probe as its node names it, and inside
-/// `root::probe_refutation` as a root candidate's refutation probe names
-/// it.
-pub(super) const REFUTATION_VAR: &str = "rf";
-/// At depth 6, the move of the best reply a kept root candidate's node
-/// finds ([`cut_candidates`] with `names_best`), for its ply more.
-pub(super) const REPLY_MOVE_VAR: &str = "rb";
 
 /// Whether `search::node` searches the node at `ply` with `depth` plies
 /// left as [`probed_node`]: below the root, the last full-width ply above
@@ -118,12 +88,12 @@ pub(super) fn probed_node_naming(
     names_best: bool,
 ) {
     m.scope(|m| {
-        strip(m, ply, &[ALPHA_VAR]);
+        strip(m, ply, &[ROOT_BOUND]);
         probe(m, us, plan, depth, ply, true);
         m.if_stack_empty(
             |_| {},
             |m| {
-                m.pop_into(&[PROBE_VAR, NODE_MOVE_VAR]);
+                m.pop_into(&[PROBE_SCORE, NODE_PROBE_MOVE]);
                 cut_candidates(m, us, plan, depth, ply, names_best);
             },
         );
@@ -161,7 +131,7 @@ pub(super) fn probe(m: &mut Machine, us: Color, plan: Plan, depth: u32, ply: u32
 pub(super) enum Pick {
     /// The one its look ranks best (and at the root the hint's as well).
     Look,
-    /// The one that plays [`HINT_VAR`] (none when it is not a legal
+    /// The one that plays [`HINT_MOVE`] (none when it is not a legal
     /// move): at a root candidate, the reply that refutes the root's
     /// probe ([`refutes`]).
     Refutation,
@@ -194,16 +164,16 @@ fn probe_copy(
     // A root candidate's own probe (ply 2) keeps the root's probe's score
     // for the node below it.
     let also: &[&str] = if ply == 2 {
-        &[HINT_VAR, ALPHA_VAR]
+        &[HINT_MOVE, ROOT_BOUND]
     } else {
-        &[HINT_VAR]
+        &[HINT_MOVE]
     };
     strip(m, ply, also);
     // With a hint (at the root), a second run beside the first searches
     // the hint's move, and the probe scores the better of the two; the
     // refutation's probe searches the hint's move alone.
     let refutation = pick == Pick::Refutation;
-    let hinted = (ply == 1 && !refutation && m.is_set(HINT_VAR)).then(|| hint::split(m));
+    let hinted = (ply == 1 && !refutation && m.is_set(HINT_MOVE)).then(|| hint::split(m));
     let two_runs = hinted.is_some();
     m.special(Arc::new(Threats(us)), &[], &[]);
     leaf_moves_with_recaptures(m, us);
@@ -215,11 +185,11 @@ fn probe_copy(
     if refutation {
         hint::keep_only_hint(m);
     }
-    if ply == 1 || m.is_set(ALPHA_VAR) {
+    if ply == 1 || m.is_set(ROOT_BOUND) {
         // A few dozen threads (a few thousand at the root candidates' own
         // probes, which keep the root's probe's score for the node
         // below): one deletion per variable will do.
-        let kept = [BOARD_VAR, DELTA_VAR, REPEAT_VAR, hint::NAME_VAR, ALPHA_VAR];
+        let kept = [BOARD_VAR, DELTA_VAR, REPEATS, CANDIDATE_NAME, ROOT_BOUND];
         for v in m.defined_vars() {
             let name = named && [FROM, TO, PROMOTION].contains(&v.as_str());
             if !kept.contains(&v.as_str()) && !name {
@@ -240,7 +210,7 @@ fn probe_copy(
     if named {
         // Named once the look has chosen: one thread a node (two at a
         // hinted root).
-        m.set(PROBE_MOVE_VAR, hint::candidate_name(m));
+        m.set(PROBE_MOVE, hint::candidate_name(m));
         for v in [FROM, TO, PROMOTION] {
             m.delete(v);
         }
@@ -265,10 +235,10 @@ fn probe_copy(
             m.if_stack_empty(
                 |m| {
                     no_reply_score(m, ply);
-                    m.set(REFUTATION_VAR, PLACEHOLDER);
+                    m.set(REFUTATION_MOVE, NO_MOVE);
                 },
                 |m| {
-                    m.pop_into(&[REFUTATION_VAR]);
+                    m.pop_into(&[REFUTATION_MOVE]);
                     take_reply_value(m);
                 },
             );
@@ -284,11 +254,11 @@ fn probe_copy(
         keep_best(m, SCORE, Better::Max);
     }
     if refuting {
-        m.push(m.get(REFUTATION_VAR));
+        m.push(m.get(REFUTATION_MOVE));
     }
     if named {
-        debug_assert!(m.is_set(PROBE_MOVE_VAR), "the probe's move is kept");
-        m.push(m.get(PROBE_MOVE_VAR));
+        debug_assert!(m.is_set(PROBE_MOVE), "the probe's move is kept");
+        m.push(m.get(PROBE_MOVE));
     }
     m.push(m.get(SCORE));
 }
@@ -316,7 +286,7 @@ fn stands_below(plan: Plan, ply: u32) -> bool {
 
 /// Pushes onto each active thread's stack (a position at a capture ply
 /// `ply`, `us` to move, holding `ck`, its evaluation for `us` and the
-/// node's threshold [`PROBE_VAR`]) the move and, on top, the score for
+/// node's threshold [`PROBE_SCORE`]) the move and, on top, the score for
 /// `us` of one of its candidates, searched as `search::node` searches a
 /// capture ply's candidate: among its good captures (every legal move in
 /// check), the one that stands best for `us`. The node scores at least
@@ -332,7 +302,7 @@ fn probe_capture_ply(m: &mut Machine, us: Color, plan: Plan, ply: u32) {
 
 /// [`probe_capture_ply`] on its copy of each active thread.
 fn probe_capture_ply_copy(m: &mut Machine, us: Color, plan: Plan, ply: u32) {
-    strip(m, ply, &[CHECK_VAR, EVAL_VAR, PROBE_VAR]);
+    strip(m, ply, &[CHECK_VAR, EVAL_VAR, PROBE_SCORE]);
     carry_over_own(m, |m| {
         m.if_else(
             m.get(CHECK_VAR).eq("T"),
@@ -348,8 +318,10 @@ fn probe_capture_ply_copy(m: &mut Machine, us: Color, plan: Plan, ply: u32) {
     });
     m.delete(TURN_VAR);
     keep_best(m, EVAL_VAR, Better::Max);
-    m.if_(m.get(EVAL_VAR).lt(m.get(PROBE_VAR)), |m| m.destroy_active());
-    m.delete(PROBE_VAR);
+    m.if_(m.get(EVAL_VAR).lt(m.get(PROBE_SCORE)), |m| {
+        m.destroy_active()
+    });
+    m.delete(PROBE_SCORE);
     // Not a null candidate: `leaf_pairs` gives those the null reply alone.
     m.set(BEST, m.get(MOVE_VAR));
     m.delete(MOVE_VAR);
@@ -359,11 +331,11 @@ fn probe_capture_ply_copy(m: &mut Machine, us: Color, plan: Plan, ply: u32) {
 }
 
 /// Every candidate of each active thread (a position holding
-/// `PROBE_VAR`) made and cut, the rest searched; leaves `[em, v]` on each
+/// `PROBE_SCORE`) made and cut, the rest searched; leaves `[em, v]` on each
 /// thread's stack, `v` the best of theirs and the probe's. `em` is a
 /// placeholder, unless `names_best` (a depth-6 root candidate's node,
 /// whose full-width candidates are not cut by standing): then it is the
-/// move of the best (the probe's, [`NODE_MOVE_VAR`], where the probe
+/// move of the best (the probe's, [`NODE_PROBE_MOVE`], where the probe
 /// scores better or every candidate was cut), which the candidate's ply
 /// more probes beside its look's choice.
 pub(super) fn cut_candidates(
@@ -388,9 +360,9 @@ fn cut_candidates_copy(
     ply: u32,
     names_best: bool,
 ) {
-    if m.is_set(REPLY_MOVE_VAR) {
+    if m.is_set(BEST_REPLY_MOVE) {
         // The node above names its best candidate; this one's do not.
-        m.delete(REPLY_MOVE_VAR);
+        m.delete(BEST_REPLY_MOVE);
     }
     if stands_below(plan, ply) {
         debug_assert!(!names_best, "a standing node names no best move");
@@ -399,13 +371,13 @@ fn cut_candidates_copy(
         // next, as the capture node needs it.
         m.special(Arc::new(Eval(!us)), &[], &[]);
         // Standing pat, the opponent would leave us `2 * EVEN - EVAL_VAR`,
-        // which is no better than the probe (`PROBE_VAR + EVAL_VAR >= 2 *
-        // EVEN`) when `EVAL_VAR >= 2 * EVEN - PROBE_VAR`: the right-hand
+        // which is no better than the probe (`PROBE_SCORE + EVAL_VAR >= 2 *
+        // EVEN`) when `EVAL_VAR >= 2 * EVEN - PROBE_SCORE`: the right-hand
         // side once per node, before its candidates are made (0 when the
         // probe passes `2 * EVEN`, where both tests hold for any
         // evaluation), the test once per candidate.
-        m.set(PROBE_VAR, Expr::from(2 * EVEN) - m.get(PROBE_VAR));
-        let bounded = m.is_set(ALPHA_VAR);
+        m.set(PROBE_SCORE, Expr::from(2 * EVEN) - m.get(PROBE_SCORE));
+        let bounded = m.is_set(ROOT_BOUND);
         if bounded {
             // A node of the third ply (the root's side to move): a
             // candidate standing strictly below the root's probe scores
@@ -413,13 +385,13 @@ fn cut_candidates_copy(
             // every line through that node then scores below the root's
             // probe too, whose move the root plays instead, so dropping
             // the candidate changes no score the root can choose. It
-            // stands below when `EVAL_VAR > 2 * EVEN - ALPHA_VAR`: the
+            // stands below when `EVAL_VAR > 2 * EVEN - ROOT_BOUND`: the
             // smaller of the two bounds becomes the one test.
-            m.set(ALPHA_VAR, Expr::from(2 * EVEN + 1) - m.get(ALPHA_VAR));
-            m.if_(m.get(ALPHA_VAR).lt(m.get(PROBE_VAR)), |m| {
-                m.set(PROBE_VAR, m.get(ALPHA_VAR));
+            m.set(ROOT_BOUND, Expr::from(2 * EVEN + 1) - m.get(ROOT_BOUND));
+            m.if_(m.get(ROOT_BOUND).lt(m.get(PROBE_SCORE)), |m| {
+                m.set(PROBE_SCORE, m.get(ROOT_BOUND));
             });
-            m.delete(ALPHA_VAR);
+            m.delete(ROOT_BOUND);
         }
         carry_down(m, |m| {
             legal_moves_for(m, us, Options::quiet_with_delta(!us))
@@ -429,12 +401,12 @@ fn cut_candidates_copy(
         m.delete(TURN_VAR);
         m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
         m.if_(
-            m.get(CUT_VAR).eq(CUTTABLE)
+            m.get(SIDES_WITH_MEN).eq(BOTH_SIDES)
                 & m.get(CHECK_VAR).eq("F")
-                & m.get(EVAL_VAR).ge(m.get(PROBE_VAR)),
+                & m.get(EVAL_VAR).ge(m.get(PROBE_SCORE)),
             |m| m.destroy_active(),
         );
-        m.delete(CUT_VAR);
+        m.delete(SIDES_WITH_MEN);
         // Standing pat is one of the opponent's answers, and any other
         // bounds the candidate as well: the one `probe_capture_ply`
         // searches (its best capture as it stands, or evasion when the
@@ -453,19 +425,19 @@ fn cut_candidates_copy(
             m.if_stack_empty(
                 |m| {
                     // No answer searched: the node below searches them all.
-                    m.set(ANSWER_VAR, 0u32);
-                    m.set(ANSWER_MOVE_VAR, PLACEHOLDER);
+                    m.set(ANSWER_SCORE, 0u32);
+                    m.set(ANSWER_MOVE, NO_MOVE);
                 },
                 |m| {
-                    m.pop_into(&[ANSWER_VAR, ANSWER_MOVE_VAR]);
-                    m.if_(m.get(ANSWER_VAR).ge(m.get(PROBE_VAR)), |m| {
+                    m.pop_into(&[ANSWER_SCORE, ANSWER_MOVE]);
+                    m.if_(m.get(ANSWER_SCORE).ge(m.get(PROBE_SCORE)), |m| {
                         m.destroy_active()
                     });
                 },
             );
-            m.delete(PROBE_VAR);
+            m.delete(PROBE_SCORE);
             // The node below does not search the answer again
-            // (`search::node` drops its `ANSWER_MOVE_VAR`), and scores the
+            // (`search::node` drops its `ANSWER_MOVE`), and scores the
             // better of its others and the answer's score; searched, the
             // answer is a legal move, so a node left with no other has
             // its score, not a mate's or a stalemate's.
@@ -473,31 +445,31 @@ fn cut_candidates_copy(
             m.if_stack_empty(
                 |m| {
                     m.if_else(
-                        m.get(ANSWER_VAR).eq(0u32),
+                        m.get(ANSWER_SCORE).eq(0u32),
                         |m| no_reply_score(m, ply),
-                        |m| m.set(SCORE, Expr::from(2 * EVEN) - m.get(ANSWER_VAR)),
+                        |m| m.set(SCORE, Expr::from(2 * EVEN) - m.get(ANSWER_SCORE)),
                     );
                 },
                 |m| {
                     m.discard_top();
                     m.pop_into(&[SCORE]);
-                    m.if_(m.get(SCORE).lt(m.get(ANSWER_VAR)), |m| {
-                        m.set(SCORE, m.get(ANSWER_VAR));
+                    m.if_(m.get(SCORE).lt(m.get(ANSWER_SCORE)), |m| {
+                        m.set(SCORE, m.get(ANSWER_SCORE));
                     });
                     m.set(SCORE, Expr::from(2 * EVEN) - m.get(SCORE));
                 },
             );
-            m.delete(ANSWER_VAR);
-            m.delete(ANSWER_MOVE_VAR);
+            m.delete(ANSWER_SCORE);
+            m.delete(ANSWER_MOVE);
         } else {
-            m.delete(PROBE_VAR);
+            m.delete(PROBE_SCORE);
             score_below(m, us, plan, depth, ply);
         }
     } else {
         legal_moves_for(m, us, Options::QUIET);
         drop_probe_move(m);
         if names_best {
-            m.set(REPLY_MOVE_VAR, m.get(MOVE_VAR));
+            m.set(BEST_REPLY_MOVE, m.get(MOVE_VAR));
         }
         m.delete(MOVE_VAR);
         m.delete(TURN_VAR);
@@ -508,22 +480,22 @@ fn cut_candidates_copy(
         m.if_stack_empty(
             |m| no_reply_score(m, ply),
             |m| {
-                m.pop_into(&[OWN_PROBE_VAR, NODE_MOVE_VAR]);
-                let no_better = (m.get(PROBE_VAR) + m.get(OWN_PROBE_VAR)).ge(2 * EVEN);
-                if m.is_set(DEEP_ALPHA_VAR) {
+                m.pop_into(&[OWN_PROBE_SCORE, NODE_PROBE_MOVE]);
+                let no_better = (m.get(PROBE_SCORE) + m.get(OWN_PROBE_SCORE)).ge(2 * EVEN);
+                if m.is_set(DEEP_ROOT_BOUND) {
                     // Two plies below a depth-6 root candidate's reply: a
                     // candidate strictly below the root's deep probe
                     // leaves this node below it, or no better than its
                     // probe, so the root's candidate is refuted either way
                     // or scores what it would with the candidate searched.
-                    let below = (m.get(DEEP_ALPHA_VAR) + m.get(OWN_PROBE_VAR)).gt(2 * EVEN);
+                    let below = (m.get(DEEP_ROOT_BOUND) + m.get(OWN_PROBE_SCORE)).gt(2 * EVEN);
                     m.if_(no_better | below, |m| m.destroy_active());
-                    m.delete(DEEP_ALPHA_VAR);
+                    m.delete(DEEP_ROOT_BOUND);
                 } else {
                     m.if_(no_better, |m| m.destroy_active());
                 }
-                m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
-                m.delete(OWN_PROBE_VAR);
+                m.set(PROBE_SCORE, m.get(OWN_PROBE_SCORE));
+                m.delete(OWN_PROBE_SCORE);
                 m.delete(CHECK_VAR);
                 cut_candidates(m, !us, plan, depth - 1, ply + 1, false);
                 pop_reply_score(m);
@@ -532,7 +504,7 @@ fn cut_candidates_copy(
     }
     keep_best(m, SCORE, Better::Max);
     if names_best {
-        m.push(m.get(REPLY_MOVE_VAR));
+        m.push(m.get(BEST_REPLY_MOVE));
     }
     m.push(m.get(SCORE));
 }
@@ -544,32 +516,32 @@ fn combine_with_probe(m: &mut Machine, names_best: bool) {
     // The best of the others, or the probe's when it is better or all
     // were cut.
     let probes_best = |m: &mut Machine| {
-        m.set(SCORE, m.get(PROBE_VAR));
+        m.set(SCORE, m.get(PROBE_SCORE));
         if names_best {
-            m.set(REPLY_MOVE_VAR, m.get(NODE_MOVE_VAR));
+            m.set(BEST_REPLY_MOVE, m.get(NODE_PROBE_MOVE));
         }
     };
     m.if_stack_empty(probes_best, |m| {
         m.pop_into(&[SCORE]);
         if names_best {
-            m.pop_into(&[REPLY_MOVE_VAR]);
+            m.pop_into(&[BEST_REPLY_MOVE]);
         }
-        m.if_(m.get(SCORE).lt(m.get(PROBE_VAR)), probes_best);
+        m.if_(m.get(SCORE).lt(m.get(PROBE_SCORE)), probes_best);
     });
     m.push(m.get(SCORE));
     if names_best {
-        m.push(m.get(REPLY_MOVE_VAR));
+        m.push(m.get(BEST_REPLY_MOVE));
     } else {
-        m.push(PLACEHOLDER);
+        m.push(NO_MOVE);
     }
 }
 
 /// Drops, among a probed node's candidates (each active thread, its move
-/// in `MOVE_VAR`), the node's probe's move ([`NODE_MOVE_VAR`]): the probe
+/// in `MOVE_VAR`), the node's probe's move ([`NODE_PROBE_MOVE`]): the probe
 /// searched it already, and the node scores the best of the probe's score
 /// and the others'.
 fn drop_probe_move(m: &mut Machine) {
-    drop_searched_move(m, NODE_MOVE_VAR);
+    drop_searched_move(m, NODE_PROBE_MOVE);
 }
 
 /// Drops, among a node's candidates (each active thread, its move in
@@ -580,13 +552,7 @@ pub(crate) fn drop_searched_move(m: &mut Machine, searched: &str) {
     m.delete(searched);
 }
 
-/// The move a probed node hands up (its caller reads only the score).
-pub(super) const PLACEHOLDER: &str = "-";
-
-/// [`CUT_VAR`]'s value where a node may cut.
-const CUTTABLE: &str = "WB";
-
-/// Appends [`CUT_VAR`] to each active thread (a position): `W` when White has two pieces besides its king, then
+/// Appends [`SIDES_WITH_MEN`] to each active thread (a position): `W` when White has two pieces besides its king, then
 /// `B` when Black has. Where both have, no candidate leaves a lone king,
 /// so no position the capture plies stand pat in has a mop-up term, and a
 /// candidate's standing position is its evaluation alone.
@@ -612,13 +578,13 @@ impl Special for Cuttable {
                 value.push(mark);
             }
         }
-        crate::rules::append_var(&self.name(), &mut t, CUT_VAR, value)?;
+        crate::rules::append_var(&self.name(), &mut t, SIDES_WITH_MEN, value)?;
         Ok(vec![t])
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {
         let z = BOARD_VAR;
-        let cu = CUT_VAR;
+        let cu = SIDES_WITH_MEN;
         let mut out = Vec::new();
         out.push(
             Rewrite::new(
@@ -643,7 +609,7 @@ impl Special for Cuttable {
     }
 
     fn defines(&self) -> Vec<String> {
-        vec![CUT_VAR.into()]
+        vec![SIDES_WITH_MEN.into()]
     }
 
     fn requires(&self) -> Vec<String> {
@@ -711,7 +677,7 @@ mod tests {
         let plan = Depth::DEFAULT.plan();
         let program = regex_asm::assemble(|m| {
             m.assume_set(&POSITION_VARS);
-            m.assume_set(&[ALPHA_VAR]);
+            m.assume_set(&[ROOT_BOUND]);
             m.if_else(
                 m.get(TURN_VAR).eq("w"),
                 |m| probed_node(m, Color::White, plan, 3, 3),
@@ -726,7 +692,7 @@ mod tests {
             let mut thread = codec::thread_of(&start);
             thread
                 .vars
-                .push((VarName::must(ALPHA_VAR), alpha.to_string()));
+                .push((VarName::must(ROOT_BOUND), alpha.to_string()));
             let mut s = State {
                 prefix: String::new(),
                 threads: vec![thread],

@@ -4,7 +4,7 @@
 //! This module owns how the search sees the game's history: [`LoadHistory`]
 //! copies the history line the turn keeps before its thread (`ending`'s
 //! `Positions:` line, which a reply state may carry too) into the first
-//! thread's variable [`HISTORY_VAR`] (empty when there is none), and the
+//! thread's variable [`HISTORY`] (empty when there is none), and the
 //! search's root calls [`mark_candidates`] (each candidate's `rp` := whether
 //! the position it leads to is one of the history's keys) and
 //! [`repeats_are_even`] (such a candidate's score becomes `vocabulary::EVEN`,
@@ -24,12 +24,8 @@ use shakmaty::Color;
 use crate::board::BOARD_VAR;
 use crate::rules::ending::HISTORY_PREFIX;
 use crate::rules::func::{append, append_empty, get, load_into_first, local, Func};
+use crate::search::vars::{HISTORY, REPEATS};
 use crate::vocabulary::{self, mate_at, mated_at, EVEN, LATEST_MATE_PLY, SCORE};
-
-/// The history's keys inside the root thread: each key after a space.
-pub(crate) const HISTORY_VAR: &str = "hi";
-/// A root candidate's verdict: `T` when its position is in the history.
-pub(crate) const REPEAT_VAR: &str = "rp";
 
 /// The history line's keys (its text after `Positions:`), if `prefix`
 /// starts with a history line that can be a variable's value.
@@ -39,7 +35,7 @@ fn history_of(prefix: &str) -> Option<&str> {
     (!keys.contains('#')).then_some(keys)
 }
 
-/// Gives every active thread the variable [`HISTORY_VAR`]: the history
+/// Gives every active thread the variable [`HISTORY`]: the history
 /// line's keys for the first thread when it is active and the text before
 /// it starts with a history line, empty otherwise.
 #[derive(Debug, Clone, Copy)]
@@ -47,7 +43,7 @@ pub(crate) struct LoadHistory;
 
 impl LoadHistory {
     fn load(state: &State) -> Result<State, String> {
-        load_into_first(state, HISTORY_VAR, history_of(&state.prefix))
+        load_into_first(state, HISTORY, history_of(&state.prefix))
     }
 }
 
@@ -65,9 +61,9 @@ impl WholeStateSpecial for LoadHistory {
 
     fn rewrites(&self) -> Vec<Rewrite> {
         let p = HISTORY_PREFIX;
-        let hi = HISTORY_VAR;
+        let hi = HISTORY;
         vec![
-            append_empty(HISTORY_VAR),
+            append_empty(HISTORY),
             Rewrite::new(
                 format!(r"^{p}([^\n#]*)\n([^%]*%%\n[^%]*?#{hi}:)\n"),
                 Template::literal(p)
@@ -82,7 +78,7 @@ impl WholeStateSpecial for LoadHistory {
     }
 
     fn defines(&self) -> Vec<String> {
-        vec![HISTORY_VAR.into()]
+        vec![HISTORY.into()]
     }
 }
 
@@ -104,14 +100,14 @@ pub(crate) fn repeats(board: &str, side: Color, history: &str) -> bool {
     history.split(' ').any(|k| k == key)
 }
 
-/// Appends [`REPEAT_VAR`] to each active thread (a position with `side`
-/// to move and a [`HISTORY_VAR`]): `T` when the position is in the
+/// Appends [`REPEATS`] to each active thread (a position with `side`
+/// to move and a [`HISTORY`]): `T` when the position is in the
 /// history. One rewrite per order of the two variables; each compares the
 /// board's eight rows with a key's by back-references.
 fn mark_repeats(side: Color) -> Func {
     let z = BOARD_VAR;
-    let hi = HISTORY_VAR;
-    let rp = REPEAT_VAR;
+    let hi = HISTORY;
+    let rp = REPEATS;
     let s = if side == Color::White { 'w' } else { 'b' };
     let rows_captured: String = (0..8).map(|_| r"/([^%\n]{8})/").collect();
     let key_captured: String = (0..8).map(|_| r"([^ %\n]{8})").collect();
@@ -139,33 +135,33 @@ fn mark_repeats(side: Color) -> Func {
         ],
         meaning: Arc::new(move |mut t: Thread| {
             let board = get(&t, BOARD_VAR)?;
-            let history = get(&t, HISTORY_VAR)?;
+            let history = get(&t, HISTORY)?;
             let v = if repeats(&board, side, &history) {
                 "T"
             } else {
                 "F"
             };
-            append(&mut t, REPEAT_VAR, v)?;
+            append(&mut t, REPEATS, v)?;
             Ok(vec![t])
         }),
-        defines: vec![REPEAT_VAR.into()],
-        requires: vec![BOARD_VAR.into(), HISTORY_VAR.into()],
+        defines: vec![REPEATS.into()],
+        requires: vec![BOARD_VAR.into(), HISTORY.into()],
     }
 }
 
 /// Whether the search's root keeps `var` in its copy of the root thread:
 /// the history, for [`mark_candidates`].
 pub(crate) fn root_keeps(m: &Machine, var: &str, ply: u32) -> bool {
-    ply == 1 && var == HISTORY_VAR && m.is_set(HISTORY_VAR)
+    ply == 1 && var == HISTORY && m.is_set(HISTORY)
 }
 
 /// At the root, once the candidates (positions with `them` to move) are
-/// generated: each gets [`REPEAT_VAR`], and the history goes (nothing
+/// generated: each gets [`REPEATS`], and the history goes (nothing
 /// below the root copies it). Nothing without a history.
 pub(crate) fn mark_candidates(m: &mut Machine, them: Color, ply: u32) {
-    if ply == 1 && m.is_set(HISTORY_VAR) {
+    if ply == 1 && m.is_set(HISTORY) {
         m.special(Arc::new(mark_repeats(them)), &[], &[]);
-        m.delete(HISTORY_VAR);
+        m.delete(HISTORY);
     }
 }
 
@@ -174,15 +170,15 @@ pub(crate) fn mark_candidates(m: &mut Machine, them: Color, ply: u32) {
 /// side to move after it need not repeat, and will not when it can mate
 /// (nor can it stop a mate it is under).
 pub(crate) fn repeats_are_even(m: &mut Machine, ply: u32) {
-    if ply == 1 && m.is_set(REPEAT_VAR) {
-        m.if_(m.get(REPEAT_VAR).eq("T"), |m| {
+    if ply == 1 && m.is_set(REPEATS) {
+        m.if_(m.get(REPEATS).eq("T"), |m| {
             m.if_(m.get(SCORE).gt(mated_at(LATEST_MATE_PLY)), |m| {
                 m.if_(m.get(SCORE).lt(mate_at(LATEST_MATE_PLY)), |m| {
                     m.set(SCORE, EVEN)
                 });
             });
         });
-        m.delete(REPEAT_VAR);
+        m.delete(REPEATS);
     }
 }
 

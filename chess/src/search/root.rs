@@ -46,27 +46,19 @@ use shakmaty::Color;
 use crate::board::codec::TURN_VAR;
 use crate::movegen::{legal_moves_for, Options, MOVE_VAR};
 use crate::rules::specials::{Stage, CHECK_VAR};
-use crate::search::hint::HINT_VAR;
-use crate::search::probe::{
-    cut_candidates, probe, probe_picking, probes, refutes, strip, Pick, ALPHA_VAR, DEEP_ALPHA_VAR,
-    NODE_MOVE_VAR, OWN_PROBE_VAR, PLACEHOLDER, PROBE_MOVE_VAR, PROBE_VAR, REFUTATION_VAR,
-};
+use crate::search::probe::{cut_candidates, probe, probe_picking, probes, refutes, strip, Pick};
 use crate::search::reduce::Better;
-use crate::search::repetition::{self, REPEAT_VAR};
+use crate::search::repetition;
+use crate::search::vars::{
+    DEEP_PROBE_SCORE, DEEP_ROOT_BOUND, HINT_MOVE, NODE_PROBE_MOVE, NO_MOVE, OWN_PROBE_SCORE,
+    PROBE_MOVE, PROBE_SCORE, REFUTATION_MOVE, REFUTATION_SCORE, REPEATS, REPLY_BOUND, ROOT_BOUND,
+};
 use crate::search::RootCut;
 use crate::search::{
     guard, keep_best, no_reply_score, node, pop_reply_score, take_reply_score, take_reply_value,
 };
 use crate::vocabulary::{Plan, BEST, EVEN, SCORE};
 
-/// At depth 6, the root's probe's move searched as the kept candidates
-/// are (a whole depth-5 search for the opponent, the repetition rule and
-/// the mate guard applied): a score the root reaches, for its side.
-const DEEP_VAR: &str = "pd";
-/// At depth 6, what a kept root candidate's reply search is handed: the
-/// score for the opponent above which the candidate ends strictly below
-/// [`DEEP_VAR`] (`2 * EVEN` for no bound).
-const BETA_VAR: &str = "bt";
 /// At depth 6, how far below the root's probe's score (in the
 /// evaluation's units, 10 centipawns: a pawn) a kept root candidate's
 /// depth-5 score may be and still be searched a ply deeper.
@@ -112,7 +104,7 @@ pub(crate) fn deepens_root(plan: Plan) -> bool {
 /// At depth 6 ([`deepens_root`]) with `cut` on, the root's probe's move is
 /// first searched as the kept candidates in the window are
 /// ([`deep_probe`]), and its score bounds the others' replies
-/// ([`BETA_VAR`], [`DEEP_ALPHA_VAR`]): the same move and score, less
+/// ([`REPLY_BOUND`], [`DEEP_ROOT_BOUND`]): the same move and score, less
 /// searched. With `cut` off the candidates are still chosen by depth 5's
 /// root cut and the window (depth 6 has no uncut form), without those
 /// bounds.
@@ -141,10 +133,10 @@ fn probed_root_copy(m: &mut Machine, us: Color, root_kind: RootKind) {
         deeper,
         bounded,
     } = root_kind;
-    strip(m, 1, &[HINT_VAR, BETA_VAR, DEEP_ALPHA_VAR]);
+    strip(m, 1, &[HINT_MOVE, REPLY_BOUND, DEEP_ROOT_BOUND]);
     probe(m, us, plan, depth, 1, true);
-    if m.is_set(HINT_VAR) {
-        m.delete(HINT_VAR);
+    if m.is_set(HINT_MOVE) {
+        m.delete(HINT_MOVE);
     }
     // The opponent's best reply to the probe's move, where the probe names
     // it (`probe::refutes`): the hint of every root candidate's own probe,
@@ -156,29 +148,29 @@ fn probed_root_copy(m: &mut Machine, us: Color, root_kind: RootKind) {
     m.if_stack_empty(
         |_| {},
         |m| {
-            m.pop_into(&[PROBE_VAR, PROBE_MOVE_VAR]);
+            m.pop_into(&[PROBE_SCORE, PROBE_MOVE]);
             if refuting {
-                m.pop_into(&[HINT_VAR]);
+                m.pop_into(&[HINT_MOVE]);
             }
             if bounded {
                 deep_probe(m, us, plan, depth);
             }
             if refuting && deeper {
-                m.delete(HINT_VAR);
+                m.delete(HINT_MOVE);
             }
-            if m.is_set(BETA_VAR) {
+            if m.is_set(REPLY_BOUND) {
                 // A depth-6 root candidate's reply: when the probe's reply
                 // already leaves that candidate strictly below the root's
                 // deep probe, its score is no matter (the root plays
                 // another move), and the probe's is handed up as a bound.
                 m.if_else(
-                    m.get(PROBE_VAR).gt(m.get(BETA_VAR)),
+                    m.get(PROBE_SCORE).gt(m.get(REPLY_BOUND)),
                     |m| {
-                        m.push(m.get(PROBE_VAR));
-                        m.push(PLACEHOLDER);
+                        m.push(m.get(PROBE_SCORE));
+                        m.push(NO_MOVE);
                     },
                     |m| {
-                        m.delete(BETA_VAR);
+                        m.delete(REPLY_BOUND);
                         cut_root_candidates(m, us, root_kind);
                     },
                 );
@@ -186,7 +178,7 @@ fn probed_root_copy(m: &mut Machine, us: Color, root_kind: RootKind) {
                 cut_root_candidates(m, us, root_kind);
             }
             if refuting && !deeper {
-                m.delete(HINT_VAR);
+                m.delete(HINT_MOVE);
             }
         },
     );
@@ -206,13 +198,13 @@ struct RootKind {
 }
 
 /// The root's candidates, each active thread holding the root's probe's
-/// score in `PROBE_VAR` and its move in [`PROBE_MOVE_VAR`]: the probe's
+/// score in `PROBE_SCORE` and its move in [`PROBE_MOVE`]: the probe's
 /// move takes the probe's score (at depth 6 the deep probe's); every
 /// other candidate gets its own probe, is dropped when that leaves it
 /// strictly below the root's probe, and is searched otherwise
 /// (`deeper`: then, within [`DEEP_WINDOW`] of the root's probe, by a
 /// whole `depth`-ply search for the opponent, a ply more than the probes
-/// see; `bounded`: with [`DEEP_VAR`]'s bounds); leaves `[em, v]` of the
+/// see; `bounded`: with [`DEEP_PROBE_SCORE`]'s bounds); leaves `[em, v]` of the
 /// best on each thread's stack.
 fn cut_root_candidates(m: &mut Machine, us: Color, root_kind: RootKind) {
     m.scope(|m| cut_root_candidates_copy(m, us, root_kind));
@@ -238,18 +230,18 @@ fn cut_root_candidates_copy(m: &mut Machine, us: Color, root_kind: RootKind) {
         // the window's floor: depth 5's score must be exact down to it.
         if root_kind.deeper {
             m.if_else(
-                m.get(PROBE_VAR).gt(DEEP_WINDOW),
-                |m| m.set(ALPHA_VAR, m.get(PROBE_VAR) - Expr::from(DEEP_WINDOW)),
-                |m| m.set(ALPHA_VAR, 0u32),
+                m.get(PROBE_SCORE).gt(DEEP_WINDOW),
+                |m| m.set(ROOT_BOUND, m.get(PROBE_SCORE) - Expr::from(DEEP_WINDOW)),
+                |m| m.set(ROOT_BOUND, 0u32),
             );
         } else {
-            m.set(ALPHA_VAR, m.get(PROBE_VAR));
+            m.set(ROOT_BOUND, m.get(PROBE_SCORE));
         }
-        if m.is_set(REPEAT_VAR) {
+        if m.is_set(REPEATS) {
             // A repeating candidate scores a draw unless its search finds
             // a mate, which a score below the bound need not tell
             // truly: its nodes get no bound (0 never binds).
-            m.if_(m.get(REPEAT_VAR).eq("T"), |m| m.set(ALPHA_VAR, 0u32));
+            m.if_(m.get(REPEATS).eq("T"), |m| m.set(ROOT_BOUND, 0u32));
         }
     }
     // The root's probe's move was searched before the candidates were
@@ -260,12 +252,12 @@ fn cut_root_candidates_copy(m: &mut Machine, us: Color, root_kind: RootKind) {
     // searches every kept candidate, the probe's move in the window too.
     if !root_kind.deeper || root_kind.bounded {
         let known = if root_kind.bounded {
-            DEEP_VAR
+            DEEP_PROBE_SCORE
         } else {
-            PROBE_VAR
+            PROBE_SCORE
         };
         m.if_else(
-            m.get(BEST).eq(m.get(PROBE_MOVE_VAR)),
+            m.get(BEST).eq(m.get(PROBE_MOVE)),
             |m| {
                 m.set(SCORE, m.get(known));
                 m.delete(CHECK_VAR);
@@ -275,12 +267,12 @@ fn cut_root_candidates_copy(m: &mut Machine, us: Color, root_kind: RootKind) {
     } else {
         search_root_candidate(m, us, root_kind);
     }
-    m.delete(PROBE_MOVE_VAR);
+    m.delete(PROBE_MOVE);
     if root_kind.bounded {
-        m.delete(DEEP_VAR);
+        m.delete(DEEP_PROBE_SCORE);
     }
     if alpha {
-        m.delete(ALPHA_VAR);
+        m.delete(ROOT_BOUND);
     }
     keep_best(m, SCORE, Better::Max);
     m.push(m.get(SCORE));
@@ -288,7 +280,7 @@ fn cut_root_candidates_copy(m: &mut Machine, us: Color, root_kind: RootKind) {
 }
 
 /// One root candidate (each active thread, `us` just moved, holding the
-/// root's probe's score in `PROBE_VAR`), as [`cut_root_candidates`]
+/// root's probe's score in `PROBE_SCORE`), as [`cut_root_candidates`]
 /// searches it: its own probe, dropped when that leaves it strictly below
 /// the root's probe, searched otherwise; leaves its [`SCORE`], the
 /// repetition rule and the mate guard applied. At depth 6 that search is
@@ -303,28 +295,32 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
     m.if_stack_empty(
         |m| no_reply_score(m, 1),
         |m| {
-            m.pop_into(&[OWN_PROBE_VAR]);
+            m.pop_into(&[OWN_PROBE_SCORE]);
             if named {
-                m.pop_into(&[NODE_MOVE_VAR]);
+                m.pop_into(&[NODE_PROBE_MOVE]);
             }
-            // The candidate scores at most `2 * EVEN - OWN_PROBE_VAR`.
-            let below = (m.get(PROBE_VAR) + m.get(OWN_PROBE_VAR)).gt(2 * EVEN);
+            // The candidate scores at most `2 * EVEN - OWN_PROBE_SCORE`.
+            let below = (m.get(PROBE_SCORE) + m.get(OWN_PROBE_SCORE)).gt(2 * EVEN);
             drop_unless_repeating(m, below);
-            if m.is_set(HINT_VAR) {
+            if m.is_set(HINT_MOVE) {
                 // Where the look chose the refutation, its probe searched
                 // it already: the placeholder names no move.
-                m.if_(m.get(HINT_VAR).eq(m.get(NODE_MOVE_VAR)), |m| {
-                    m.set(HINT_VAR, PLACEHOLDER);
+                m.if_(m.get(HINT_MOVE).eq(m.get(NODE_PROBE_MOVE)), |m| {
+                    m.set(HINT_MOVE, NO_MOVE);
                 });
                 probe_refutation(m, us, plan, depth);
             }
-            m.set(PROBE_VAR, m.get(OWN_PROBE_VAR));
-            m.delete(OWN_PROBE_VAR);
+            m.set(PROBE_SCORE, m.get(OWN_PROBE_SCORE));
+            m.delete(OWN_PROBE_SCORE);
             m.delete(CHECK_VAR);
             if named {
                 // The node below sees only the board and its probe.
                 m.scope(|m| {
-                    strip(m, 2, &[PROBE_VAR, ALPHA_VAR, DEEP_ALPHA_VAR, NODE_MOVE_VAR]);
+                    strip(
+                        m,
+                        2,
+                        &[PROBE_SCORE, ROOT_BOUND, DEEP_ROOT_BOUND, NODE_PROBE_MOVE],
+                    );
                     cut_candidates(m, !us, plan, depth - 1, 2, root_kind.deeper);
                 });
             } else {
@@ -337,7 +333,7 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
                 // The node names its best reply: the hint of the
                 // candidate's ply more, whose probe searches it beside
                 // the look's choice (`deep_reply`).
-                m.pop_into(&[HINT_VAR]);
+                m.pop_into(&[HINT_MOVE]);
                 take_reply_value(m);
                 deepen_in_window(m, us, root_kind);
             } else {
@@ -350,9 +346,9 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
 }
 
 /// A root candidate its own probe did not drop (each active thread,
-/// holding the root's probe's score in `PROBE_VAR`, its own probe's in
-/// [`OWN_PROBE_VAR`] and that probe's move in [`NODE_MOVE_VAR`]), when the
-/// root's probe named the reply that refutes its move ([`HINT_VAR`],
+/// holding the root's probe's score in `PROBE_SCORE`, its own probe's in
+/// [`OWN_PROBE_SCORE`] and that probe's move in [`NODE_PROBE_MOVE`]), when the
+/// root's probe named the reply that refutes its move ([`HINT_MOVE`],
 /// `probe::refutes`): that reply is searched as the own probe searches
 /// its choice, and bounds the candidate the same way, so a candidate it
 /// leaves strictly below the root's probe is dropped too. Where its score
@@ -362,33 +358,29 @@ fn search_root_candidate(m: &mut Machine, us: Color, root_kind: RootKind) {
 /// reply search more for each.
 fn probe_refutation(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
     probe_picking(m, !us, plan, depth - 1, 2, true, Pick::Refutation);
-    m.delete(HINT_VAR);
+    m.delete(HINT_MOVE);
     m.if_stack_empty(
         |_| {},
         |m| {
-            m.pop_into(&[REFUTED_VAR, REFUTATION_VAR]);
-            let below = (m.get(PROBE_VAR) + m.get(REFUTED_VAR)).gt(2 * EVEN);
+            m.pop_into(&[REFUTATION_SCORE, REFUTATION_MOVE]);
+            let below = (m.get(PROBE_SCORE) + m.get(REFUTATION_SCORE)).gt(2 * EVEN);
             drop_unless_repeating(m, below);
-            m.if_(m.get(REFUTED_VAR).gt(m.get(OWN_PROBE_VAR)), |m| {
-                m.set(OWN_PROBE_VAR, m.get(REFUTED_VAR));
-                m.set(NODE_MOVE_VAR, m.get(REFUTATION_VAR));
+            m.if_(m.get(REFUTATION_SCORE).gt(m.get(OWN_PROBE_SCORE)), |m| {
+                m.set(OWN_PROBE_SCORE, m.get(REFUTATION_SCORE));
+                m.set(NODE_PROBE_MOVE, m.get(REFUTATION_MOVE));
             });
-            m.delete(REFUTED_VAR);
-            m.delete(REFUTATION_VAR);
+            m.delete(REFUTATION_SCORE);
+            m.delete(REFUTATION_MOVE);
         },
     );
 }
-
-/// Inside [`probe_refutation`]: the refutation's score, for the
-/// opponent (its move is in `probe::REFUTATION_VAR`).
-const REFUTED_VAR: &str = "rs";
 
 /// Deletes each active thread (a root candidate) where `drop` holds,
 /// unless it repeats a position of the game (a draw whatever its bound
 /// says, so never dropped).
 fn drop_unless_repeating(m: &mut Machine, drop: Expr) {
-    if m.is_set(REPEAT_VAR) {
-        let repeats = m.get(REPEAT_VAR).eq("T");
+    if m.is_set(REPEATS) {
+        let repeats = m.get(REPEATS).eq("T");
         m.if_(drop & !repeats, |m| m.destroy_active());
     } else {
         m.if_(drop, |m| m.destroy_active());
@@ -397,60 +389,63 @@ fn drop_unless_repeating(m: &mut Machine, drop: Expr) {
 
 /// Depth 6: each active thread a root candidate holding its depth-5
 /// [`SCORE`] (exact where it is at least the window's floor in
-/// `ALPHA_VAR`, [`DEEP_WINDOW`] below the root's probe's score) is
+/// `ROOT_BOUND`, [`DEEP_WINDOW`] below the root's probe's score) is
 /// dropped when it scores below the floor, unless it repeats a position
 /// of the game; the others are searched by a whole depth-5 search for
 /// the opponent (with the deep probe's bounds when `bounded`), whose
 /// score replaces [`SCORE`].
 fn deepen_in_window(m: &mut Machine, us: Color, root_kind: RootKind) {
     let RootKind { plan, depth, .. } = root_kind;
-    let outside = m.get(SCORE).lt(m.get(ALPHA_VAR));
+    let outside = m.get(SCORE).lt(m.get(ROOT_BOUND));
     drop_unless_repeating(m, outside);
     m.delete(SCORE);
     if root_kind.bounded {
         // The replies are searched with the bound: a reply search ends at
         // its probe when that leaves the candidate strictly below the
         // deep probe. A repeating candidate gets none, as above.
-        m.set(BETA_VAR, Expr::from(2 * EVEN) - m.get(DEEP_VAR));
-        m.set(DEEP_ALPHA_VAR, m.get(DEEP_VAR));
-        if m.is_set(REPEAT_VAR) {
-            m.if_(m.get(REPEAT_VAR).eq("T"), |m| {
-                m.set(BETA_VAR, 2 * EVEN);
-                m.set(DEEP_ALPHA_VAR, 0u32);
+        m.set(REPLY_BOUND, Expr::from(2 * EVEN) - m.get(DEEP_PROBE_SCORE));
+        m.set(DEEP_ROOT_BOUND, m.get(DEEP_PROBE_SCORE));
+        if m.is_set(REPEATS) {
+            m.if_(m.get(REPEATS).eq("T"), |m| {
+                m.set(REPLY_BOUND, 2 * EVEN);
+                m.set(DEEP_ROOT_BOUND, 0u32);
             });
         }
         deep_reply(m, us, plan, depth);
-        m.delete(BETA_VAR);
-        m.delete(DEEP_ALPHA_VAR);
+        m.delete(REPLY_BOUND);
+        m.delete(DEEP_ROOT_BOUND);
     } else {
         deep_reply(m, us, plan, depth);
     }
-    m.delete(HINT_VAR);
+    m.delete(HINT_MOVE);
     pop_reply_score(m);
 }
 
 /// Depth 6, once the root's probe has its score and its move (each
-/// active thread a root holding [`PROBE_MOVE_VAR`]): that move is made and
+/// active thread a root holding [`PROBE_MOVE`]): that move is made and
 /// searched as [`cut_root_candidates`] searches a kept candidate, the
 /// repetition rule and the mate guard applied, and its score is set in
-/// [`DEEP_VAR`] (0, which binds nothing, if the move is not found).
+/// [`DEEP_PROBE_SCORE`] (0, which binds nothing, if the move is not found).
 /// Every kept candidate can then be cut against a score the root reaches.
 fn deep_probe(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
     m.scope(|m| deep_probe_copy(m, us, plan, depth));
-    m.if_stack_empty(|m| m.set(DEEP_VAR, 0u32), |m| m.pop_into(&[DEEP_VAR]));
+    m.if_stack_empty(
+        |m| m.set(DEEP_PROBE_SCORE, 0u32),
+        |m| m.pop_into(&[DEEP_PROBE_SCORE]),
+    );
 }
 
 /// [`deep_probe`] on its copy of each active thread: pushes the probe's
 /// move's score, nothing where the move is not found.
 fn deep_probe_copy(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
     legal_moves_for(m, us, Options::QUIET);
-    m.if_(m.get(MOVE_VAR).ne(m.get(PROBE_MOVE_VAR)), |m| {
+    m.if_(m.get(MOVE_VAR).ne(m.get(PROBE_MOVE)), |m| {
         m.destroy_active()
     });
     m.delete(MOVE_VAR);
     m.delete(TURN_VAR);
-    m.delete(PROBE_MOVE_VAR);
-    m.delete(PROBE_VAR);
+    m.delete(PROBE_MOVE);
+    m.delete(PROBE_SCORE);
     repetition::mark_candidates(m, !us, 1);
     m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
     deep_reply(m, us, plan, depth);
@@ -465,14 +460,14 @@ fn deep_probe_copy(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
 /// each active thread's root candidate (`us` just moved), or nothing when
 /// the opponent has no legal move. The reply is searched as depth 5's
 /// root is, from the board alone (a repetition below the root is not
-/// looked for, as at any depth), with [`BETA_VAR`] when the candidate
-/// holds it, and with its [`HINT_VAR`] as the root's probe hint when it
+/// looked for, as at any depth), with [`REPLY_BOUND`] when the candidate
+/// holds it, and with its [`HINT_MOVE`] as the root's probe hint when it
 /// holds one (a kept candidate's: the best reply its depth-5 search
 /// found, searched beside the look's choice; the deep probe's move has
 /// none).
 fn deep_reply(m: &mut Machine, us: Color, plan: Plan, depth: u32) {
     m.scope(|m| {
-        strip(m, 2, &[BETA_VAR, DEEP_ALPHA_VAR, HINT_VAR]);
+        strip(m, 2, &[REPLY_BOUND, DEEP_ROOT_BOUND, HINT_MOVE]);
         probed_root(m, !us, plan, depth, RootCut::On);
     });
 }
