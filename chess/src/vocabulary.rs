@@ -102,7 +102,8 @@ impl Depth {
     /// depth 4 is 2 full-width plies and 2 capture plies, depth 5 three and
     /// two (searched with probes, `probe`); depth 6 four and two, where
     /// only the root's candidates that depth 5's root cut keeps get the
-    /// ply more (`root::deepens_root`).
+    /// ply more (`search::deep_root`). Which node kind searches each
+    /// ply is the search's plan (`search::plan::NodePlan::of`).
     pub fn plan(self) -> Plan {
         match self.0 {
             2 => Plan { full: 2, plies: 2 },
@@ -166,7 +167,7 @@ impl Plan {
 }
 
 /// The latest ply a mate score counts from, at any depth: depth 6's ply
-/// more is searched as depth 5 from each reply (`root::deepens_root`),
+/// more is searched as depth 5 from each reply (`search::deep_root`),
 /// whose mates count from that reply's ply, so no score is a mate later
 /// than ply 5.
 pub const LATEST_MATE_PLY: u32 = 5;

@@ -688,7 +688,7 @@ mod tests {
         assert_eq!(evaluate(b, Color::Black), EVEN);
     }
 
-    /// `search::carry_down` takes [`DELTA_OFFSET`] off an evaluation
+    /// `captures::carry_down` takes [`DELTA_OFFSET`] off an evaluation
     /// before adding a move's change, which gives the numbers of adding
     /// first only if no evaluation is below the offset: a side has at
     /// most sixteen pieces, none worth more than the most valuable piece

@@ -128,7 +128,7 @@ impl Threats {
 fn candidate_value(after: &Chess, plan: Plan, depth: u32, ply: u32, leaves: Leaves) -> u32 {
     // In a capture ply the replier may stand pat unless it is in check;
     // its moves are then its good captures.
-    let stands = ply + 1 > plan.full && !after.is_check();
+    let stands = plan.captures_at(ply + 1) && !after.is_check();
     let replies = if stands {
         let mut captures = after.capture_moves();
         captures.retain(|c| good_capture(after, c));
@@ -157,7 +157,7 @@ fn candidate_value(after: &Chess, plan: Plan, depth: u32, ply: u32, leaves: Leav
         return 2 * EVEN - best;
     }
     // A capture ply's leaves have no threat term.
-    let leaves = if ply + 1 > plan.full {
+    let leaves = if plan.captures_at(ply + 1) {
         Leaves::Quiescent
     } else {
         leaves
@@ -311,7 +311,8 @@ pub fn move_score_unguarded(pos: &Chess, m: Move, depth: Depth) -> u32 {
 /// `score`, the value of the root move that led to `after`, lowered by
 /// the mate guard (`search::guard`) where the regex program has it.
 fn guarded(after: &Chess, plan: Plan, score: u32) -> u32 {
-    if crate::search::guards_root(plan) && mates_by_checks(after, GUARD_MOVES) {
+    let (guards, _) = crate::search::plan::regex_root(plan);
+    if guards && mates_by_checks(after, GUARD_MOVES) {
         score.min(guarded_score())
     } else {
         score
@@ -319,13 +320,14 @@ fn guarded(after: &Chess, plan: Plan, score: u32) -> u32 {
 }
 
 /// The value of the root move that led to `after`, searched by `plan`.
-/// Depth 6's ply more (`search::root::deepens_root`) is the opponent's
+/// Depth 6's ply more (`search::deep_root`) is the opponent's
 /// whole depth-5 answer from `after`, mate guard included, its mates
 /// counted from that answer's ply; this reference scores every root move
 /// so, where the regex program searches only those depth 5's root cut
 /// keeps.
 fn root_value(after: &Chess, plan: Plan, leaves: Leaves) -> u32 {
-    if crate::search::deepens_root(plan) {
+    let (_, deepens) = crate::search::plan::regex_root(plan);
+    if deepens {
         let below = Depth::exactly(5).plan();
         return match best_moves_planned(after, below, "", leaves) {
             Some((_, best)) => 2 * EVEN - best,

@@ -24,7 +24,7 @@
 //! them, lost strength when measured (docs/strength.md, "Deeper plans,
 //! measured natively": 30.8% against 52.5%). Depth 6 does choose the moves
 //! it searches a ply deeper by depth 5, but inside its own program, by
-//! depth 5's root cut (`root::deepens_root`). A rung's answer also stops
+//! depth 5's root cut (`deep_root`). A rung's answer also stops
 //! the climb: a mate on the first move cannot be bettered, and a position
 //! with one legal move needs no search.
 

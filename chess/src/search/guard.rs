@@ -61,7 +61,7 @@ fn mates_by_checks(m: &mut Machine, attacker: Color, moves: u32) {
     push_if_any(m, |m| {
         if moves == 1 {
             // The position after the last check is only tested for mate,
-            // as a leaf's is (`search::leaf_pairs`): no name, no clean-up.
+            // as a leaf's is (`leaves::pairs`): no name, no clean-up.
             legal_moves_for(m, attacker, Options::LEAF);
             board_only(m);
         } else {

@@ -1,6 +1,6 @@
 //! The root's probe hint: a move the caller expects to be best (the
 //! answer of the ladder's rung below, `deepen`), which the root's probe
-//! (`root::probed_root`) searches beside the move its 2-ply look
+//! (`probed_root`) searches beside the move its 2-ply look
 //! chooses, the better score of the two becoming the probe's.
 //!
 //! A reply state may carry a [`HINT_PREFIX`] line before its thread;
@@ -19,8 +19,8 @@
 //! (every one it cannot rule out is searched), so a wrong, illegal or stale
 //! hint costs time, never a different move or score, at depths 2 to 5; at
 //! depth 6 it also sets which moves get the ply more
-//! (`root::deepen_in_window`), so there it can change the move. Depth 6
-//! also hints each reply search of its ply more (`root`'s `deep_reply`):
+//! (`deep_root`), so there it can change the move. Depth 6
+//! also hints each reply search of its ply more (`deep_root`'s `deep_reply`):
 //! with the best reply depth 5's search of the candidate found, in the same
 //! variable, which costs time or saves it, never a score. This module owns
 //! the line, the variables and those three steps; it must not choose

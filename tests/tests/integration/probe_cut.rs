@@ -96,7 +96,7 @@ fn probed_search_scores_lone_king_endings_like_the_reference() {
     }
 }
 
-/// The root cut (`root::probed_root`) against the same program searching
+/// The root cut (`search::probed_root`) against the same program searching
 /// every root candidate: the same move and the same score, at depths 3,
 /// 4 and 5, on positions with several best moves (where a cut that also
 /// dropped a candidate tying with the root's probe would answer with
@@ -137,7 +137,7 @@ fn key(p: &Chess) -> String {
 
 /// A root move that repeats a position of the game scores a draw unless
 /// its search finds a mate, so the root cut never drops it and its lines
-/// get no bound from the root's probe (`root::cut_root_candidates`).
+/// get no bound from the root's probe (`probed_root::cut_candidates`).
 /// With every root move's position in the history, and with only the
 /// first move's, the cut root answers at depth 5 as the whole search does
 /// and scores as the reference does. (A repeating move cut fails this; no
@@ -187,7 +187,7 @@ fn repeating_root_moves_are_searched_without_the_roots_bound() {
     }
 }
 
-/// Depth 6's deep probe (`root::deep_probe`): the root's probe's move is
+/// Depth 6's deep probe (`deep_root::deep_probe`): the root's probe's move is
 /// searched first as the kept candidates are, and its score bounds the
 /// other candidates' replies, at their root and two plies below it.
 /// Against the same program without those bounds (`RootCut::Off`, which

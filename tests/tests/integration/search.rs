@@ -267,7 +267,7 @@ fn every_depth_has_its_search_test() {
 }
 
 /// Depth 6 searches a ply deeper only the root moves depth 5's root cut
-/// keeps (`root::deepens_root`), so it is checked against the reference
+/// keeps (`search::deep_root`), so it is checked against the reference
 /// (which scores every move a ply deeper) as what it promises: its move
 /// scores what it claims at depth 6, and no less than any of depth 5's
 /// best moves does at depth 6. Endings and the few-move positions, where
@@ -315,7 +315,7 @@ fn vm_best_move_matches_native_search_at_depth_6() {
     assert!(bettered > 0, "depth 6 never bettered depth 5's move");
 }
 
-/// Depth 6's window (`root::deepen_in_window`): with depth 5's answer
+/// Depth 6's window (`search::deep_root`): with depth 5's answer
 /// as the root's probe hint, as the ladder runs it, every move the root
 /// cut keeps whose depth-5 score is within `DEEP_WINDOW` of depth 5's
 /// best is searched a ply deeper. On a lost clock game's position where
