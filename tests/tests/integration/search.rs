@@ -29,18 +29,31 @@ fn vm_best_move_matches_native_minimax_on_perft_positions() {
     }
 }
 
+/// A move that mates scores [`chess::MATE`]; a move that stalemates
+/// scores [`chess::EVEN`], a draw (a search that took a stalemate for a
+/// mate, or for anything but a draw, fails here); a position with no
+/// legal move, mated or stalemated, has no reply.
 #[test]
 fn vm_search_sees_mate_in_one_and_stalemate() {
+    let best = |fen: &str| chess::search(fen, &[], Depth::FAST).unwrap().best;
     // Back-rank mate in one: Ra8#.
-    let r = chess::search("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", &[], Depth::FAST)
-        .unwrap()
-        .best;
-    assert_eq!(r, Some(("a1a8".to_string(), chess::MATE)));
-    // No legal move: no reply.
-    let r = chess::search("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", &[], Depth::FAST)
-        .unwrap()
-        .best;
-    assert_eq!(r, None);
+    assert_eq!(
+        best("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"),
+        Some(("a1a8".to_string(), chess::MATE))
+    );
+    // White's only move, Kxh2, leaves Black's king on h5 no square and
+    // no check: stalemate, though White was a queen down.
+    let stalemating = "8/6Q1/8/7k/8/1P6/7q/4B2K w - - 0 1";
+    let mut after = parse_fen(stalemating).unwrap();
+    let only: Vec<_> = after.legal_moves().into_iter().collect();
+    assert_eq!(only.len(), 1);
+    after.play_unchecked(only[0]);
+    assert!(after.is_stalemate(), "{}", fen_of(&after));
+    assert_eq!(best(stalemating), Some(("h1h2".to_string(), chess::EVEN)));
+    // No legal move, stalemated or mated: no reply.
+    assert_eq!(best(&fen_of(&after)), None);
+    assert_eq!(best("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), None);
+    assert_eq!(best("R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1"), None);
     check("k7/8/1QK5/8/8/8/8/8 w - - 0 1").unwrap();
 }
 
@@ -257,24 +270,61 @@ fn vm_best_move_matches_native_search_at(plies: u32) {
 
 /// Every depth the program is built for, [`Depth::MIN`] to [`Depth::MAX`]
 /// (the fast mode, `Depth::FAST`, is 2 and the commands' default,
-/// `chess::Depth::DEFAULT`, is 5), has its own test (one test a depth, so
-/// the test threads share them; depth 6's is below this one): this fails
-/// when a depth is added without one.
+/// `chess::Depth::DEFAULT`, is 5), has its own test, named
+/// `vm_best_move_matches_native_search_at_depth_N` (one test a depth, so
+/// the test threads share them), that the harness runs: read from this
+/// test binary's own list of its tests (`--list`, and `--list --ignored`
+/// for those it skips). This fails when a depth is added without a test,
+/// or a depth's test is removed, renamed or ignored.
 #[test]
 fn every_depth_has_its_search_test() {
-    let plies: Vec<u32> = Depth::all().map(|d| d.plies()).collect();
-    assert_eq!(plies, [2, 3, 4, 5, 6]);
+    let listed = |extra: &[&str]| -> Vec<String> {
+        let me = std::env::current_exe().unwrap();
+        let out = std::process::Command::new(&me)
+            .arg("--list")
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{} --list failed", me.display());
+        let text = String::from_utf8(out.stdout).unwrap();
+        // `path::to::name: test`, the path as deep as the binary's modules.
+        text.lines()
+            .filter_map(|l| l.strip_suffix(": test"))
+            .map(|path| path.rsplit("::").next().unwrap_or(path).to_string())
+            .collect()
+    };
+    let tests = listed(&[]);
+    let ignored = listed(&["--ignored"]);
+    assert!(
+        tests.iter().any(|t| t == "every_depth_has_its_search_test"),
+        "the list holds no test at all: {tests:?}"
+    );
+    for depth in Depth::all() {
+        let name = format!("vm_best_move_matches_native_search_at_depth_{depth}");
+        assert!(tests.contains(&name), "depth {depth} has no test {name}");
+        assert!(!ignored.contains(&name), "{name} is ignored");
+    }
 }
 
-/// Depth 6 searches a ply deeper only the root moves depth 5's root cut
-/// keeps (`search::deep_root`), so it is checked against the reference
-/// (which scores every move a ply deeper) as what it promises: its move
-/// scores what it claims at depth 6, and no less than any of depth 5's
-/// best moves does at depth 6. Endings and the few-move positions, where
-/// a ply more stays quick.
+/// Depth 6 against the native search's depth 6, searched as the ladder
+/// runs it: with a move of depth 5's best as its root's probe hint. The
+/// native search of depth 6 searches a ply deeper every move within
+/// `DEEP_WINDOW` of depth 5's best score; the regex program searches a
+/// ply deeper those of them its root cut keeps (`search::deep_root`):
+/// every one of depth 5's best moves, and each other whose own probe
+/// does not already leave it below them, which the native search cannot
+/// name. So its move must be in that window and reach the score it
+/// claims, and its score must lie between the native depth 6's over
+/// depth 5's best moves and its over the whole window: the native
+/// score wherever the two meet. Without a hint the window is the probe's
+/// look's (wider where the look is not among the best): its move still
+/// reaches its claim and no less than depth 5's best moves do a ply
+/// deeper. Endings and the few-move positions, where a ply more stays
+/// quick; on some the window's other moves are better than depth 5's a
+/// ply deeper, or depth 6 would be depth 5 again.
 #[test]
 fn vm_best_move_matches_native_search_at_depth_6() {
-    let six = depth(6);
+    let (five, six) = (depth(5), depth(6));
     let mut fens: Vec<String> = [
         "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1",
         "7k/8/5K2/8/8/8/8/1R6 w - - 0 1",
@@ -289,30 +339,57 @@ fn vm_best_move_matches_native_search_at_depth_6() {
     .map(|f| f.to_string())
     .collect();
     fens.extend(few_move_positions().into_iter().step_by(4));
-    let mut bettered = 0;
-    for fen in fens {
-        let pos = parse_fen(&fen).unwrap();
-        let searched = chess::search(&fen, &[], six).unwrap();
-        assert_eq!(searched.depth, six, "{fen}: outgrew its cap");
-        let (uci, score) = searched.best.expect("a legal move");
-        claim_is_reached(&fen, &pos, (&uci, score), six).unwrap();
-        let (fives, _) = chess::reference::best_moves_at(&pos, depth(5)).unwrap();
-        let mut best_of_five = 0;
-        for five in fives {
-            let deeper = chess::reference::move_score_at(&pos, five, six);
-            assert!(
-                score >= deeper,
-                "{fen}: depth 6 plays {uci} ({score}) below depth 5's {five} ({deeper})"
-            );
-            best_of_five = best_of_five.max(deeper);
-        }
-        if score > best_of_five {
-            bettered += 1;
-        }
+    let uci = |m: &shakmaty::Move| m.to_uci(shakmaty::CastlingMode::Standard).to_string();
+    let (mut met, mut bettered) = (0, 0);
+    for fen in &fens {
+        let pos = parse_fen(fen).unwrap();
+        let at_five: Vec<(shakmaty::Move, u32)> = pos
+            .legal_moves()
+            .iter()
+            .map(|m| (*m, chess::reference::move_score_at(&pos, *m, five)))
+            .collect();
+        let best = at_five.iter().map(|(_, v)| *v).max().unwrap();
+        // The native depth 6 over the window: (move, depth-5 score,
+        // depth-6 score).
+        let window: Vec<(shakmaty::Move, u32, u32)> = at_five
+            .iter()
+            .filter(|(_, v)| v + chess::search::DEEP_WINDOW >= best)
+            .map(|(m, v)| (*m, *v, chess::reference::move_score_at(&pos, *m, six)))
+            .collect();
+        let of_fives = window.iter().filter(|w| w.1 == best).map(|w| w.2).max();
+        let (low, high) = (of_fives.unwrap(), window.iter().map(|w| w.2).max().unwrap());
+        let hint = uci(&window.iter().find(|w| w.1 == best).unwrap().0);
+        let hinted = chess::search_hinted(fen, &[], six, &hint).unwrap();
+        assert_eq!(hinted.depth, six, "{fen}: outgrew its cap");
+        let (played, score) = hinted.best.expect("a legal move");
+        claim_is_reached(fen, &pos, (&played, score), six).unwrap();
+        assert!(
+            window.iter().any(|w| uci(&w.0) == played),
+            "{fen}: depth 6 plays {played}, outside the window of {best}"
+        );
+        assert!(
+            (low..=high).contains(&score),
+            "{fen}: depth 6 plays {played} ({score}), native {low} to {high}"
+        );
+        met += usize::from(low == high);
+        bettered += usize::from(score > low);
+        let plain = chess::search(fen, &[], six).unwrap();
+        assert_eq!(plain.depth, six, "{fen}: outgrew its cap");
+        let (played, score) = plain.best.expect("a legal move");
+        claim_is_reached(fen, &pos, (&played, score), six).unwrap();
+        assert!(
+            score >= low,
+            "{fen}: unhinted {played} ({score}) below {low}"
+        );
     }
-    // The ply more must change some answers for the better, or depth 6
-    // would be depth 5 again.
-    assert!(bettered > 0, "depth 6 never bettered depth 5's move");
+    // Most positions pin the native score; the window must better depth
+    // 5's best somewhere.
+    assert!(
+        2 * met > fens.len(),
+        "the bounds met on {met} of {}",
+        fens.len()
+    );
+    assert!(bettered > 0, "depth 6 never bettered depth 5's best moves");
 }
 
 /// Depth 6's window (`search::deep_root`): with depth 5's answer
