@@ -7,7 +7,6 @@
 //! query the turn and its notation share: whether a legal move satisfies a
 //! condition.
 
-use regex_asm::ir::Instr;
 use regex_asm::{Expr, Machine};
 use shakmaty::Color;
 
@@ -42,18 +41,14 @@ fn any_move_into(
     );
     prepare(m);
     let test = cond(m);
-    m.if_else(
-        test,
-        |m| m.emit_raw(Instr::Push("T".into())),
-        |m| m.destroy_active(),
-    );
+    m.if_else(test, |m| m.push("T"), |m| m.destroy_active());
     m.absorb(&root);
     m.destroy_active();
     m.reactivate(root);
     m.if_stack_empty(
         |m| m.set(dst, "F"),
         |m| {
-            m.emit_raw(Instr::Pop);
+            m.discard_top();
             m.set(dst, "T");
         },
     );

@@ -6,9 +6,14 @@
 //! replies, the leaves), so a plan of `n` kinds searches `n + 1` plies.
 //! [`NodePlan::of`] writes down the plan of every [`Depth`]; an [`At`]
 //! is a node's place in a plan, which `search::node` dispatches on. A
-//! node kind is one module of this folder (named on each variant), and a
-//! new kind is one module, one variant and its entries in
-//! [`NodePlan::of`]. The native search's shape of the same depth
+//! node kind is one module of this folder (named on each variant). A new
+//! kind (a selective one: reductions, pruning, ProbCut) is one module
+//! with its `node` function, one variant here (data it needs rides on
+//! the variant, as [`Kind::DeepRoot`]'s `bounded` does), its arm in
+//! `search::node` (the compiler asks for it) and its entries in
+//! [`NodePlan::of`]; a property the other kinds must know of it (as
+//! [`Kind::arrives_evaluated`]) is a method here, and the rules the
+//! plans keep are the tests below. The native search's shape of the same depth
 //! (`vocabulary::Plan`: full-width and capture plies) must agree with the
 //! kinds (the test below); the reference asks this module what the regex
 //! program does at the root ([`regex_root`]).
