@@ -13,10 +13,10 @@
 //! `search::node` (the compiler asks for it) and its entries in
 //! [`NodePlan::of`]; a property the other kinds must know of it (as
 //! [`Kind::arrives_evaluated`]) is a method here, and the rules the
-//! plans keep are the tests below. The native search's shape of the same depth
-//! (`vocabulary::Plan`: full-width and capture plies) must agree with the
-//! kinds (the test below); the reference asks this module what the regex
-//! program does at the root ([`regex_root`]).
+//! plans keep are the tests below. The native search's shape of the same
+//! depth (`vocabulary::Plan`: full-width and capture plies) must agree
+//! with the kinds (a test below too); the reference asks this module what
+//! the regex program does at the root ([`regex_root`]).
 //!
 //! This module decides; it emits nothing.
 
