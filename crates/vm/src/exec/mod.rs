@@ -192,6 +192,11 @@ pub struct Stats {
     pub changed: usize,
     /// Largest state length seen, in bytes.
     pub peak_state_bytes: usize,
+    /// The work of the run in bytes: the sum, over the rewrites run (not
+    /// those a gate skipped), of the state's length after each. Every
+    /// rewrite run scans the state, so this counts what a run costs
+    /// without a clock; `chess::reference::cost` models it.
+    pub scanned_bytes: u64,
     /// Largest number of threads seen: at the start and after every
     /// rewrite that changed the state (the fast loop counts only after a
     /// change by a rewrite that can add a thread, which gives the same
@@ -334,6 +339,7 @@ impl Executor {
                 stats.per_rewrite.push(t0.elapsed());
             }
             stats.executed += 1;
+            stats.scanned_bytes += state.len() as u64;
             if changed {
                 stats.changed += 1;
                 stats.peak_state_bytes = stats.peak_state_bytes.max(state.len());
@@ -435,6 +441,7 @@ impl Executor {
         let step = &self.steps[index];
         if did.ran {
             stats.executed += 1;
+            stats.scanned_bytes += len as u64;
         } else {
             stats.skipped += 1;
         }
