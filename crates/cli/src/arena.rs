@@ -24,6 +24,7 @@ mod elo;
 mod openings;
 mod opponent;
 mod record;
+mod sprt;
 
 use std::fs::File;
 use std::io::Write;
