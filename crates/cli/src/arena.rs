@@ -1,52 +1,52 @@
 //! `regex-chess match`: our engine against any UCI engine, to measure
-//! strength.
+//! strength, and `--sprt` to decide with the fewest games.
 //!
-//! This module owns the match: the openings (a built-in handful of short
-//! well-known lines, or a file), the alternation of colours, the game loop,
-//! the time each move takes (measured around the move: for the opponent,
-//! from sending `position` to reading `bestmove`, process and pipes
-//! included), the PGN and the summary (W/D/L, score, Elo, allowed
-//! mates-in-one, time). Its parts: `adjudicate` (when a game ends, by
-//! shakmaty's rules and a repetition count, and whether our move allowed
-//! an avoidable mate-in-one), `clock` (`--tc`'s clocks, flags, and the
-//! statistics of our time), `elo` (the score as an Elo difference and
-//! margin), `openings` (where games start), `opponent` (the UCI engine's
-//! process), `record` (a game as played, its moves' notes and its PGN).
-//! It never decides a
-//! move: ours comes from the regex program (`engine_move`: on a clock or
-//! a movetime through `chess::search::clock` and `chess::think`, as `uci` plays),
-//! the opponent's from its process, and both are checked for legality
-//! here.
+//! This module owns the match: its settings, the workers that play
+//! `--concurrency` games at once (each with its own opponent process),
+//! the PGN (each game written as it ends, a broken one included), the
+//! pairs and the sequential test, the progress and the summary. Its
+//! parts: `schedule` (which games, in pairs: one opening from both sides),
+//! `game` (one game's loop and our engine's move), `adjudicate` (when a
+//! game ends, by shakmaty's rules and a repetition count, and whether our
+//! move allowed an avoidable mate-in-one), `clock` (`--tc`'s clocks,
+//! flags, and the statistics of our time), `elo` (the score as an Elo
+//! difference and margin), `sprt` (the pentanomial GSPRT), `openings`
+//! (where games start), `opponent` (the UCI engine's process), `record`
+//! (a game as played, its moves' notes and its PGN), `tally` (the results
+//! and the summary). It never decides a move: ours comes from the regex
+//! program or the native reference (`game`), the opponent's from its
+//! process, and both are checked for legality there.
 
 mod adjudicate;
 mod clock;
 mod elo;
+mod game;
 mod openings;
 mod opponent;
 mod record;
+mod schedule;
 mod sprt;
+mod tally;
 
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::sync::{mpsc, Mutex};
 
 use anyhow::{anyhow, bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use shakmaty::fen::Fen;
-use shakmaty::san::SanPlus;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use shakmaty::Color;
 
 use chess::reference::Leaves;
-use chess::search::deepen::Ended;
 use chess::vocabulary::Plan;
 
-use adjudicate::{adjudicate, allowed_mate, AllowedMate, Ending, Repetitions};
-use clock::{Clocks, TimeControl, TimeStats, Unanswered};
-use elo::elo;
-use openings::{built_in_openings, legal_move, read_openings, start_position};
+use clock::TimeControl;
+use openings::{built_in_openings, read_openings, Opening};
 use opponent::Opponent;
-use record::{engine_note, game_pgn, seconds, Game, Played};
+use record::{game_pgn, Game};
+use schedule::{Pairs, Schedule, Slot};
+use sprt::{Decision, Pentanomial, Sprt};
+use tally::Tally;
 
 use crate::pgn;
 
@@ -60,10 +60,28 @@ pub(crate) struct MatchArgs {
     /// A UCI option for the opponent, sent as `setoption`; repeatable.
     #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_option)]
     pub options: Vec<(String, String)>,
-    /// Games to play; colours alternate, each opening is played from both
-    /// sides.
-    #[arg(long, value_name = "N", default_value = "10")]
-    pub games: String,
+    /// Games to play (default 10; with `--sprt`, the most to play, none
+    /// when not given: until the test decides); colours alternate, each
+    /// opening is played from both sides, a pair of games.
+    #[arg(long, value_name = "N")]
+    pub games: Option<String>,
+    /// Decide by a sequential test instead of a number of games: the
+    /// generalized SPRT over game pairs (each opening played from both
+    /// sides; a pair gives our engine 0, 1/2, 1, 3/2 or 2 points), with H0
+    /// "our engine is ELO0 or weaker" and H1 "ELO1 or stronger" in
+    /// normalized Elo and the error rates ALPHA (accepting H1 when H0
+    /// holds) and BETA (default 0.05 each), as fastchess and OpenBench
+    /// compute it; the match stops when the log-likelihood ratio reaches
+    /// a bound (games under way are finished and written). After each
+    /// pair a line on stderr gives the ratio, its bounds, the pair counts
+    /// and the Elo with its 95% interval; the summary gives the decision.
+    /// Needs `--ours both`.
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
+    pub sprt: Option<String>,
+    /// Games played at once, each with its own opponent process; the
+    /// summary says how many cores they shared.
+    #[arg(long, value_name = "N", default_value = "1")]
+    pub concurrency: String,
     /// The opponent's time per move, in milliseconds (`go movetime`;
     /// 100 when not given; not with `--tc`).
     #[arg(long, value_name = "MS")]
@@ -121,7 +139,12 @@ pub(crate) struct MatchArgs {
 /// The numbers of `MatchArgs`, parsed here rather than by clap so that an
 /// error quotes at most 100 characters of what was typed.
 struct Settings {
-    games: u32,
+    /// The most games to play, `None`: until the test decides.
+    games: Option<u32>,
+    /// The sequential test (`--sprt`).
+    sprt: Option<Sprt>,
+    /// Games played at once.
+    concurrency: u32,
     movetime: u64,
     /// Both engines' clocks (`--tc`).
     tc: Option<TimeControl>,
@@ -152,8 +175,16 @@ impl Settings {
             }
             None => chess::search::deepen::unasked_depth(timed && args.native.is_none()),
         };
+        let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+        let games = match (&args.games, &sprt) {
+            (Some(text), _) => Some(number("--games", text)?),
+            (None, Some(_)) => None,
+            (None, None) => Some(DEFAULT_GAMES),
+        };
         let mut settings = Settings {
-            games: number("--games", &args.games)?,
+            games,
+            sprt,
+            concurrency: number("--concurrency", &args.concurrency)?,
             movetime: match &args.movetime {
                 Some(text) => number("--movetime", text)?,
                 None => DEFAULT_MOVETIME,
@@ -186,8 +217,19 @@ impl Settings {
             }
             settings.plan = native_plan(text)?;
         }
-        if settings.games == 0 {
+        if settings.games == Some(0) {
             bail!("--games 0: nothing to play");
+        }
+        if !(1..=MAX_CONCURRENCY).contains(&settings.concurrency) {
+            bail!("--concurrency: from 1 to {MAX_CONCURRENCY} games at once");
+        }
+        if settings.sprt.is_some() && settings.ours.is_some() {
+            bail!(
+                "--sprt counts pairs of games, one opening from both sides: it needs --ours both"
+            );
+        }
+        if settings.sprt.is_some() && settings.games.is_some_and(|n| n % 2 == 1) {
+            bail!("--sprt counts pairs of games: --games must be even");
         }
         if settings.tc.is_some() && args.movetime.is_some() {
             bail!("--tc puts both engines on a clock: --movetime does not go with it");
@@ -222,6 +264,12 @@ fn native_plan(text: &str) -> Result<Plan> {
     Ok(Plan { full, plies })
 }
 
+/// Games played without `--games` or `--sprt`.
+const DEFAULT_GAMES: u32 = 10;
+
+/// The most games `--concurrency` plays at once.
+const MAX_CONCURRENCY: u32 = 64;
+
 /// The opponent's time a move without `--movetime` or `--tc`.
 const DEFAULT_MOVETIME: u64 = 100;
 
@@ -252,92 +300,6 @@ fn parse_option(text: &str) -> Result<(String, String), String> {
     }
 }
 
-/// What [`engine_move`] gives: the move (UCI) and its score, `None` when
-/// there is none; the depth that answered; on a clock, the rung that ran
-/// without answering, if one did.
-struct OurMove {
-    best: Option<(String, u32)>,
-    depth: chess::Depth,
-    unfinished: Option<Unanswered>,
-}
-
-/// Our engine's move (UCI) and its score in `fen`, `None` when it has
-/// none, and the depth that answered; `history` (the game's position keys since the last
-/// capture or pawn move) lets it score a move back into one of them as a
-/// draw. With `clock` it thinks as `uci`'s `go` does with the same limits
-/// (`chess::search::clock::budget`, then `chess::think` up the ladder to `depth`,
-/// timed from `start`); without, it searches `depth` plies. Last, on a
-/// clock, the rung that ran without answering, if one did.
-///
-/// # Errors
-///
-/// A failure of the regex program.
-fn engine_move(
-    fen: &str,
-    history: &[String],
-    depth: chess::Depth,
-    clock: Option<&chess::search::clock::Clock>,
-    start: Instant,
-) -> Result<OurMove> {
-    let context = || format!("our engine on {}", quote(fen));
-    let Some(clock) = clock else {
-        let searched = chess::search(fen, history, depth).with_context(context)?;
-        return Ok(OurMove {
-            best: searched.best,
-            depth: searched.depth,
-            unfinished: None,
-        });
-    };
-    let limits = chess::search::deepen::Limits {
-        start,
-        budget: chess::search::clock::budget(clock),
-        flag: None,
-        rungs: chess::search::deepen::rungs_to(depth),
-    };
-    let thought = chess::think(fen, history, &limits, |_| {}).with_context(context)?;
-    let answer = thought.answer();
-    // A rung that ran without answering: from the answer's end to the
-    // climb's.
-    let lost = thought.elapsed.saturating_sub(answer.at);
-    let unfinished = match thought.ended {
-        Ended::Stopped { .. } => Some(Unanswered {
-            stopped: true,
-            time: lost,
-        }),
-        Ended::TooLarge { .. } => Some(Unanswered {
-            stopped: false,
-            time: lost,
-        }),
-        Ended::Top | Ended::Settled | Ended::NotStarted { .. } => None,
-    };
-    Ok(OurMove {
-        best: answer.answer.clone(),
-        depth: answer.depth,
-        unfinished,
-    })
-}
-
-/// The native reference's move (UCI) and its score in `pos` with
-/// `leaves`, `None` when it has none; `history` as for [`engine_move`].
-/// Of equal best moves, the one whose piece stands first in the board line
-/// (rank 8 first, file a first), as the regex program's tournament keeps
-/// the earliest thread and makes them in that order.
-fn native_move(
-    pos: &Chess,
-    history: &[String],
-    plan: Plan,
-    leaves: Leaves,
-) -> Option<(String, u32)> {
-    let keys: String = history.iter().map(|k| format!(" {k}")).collect();
-    let (best, score) = chess::reference::best_moves_planned(pos, plan, &keys, leaves)?;
-    best.iter()
-        .min_by_key(|m| {
-            m.from()
-                .map(|sq| (7 - u32::from(sq.rank()), u32::from(sq.file())))
-        })
-        .map(|m| (m.to_uci(CastlingMode::Standard).to_string(), score))
-}
-
 fn unknown_depth(depth: u32) -> anyhow::Error {
     let offered: Vec<String> = chess::Depth::all().map(|d| d.to_string()).collect();
     anyhow!(
@@ -351,104 +313,86 @@ fn shown(path: &Path) -> String {
     quote(&path.display().to_string())
 }
 
-/// What the match has so far.
-#[derive(Default)]
-struct Tally {
-    wins: u32,
-    draws: u32,
-    losses: u32,
-    endings: Vec<(String, u32)>,
-    /// Moves our engine chose (the openings' moves are not counted).
-    engine_moves: u32,
-    /// Mates-in-one those moves allowed when another move avoided them.
-    allowed: u32,
-    /// The first few of them: game, FEN before our move, our move (SAN).
-    examples: Vec<(u32, String, String, AllowedMate)>,
-    /// Our moves' time and depth, the flags.
-    times: TimeStats,
-}
-
-impl Tally {
-    fn add(&mut self, game: &Game, ending: Ending) {
-        match ending.winner() {
-            Some(winner) if winner == game.ours => self.wins += 1,
-            Some(_) => self.losses += 1,
-            None => self.draws += 1,
-        }
-        if let Ending::Time { winner } = ending {
-            if winner == game.ours {
-                self.times.their_flags += 1;
-            } else {
-                self.times.our_flags += 1;
-            }
-        }
-        let name = ending.to_string();
-        match self.endings.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, count)) => *count += 1,
-            None => self.endings.push((name, 1)),
-        }
-    }
-
-    fn summary(&self, engine: &str, opponent: &str, clocked: bool) -> String {
-        let n = self.wins + self.draws + self.losses;
-        let points = f64::from(self.wins) + 0.5 * f64::from(self.draws);
-        let mut out = format!("games: {n} ({engine} vs {opponent})\n");
-        out.push_str(&format!(
-            "W/D/L: {}/{}/{} (for {engine})\n",
-            self.wins, self.draws, self.losses
-        ));
-        if n > 0 {
-            out.push_str(&format!(
-                "score: {points}/{n} ({:.1}%)\n",
-                100.0 * points / f64::from(n)
-            ));
-        }
-        if let Some(e) = elo(self.wins, self.draws, self.losses) {
-            out.push_str(&format!("elo: {e}\n"));
-        }
-        let endings: Vec<String> = self
-            .endings
-            .iter()
-            .map(|(name, count)| format!("{name} {count}"))
-            .collect();
-        out.push_str(&format!("endings: {}\n", endings.join(", ")));
-        out.push_str(&format!(
-            "allowed mates-in-one: {} (in {} moves of our engine)\n",
-            self.allowed, self.engine_moves
-        ));
-        for (round, fen, played, a) in &self.examples {
-            out.push_str(&format!(
-                "  game {round}: {fen}: {played} allowed {}, {} avoided it\n",
-                a.mate, a.avoidable_by
-            ));
-        }
-        out.push_str(&self.times.summary(clocked));
-        out
-    }
-}
-
 /// Runs the match.
 ///
 /// # Errors
 ///
 /// Bad arguments or openings, an opponent that cannot be started, crashes
 /// or plays an illegal move (the error names the game; the PGN keeps every
-/// game so far), a failure of our engine.
+/// game played, the broken one included), a failure of our engine.
 pub(crate) fn run(args: MatchArgs) -> Result<()> {
     let settings = Settings::of(&args)?;
     let openings = match &args.openings {
         Some(path) => read_openings(path)?,
         None => built_in_openings(),
     };
-    let mut pgn = match &args.pgn {
+    let pgn = match &args.pgn {
         Some(path) => {
             Some(File::create(path).with_context(|| format!("creating {}", shown(path)))?)
         }
         None => None,
     };
+    let engine = engine_name(&settings, args.plan.is_some())?;
+    let mut opponents = (0..settings.concurrency)
+        .map(|_| Opponent::start(&args.opponent, &args.options))
+        .collect::<Result<Vec<_>>>()?;
+    let bar = match settings.games {
+        Some(n) => ProgressBar::new(u64::from(n)),
+        None => ProgressBar::no_length(),
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed} < {eta}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    if let Some(sprt) = &settings.sprt {
+        bar.suspend(|| eprintln!("{}", sprt_expectation(sprt)));
+    }
+    let mut state = Match {
+        settings: &settings,
+        engine,
+        opponent: opponents[0].name.clone(),
+        date: pgn::today(),
+        pgn,
+        bar,
+        tally: Tally::default(),
+        pairs: Pairs::default(),
+        decided: None,
+        failure: None,
+    };
+    let schedule = Mutex::new(Schedule::new(settings.games, settings.ours, openings.len()));
+    let (sender, finished) = mpsc::channel();
+    std::thread::scope(|scope| {
+        for opponent in &mut opponents {
+            let (sender, schedule) = (sender.clone(), &schedule);
+            let (settings, openings) = (&settings, &openings);
+            scope.spawn(move || worker(opponent, schedule, settings, openings, &sender));
+        }
+        drop(sender);
+        for game in finished {
+            if state.record(game) {
+                if let Ok(mut s) = schedule.lock() {
+                    s.stop();
+                }
+            }
+        }
+    });
+    state.bar.finish_and_clear();
+    let summary = state.summary();
+    match state.failure {
+        Some(e) => {
+            // The game's error is the one to tell, even if stdout is closed.
+            let _ = write!(crate::textio::stdout(), "{summary}");
+            Err(e)
+        }
+        None => write!(crate::textio::stdout(), "{summary}"),
+    }
+}
+
+/// Our engine as the PGN and the summary name it; the regex program's
+/// passes are built here, before any clock runs.
+fn engine_name(settings: &Settings, planned: bool) -> Result<String> {
     let engine = match settings.native {
         None => {
-            // Built before the clocks run.
             chess::move_pass().context("building the move program")?;
             chess::build_passes(&chess::search::deepen::rungs_to(settings.depth), false)
                 .context("building the reply programs")?;
@@ -461,234 +405,256 @@ pub(crate) fn run(args: MatchArgs) -> Result<()> {
                 (None, None) => format!("regex-chess (depth {})", settings.depth),
             }
         }
-        Some(leaves) if args.plan.is_some() => format!(
+        Some(leaves) if planned => format!(
             "native reference ({} full-width plies, {} capture plies, {leaves:?})",
             settings.plan.full,
             settings.plan.plies - settings.plan.full
         ),
         Some(leaves) => format!("native reference (depth {}, {leaves:?})", settings.depth),
     };
-    let engine = match settings.tc {
+    Ok(match settings.tc {
         Some(tc) if settings.native.is_some() => format!("{engine}, {tc}"),
         _ => engine,
-    };
-    let mut opponent = Opponent::start(&args.opponent, &args.options)?;
-    let bar = ProgressBar::new(u64::from(settings.games));
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed} < {eta}]")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let date = pgn::today();
-    let mut tally = Tally::default();
-    for round in 1..=settings.games {
-        let index = (round - 1) as usize;
-        let (ours, opening) = match settings.ours {
-            Some(side) => (side, index % openings.len()),
-            None if index.is_multiple_of(2) => (Color::White, (index / 2) % openings.len()),
-            None => (Color::Black, (index / 2) % openings.len()),
+    })
+}
+
+/// A game a worker played (or tried to), for the match to record.
+struct Finished {
+    slot: Slot,
+    game: Game,
+    /// The game's own notes and times.
+    tally: Tally,
+    played: Result<()>,
+}
+
+/// Plays the schedule's next game with `opponent` until the schedule is
+/// done; stops after a game that failed (its opponent may be gone).
+fn worker(
+    opponent: &mut Opponent,
+    schedule: &Mutex<Schedule>,
+    settings: &Settings,
+    openings: &[Opening],
+    sender: &mpsc::Sender<Finished>,
+) {
+    loop {
+        let Some(slot) = schedule.lock().ok().and_then(|mut s| s.next_slot()) else {
+            return;
         };
         let mut game = Game {
-            round,
-            ours,
-            opening: openings[opening].clone(),
+            round: slot.round,
+            ours: slot.ours,
+            opening: openings[slot.opening].clone(),
             moves: Vec::new(),
             ending: None,
             abandoned: None,
         };
-        let played = play(&mut game, &mut opponent, &settings, &mut tally);
+        let mut tally = Tally::default();
+        let played = game::play(&mut game, opponent, settings, &mut tally);
         if let Err(e) = &played {
             game.abandoned = Some(format!("{e:#}"));
         }
-        if let Some(file) = pgn.as_mut() {
-            let text = game_pgn(&game, &engine, &opponent.name, &date, settings.tc);
-            file.write_all(text.as_bytes())
-                .and_then(|()| file.flush())
-                .context("writing the PGN")?;
+        let failed = played.is_err();
+        let sent = sender.send(Finished {
+            slot,
+            game,
+            tally,
+            played,
+        });
+        if failed || sent.is_err() {
+            return;
         }
-        if let Err(e) = played {
-            bar.finish_and_clear();
-            // The game's error is the one to tell, even if stdout is closed.
-            let _ = write!(
-                crate::textio::stdout(),
-                "{}",
-                tally.summary(&engine, &opponent.name, settings.tc.is_some())
+    }
+}
+
+/// The match as its games finish: the PGN, the tally, the pairs and the
+/// test.
+struct Match<'s> {
+    settings: &'s Settings,
+    engine: String,
+    opponent: String,
+    date: String,
+    pgn: Option<File>,
+    bar: ProgressBar,
+    tally: Tally,
+    pairs: Pairs,
+    /// The test's decision and the pairs it was reached on.
+    decided: Option<(Decision, Pentanomial)>,
+    /// The first error: the match stops and reports it.
+    failure: Option<anyhow::Error>,
+}
+
+impl Match<'_> {
+    /// Records a finished game: its PGN, its result, its pair; `true`
+    /// when the match is to hand out no more games (an error, or the test
+    /// decided).
+    fn record(&mut self, finished: Finished) -> bool {
+        let Finished {
+            slot,
+            game,
+            tally,
+            played,
+        } = finished;
+        if let Some(file) = self.pgn.as_mut() {
+            let text = game_pgn(
+                &game,
+                &self.engine,
+                &self.opponent,
+                &self.date,
+                self.settings.tc,
             );
-            return Err(e.context(format!(
-                "game {round} ({engine} {}, opening {})",
-                if game.ours == Color::White {
-                    "white"
-                } else {
-                    "black"
-                },
-                game.opening.name
-            )));
+            let written = file.write_all(text.as_bytes()).and_then(|()| file.flush());
+            if let Err(e) = written {
+                self.fail(anyhow::Error::new(e).context("writing the PGN"));
+            }
+        }
+        self.tally.merge(tally);
+        if let Err(e) = played {
+            let side = if game.ours == Color::White {
+                "white"
+            } else {
+                "black"
+            };
+            let context = format!(
+                "game {} ({} {side}, opening {})",
+                game.round, self.engine, game.opening.name
+            );
+            self.fail(e.context(context));
         }
         if let Some(ending) = game.ending {
-            tally.add(&game, ending);
+            self.tally.add(&game, ending);
+            if let Some(pair) = slot.pair {
+                let ours = match ending.winner() {
+                    Some(winner) if winner == game.ours => 2,
+                    Some(_) => 0,
+                    None => 1,
+                };
+                if self.pairs.finished(pair, ours) {
+                    self.pair_done(pair);
+                }
+            }
         }
-        bar.set_message(format!(
-            "+{} ={} -{}  mates allowed {}",
-            tally.wins, tally.draws, tally.losses, tally.allowed
-        ));
-        bar.inc(1);
+        let t = &self.tally;
+        let mut message = format!("+{} ={} -{}", t.wins, t.draws, t.losses);
+        if let Some(sprt) = &self.settings.sprt {
+            message.push_str(&format!("  LLR {:.2}", sprt.llr(&self.pairs.counts)));
+        }
+        self.bar.set_message(message);
+        self.bar.inc(1);
+        self.failure.is_some() || self.decided.is_some()
     }
-    bar.finish_and_clear();
-    write!(
-        crate::textio::stdout(),
-        "{}",
-        tally.summary(&engine, &opponent.name, settings.tc.is_some())
+
+    /// After pair `pair` finished: the test's line, and its decision.
+    fn pair_done(&mut self, pair: u32) {
+        let Some(sprt) = &self.settings.sprt else {
+            return;
+        };
+        let counts = self.pairs.counts;
+        let line = sprt.line(&counts);
+        self.bar.suspend(|| eprintln!("pair {pair} done: {line}"));
+        if self.decided.is_none() {
+            self.decided = sprt.decision(&counts).map(|d| (d, counts));
+        }
+    }
+
+    fn fail(&mut self, e: anyhow::Error) {
+        if self.failure.is_none() {
+            self.failure = Some(e);
+        }
+    }
+
+    /// The summary: the tally's, with the conditions, the pairs and the
+    /// test after the Elo.
+    fn summary(&self) -> String {
+        let mut lines = conditions(self.settings.concurrency);
+        let counts = self.pairs.counts;
+        if counts.pairs() > 0 {
+            let c = counts.counts;
+            lines.push_str(&format!(
+                "pairs: {} (0, 1/2, 1, 3/2, 2 points: {} {} {} {} {})",
+                counts.pairs(),
+                c[0],
+                c[1],
+                c[2],
+                c[3],
+                c[4]
+            ));
+            if let Some(elo) = counts.elo() {
+                lines.push_str(&format!("; Elo from pairs {elo} (95%)"));
+            }
+            lines.push('\n');
+        }
+        if let Some(sprt) = &self.settings.sprt {
+            lines.push_str(&sprt_verdict(sprt, self.decided, &counts));
+        }
+        self.tally.summary(
+            &self.engine,
+            &self.opponent,
+            self.settings.tc.is_some(),
+            &lines,
+        )
+    }
+}
+
+/// The line saying how many games ran at once and the cores they shared.
+fn conditions(concurrency: u32) -> String {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let each = cores as f64 / f64::from(concurrency);
+    format!(
+        "concurrency: {concurrency} game{} at a time on {cores} core{}: the engine to move in a game had about {each:.2} core{} (engines think in turn; no pondering)\n",
+        if concurrency == 1 { "" } else { "s" },
+        if cores == 1 { "" } else { "s" },
+        if (each - 1.0).abs() < 1e-9 { "" } else { "s" },
     )
 }
 
-/// Plays one game to its end, recording it in `game`.
-fn play(
-    game: &mut Game,
-    opponent: &mut Opponent,
-    settings: &Settings,
-    tally: &mut Tally,
-) -> Result<()> {
-    opponent.new_game()?;
-    let mut pos = start_position(game.opening.fen.as_deref())?;
-    let mut repetitions = Repetitions::default();
-    let mut occurrences = repetitions.add(&pos);
-    let mut history = vec![history_key(&pos)];
-    let mut uci_moves: Vec<String> = Vec::new();
-    let mut book = game.opening.moves.clone().into_iter();
-    let mut clocks = settings.tc.map(Clocks::new);
-    loop {
-        let plies = uci_moves.len() as u32;
-        if let Some(ending) = adjudicate(&pos, occurrences, plies, settings.max_plies) {
-            game.ending = Some(ending);
-            return Ok(());
-        }
-        let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
-        let side = pos.turn();
-        let start = Instant::now();
-        let (text, ours, note) = if let Some(m) = book.next() {
-            (m, false, "book".to_string())
-        } else if side == game.ours {
-            let (m, plies) = match settings.native {
-                None => {
-                    let clock = our_clock(settings, clocks.as_ref(), side);
-                    let our = engine_move(&fen, &history, settings.depth, clock.as_ref(), start)?;
-                    if clock.is_some() {
-                        tally.times.climb(our.unfinished);
-                    }
-                    (our.best, our.depth.plies())
-                }
-                // A fixed plan: on a clock it is timed and charged, but
-                // not limited.
-                Some(leaves) => (
-                    native_move(&pos, &history, settings.plan, leaves),
-                    settings.plan.plies,
-                ),
-            };
-            let took = start.elapsed();
-            tally.times.ours(took, plies);
-            if settings.native.is_none()
-                && settings
-                    .our_movetime
-                    .is_some_and(|ms| took > Duration::from_millis(ms))
-            {
-                tally.times.over_movetime += 1;
-            }
-            let (m, score) =
-                m.ok_or_else(|| anyhow!("our engine found no move in {}", quote(&fen)))?;
-            (m, true, engine_note(score, plies, took))
-        } else {
-            let (limits, expected) = match &clocks {
-                Some(c) => (
-                    format!(
-                        "wtime {} btime {} winc {} binc {}",
-                        c.left(Color::White).as_millis(),
-                        c.left(Color::Black).as_millis(),
-                        c.increment().as_millis(),
-                        c.increment().as_millis()
-                    ),
-                    c.left(side),
-                ),
-                None => (
-                    format!("movetime {}", settings.movetime),
-                    Duration::from_millis(settings.movetime),
-                ),
-            };
-            let m =
-                opponent.best_move(game.opening.fen.as_deref(), &uci_moves, &limits, expected)?;
-            let took = start.elapsed();
-            tally.times.theirs.push(took);
-            (m, false, seconds(took))
-        };
-        // The book's moves take no time; every other move is charged
-        // with its time, measured around it.
-        if let Some(c) = clocks
-            .as_mut()
-            .filter(|_| game.moves.len() >= game.opening.moves.len())
-        {
-            if c.charge(side, start.elapsed()).is_err() {
-                game.ending = Some(Ending::Time { winner: !side });
-                return Ok(());
-            }
-        }
-        let Some(m) = legal_move(&pos, &text) else {
-            let who = if ours { "our engine" } else { "the opponent" };
-            bail!(
-                "{who} played the illegal move {} in {}",
-                quote(&text),
-                quote(&fen)
-            );
-        };
-        let allowed = if ours { allowed_mate(&pos, &m) } else { None };
-        tally.engine_moves += u32::from(ours);
-        if let Some(a) = &allowed {
-            tally.allowed += 1;
-            if tally.examples.len() < 10 {
-                tally.examples.push((
-                    game.round,
-                    fen.clone(),
-                    SanPlus::from_move(pos.clone(), m).to_string(),
-                    a.clone(),
-                ));
-            }
-        }
-        uci_moves.push(m.to_uci(CastlingMode::Standard).to_string());
-        let san = SanPlus::from_move_and_play_unchecked(&mut pos, m);
-        game.moves.push(Played {
-            san: san.to_string(),
-            note,
-            allowed,
-        });
-        occurrences = repetitions.add(&pos);
-        if pos.halfmoves() == 0 {
-            history.clear();
-        }
-        history.push(history_key(&pos));
+/// What the test expects of itself, said before the first game.
+fn sprt_expectation(sprt: &Sprt) -> String {
+    let mut line = format!(
+        "sprt: H0 nElo <= {}, H1 nElo >= {}, alpha {}, beta {}",
+        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+    );
+    let at = |elo| sprt.expected_pairs(elo).map(|n| format!("{n:.0}"));
+    if let (Some(n0), Some(n1)) = (at(sprt.elo0), at(sprt.elo1)) {
+        line.push_str(&format!(
+            "; Wald expects about {n0} pairs at nElo {} and {n1} at {}",
+            sprt.elo0, sprt.elo1
+        ));
     }
+    line
 }
 
-/// What our engine's time rule is given for a move of `side`: the game's
-/// clock (`--tc`), else `--our-movetime`, else nothing (a fixed depth).
-fn our_clock(
-    settings: &Settings,
-    clocks: Option<&Clocks>,
-    side: Color,
-) -> Option<chess::search::clock::Clock> {
-    match (clocks, settings.our_movetime) {
-        (Some(c), _) => Some(chess::search::clock::Clock {
-            remaining: Some(c.left(side)),
-            increment: c.increment(),
-            ..chess::search::clock::Clock::default()
-        }),
-        (None, Some(ms)) => Some(chess::search::clock::Clock {
-            movetime: Some(Duration::from_millis(ms)),
-            ..chess::search::clock::Clock::default()
-        }),
-        (None, None) => None,
+/// The test's summary lines: its decision (and the pairs it was reached
+/// on), or that it had none, and the line of all the pairs played.
+fn sprt_verdict(
+    sprt: &Sprt,
+    decided: Option<(Decision, Pentanomial)>,
+    all: &Pentanomial,
+) -> String {
+    let mut out = match decided {
+        Some((decision, at)) => format!(
+            "sprt: {} accepted after {} pairs: {}\n",
+            match decision {
+                Decision::H0 => "H0",
+                Decision::H1 => "H1",
+            },
+            at.pairs(),
+            sprt.line(&at)
+        ),
+        None => format!(
+            "sprt: no decision after {} pairs: {}\n",
+            all.pairs(),
+            sprt.line(all)
+        ),
+    };
+    if let Some((_, at)) = decided.filter(|(_, at)| at.pairs() < all.pairs()) {
+        let more = all.pairs() - at.pairs();
+        out.push_str(&format!(
+            "sprt: {more} more pair{} finished after the decision (games under way then): {}\n",
+            if more == 1 { "" } else { "s" },
+            sprt.line(all)
+        ));
     }
-}
-
-/// The key of `pos` in our engine's history of the game.
-fn history_key(pos: &Chess) -> String {
-    chess::ending::position_key(&chess::codec::encode(pos).board, pos.turn())
+    out
 }
 
 #[cfg(test)]
@@ -729,29 +695,6 @@ mod tests {
             let e = native_plan(bad).unwrap_err().to_string();
             assert!(e.starts_with("--plan `"), "{bad}: {e}");
         }
-    }
-
-    #[test]
-    fn a_capture_ply_after_three_full_plies_sees_a_discovered_attack() {
-        // From a lost match game: at depth 3 the search plays Nxf6+, whose
-        // line gxf6 Nxd4 uncovers the bishop's attack on the queen (Bxd1),
-        // a capture past its leaves; one capture ply more sees it.
-        let fen = "1r1qkb1r/2p3pp/p4p2/4p3/P2nN1bP/3P1N2/1PP2PP1/R1BQ1RK1 w k - 4 13";
-        let pos: Chess = fen
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        let moves = |plan| {
-            let (best, _) =
-                chess::reference::best_moves_planned(&pos, plan, "", Leaves::Threats).unwrap();
-            best.iter()
-                .map(|m| m.to_uci(CastlingMode::Standard).to_string())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(moves(Plan { full: 3, plies: 3 }), ["e4f6"]);
-        let deeper = moves(Plan { full: 3, plies: 4 });
-        assert!(!deeper.contains(&"e4f6".to_string()), "{deeper:?}");
     }
 
     #[test]

@@ -163,7 +163,7 @@ enum Command {
     /// Write the game as a static web site into DIR (the regex program runs in the browser).
     Web(web::WebArgs),
     /// Play a match against a UCI engine and report the score and Elo.
-    Match(arena::MatchArgs),
+    Match(Box<arena::MatchArgs>),
     /// Run any program file as the README's Python loop does.
     Run(run::RunArgs),
 }
@@ -336,7 +336,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Listing(args) => listing::run(args)?,
         Command::Trace(args) => trace::run(args)?,
         Command::Web(args) => web::run(args)?,
-        Command::Match(args) => arena::run(args)?,
+        Command::Match(args) => arena::run(*args)?,
         Command::Run(args) => run::run(args)?,
     }
     Ok(ExitCode::SUCCESS)

@@ -184,6 +184,25 @@ impl TimeStats {
         self.depths[depth] += 1;
     }
 
+    /// Adds another game's figures to these.
+    pub(super) fn merge(&mut self, other: TimeStats) {
+        self.ours.extend(other.ours);
+        if self.depths.len() < other.depths.len() {
+            self.depths.resize(other.depths.len(), 0);
+        }
+        for (mine, theirs) in self.depths.iter_mut().zip(other.depths) {
+            *mine += theirs;
+        }
+        self.over_movetime += other.over_movetime;
+        self.our_flags += other.our_flags;
+        self.their_flags += other.their_flags;
+        self.theirs.extend(other.theirs);
+        self.climbed += other.climbed;
+        self.unfinished.stopped += other.unfinished.stopped;
+        self.unfinished.too_large += other.unfinished.too_large;
+        self.unfinished.time += other.unfinished.time;
+    }
+
     /// Notes one of our timed moves' climb, with the rung that ran
     /// without answering, if one did.
     pub(super) fn climb(&mut self, unanswered: Option<Unanswered>) {

@@ -17,8 +17,9 @@ fn design(elo0: f64, elo1: f64) -> Sprt {
 /// with the precision it was published to.
 #[test]
 fn the_llr_matches_published_values() {
-    // (pairs, bounds, published LLR, decimals, where)
-    let published: [([u32; 5], f64, f64, f64, i32, &str); 6] = [
+    /// Pairs, bounds, the published LLR, its decimals, where.
+    type Published = ([u32; 5], f64, f64, f64, i32, &'static str);
+    let published: [Published; 6] = [
         // A fishtest raw-statistics page ("Normalized (exact)"):
         // montytest.muzhen.org/tests/stats/69d3c8dc7c5b3724e29d2712.
         ([13, 37, 50, 25, 3], 0.0, 4.0, -0.54912, 5, "montytest"),
