@@ -26,8 +26,12 @@ use crate::search::guard::{guarded_score, GUARD_MOVES};
 use crate::vocabulary::{mate_at, mated_at, Depth, Plan, EVEN};
 
 pub mod bench;
+pub mod clocked;
+pub mod cost;
+mod probed;
 
 use bench::Experiment;
+pub use probed::best_moves_metered;
 
 /// What the leaves add to the evaluation. The regex program's leaves are
 /// [`SEARCHED`]; tests also run the search with the others, to find where
@@ -126,16 +130,7 @@ impl Threats {
 /// `after`, searched `depth` plies from the position before that move
 /// (`plan`: which plies are captures only, see `Depth::plan`).
 fn candidate_value(after: &Chess, plan: Plan, depth: u32, ply: u32, leaves: Leaves) -> u32 {
-    // In a capture ply the replier may stand pat unless it is in check;
-    // its moves are then its good captures.
-    let stands = plan.captures_at(ply + 1) && !after.is_check();
-    let replies = if stands {
-        let mut captures = after.capture_moves();
-        captures.retain(|c| good_capture(after, c));
-        captures
-    } else {
-        after.legal_moves()
-    };
+    let (replies, stands) = replies(after, plan, ply);
     if replies.is_empty() && !stands {
         return if after.is_check() { mate_at(ply) } else { EVEN };
     }
@@ -156,7 +151,19 @@ fn candidate_value(after: &Chess, plan: Plan, depth: u32, ply: u32, leaves: Leav
             .unwrap_or(EVEN);
         return 2 * EVEN - best;
     }
-    // A capture ply's leaves have no threat term.
+    let (leaves, threats) = leaf_terms(after, plan, ply, leaves);
+    replies
+        .into_iter()
+        .map(|r| leaf_score(after, r, ply, leaves, &threats))
+        .chain(stands.then(stand))
+        .min()
+        .unwrap_or(EVEN)
+}
+
+/// The leaves the replies of `after` (made at ply `ply + 1`, the last)
+/// are scored with, and the threats in `after` they weigh: a capture
+/// ply's leaves have no threat term.
+fn leaf_terms(after: &Chess, plan: Plan, ply: u32, leaves: Leaves) -> (Leaves, Threats) {
     let leaves = if plan.captures_at(ply + 1) {
         Leaves::Quiescent
     } else {
@@ -167,12 +174,23 @@ fn candidate_value(after: &Chess, plan: Plan, depth: u32, ply: u32, leaves: Leav
         Leaves::Bench(e) => e.threats(after),
         Leaves::Quiescent | Leaves::Static => Threats::default(),
     };
-    replies
-        .into_iter()
-        .map(|r| leaf_score(after, r, ply, leaves, &threats))
-        .chain(stands.then(stand))
-        .min()
-        .unwrap_or(EVEN)
+    (leaves, threats)
+}
+
+/// The replies the search makes in `after` (the replier to move at ply
+/// `ply + 1`), and whether the replier may also stand pat: in a capture
+/// ply, unless it is in check, its good captures and standing pat; else
+/// every legal move.
+fn replies(after: &Chess, plan: Plan, ply: u32) -> (shakmaty::MoveList, bool) {
+    let stands = plan.captures_at(ply + 1) && !after.is_check();
+    let replies = if stands {
+        let mut captures = after.capture_moves();
+        captures.retain(|c| good_capture(after, c));
+        captures
+    } else {
+        after.legal_moves()
+    };
+    (replies, stands)
 }
 
 /// The value of the leaf reached by the reply `r` (at ply `ply + 1`) from
@@ -392,11 +410,26 @@ pub fn move_score_in_game_with(
 fn move_score_planned(pos: &Chess, m: Move, plan: Plan, history: &str, leaves: Leaves) -> u32 {
     let mut after = pos.clone();
     after.play_unchecked(m);
-    let mut score = root_value(&after, plan, leaves);
-    if crate::search::repetition::repeats(&encode(&after).board, after.turn(), history) {
-        score = crate::search::repetition::repeated_score(score);
-    }
-    guarded(&after, plan, score)
+    let repeats = repeats_in(&after, history);
+    in_game(&after, plan, repeats, root_value(&after, plan, leaves))
+}
+
+/// Whether `after` is one of the positions of `history` (see
+/// [`move_score_in_game`]).
+fn repeats_in(after: &Chess, history: &str) -> bool {
+    crate::search::repetition::repeats(&encode(after).board, after.turn(), history)
+}
+
+/// `score`, the value of the root move that led to `after`, as the game
+/// makes it: even where the move `repeats` a position of the game (unless
+/// a mate), lowered by the mate guard.
+fn in_game(after: &Chess, plan: Plan, repeats: bool, score: u32) -> u32 {
+    let score = if repeats {
+        crate::search::repetition::repeated_score(score)
+    } else {
+        score
+    };
+    guarded(after, plan, score)
 }
 
 /// Whether the side to move in `pos` mates within `moves` moves, each of
