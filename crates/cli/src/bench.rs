@@ -82,6 +82,14 @@ pub(crate) struct BenchArgs {
     /// `run` reads standard input).
     #[arg(long, value_name = "FILE", requires = "program")]
     pub input: Option<PathBuf>,
+    /// Instead of the table, compare the native cost model
+    /// (`chess::reference::cost`) with the regex program on each turn's
+    /// position after its move: the regex reply search's work (scanned
+    /// bytes: the state's length summed over the rewrites run) and time
+    /// (fastest of `--runs`), the model's work, their ratio and the time
+    /// per scanned byte, the figures the model is calibrated on.
+    #[arg(long, conflicts_with_all = ["python", "profile", "json"])]
+    pub cost_model: bool,
 }
 
 const DEFAULT_SUITE: &str = include_str!("../../../tests/data/bench.epd");
@@ -299,6 +307,9 @@ pub(crate) fn run(args: BenchArgs) -> Result<()> {
     };
     let turns = parse_suite(&text)?;
     let runs = args.runs.max(1);
+    if args.cost_model {
+        return crate::bench_cost::run(&turns, args.depth, runs);
+    }
     let t0 = Instant::now();
     let pass = chess::turn_pass(args.depth).context("building the turn program")?;
     let build_ms = t0.elapsed().as_secs_f64() * 1e3;

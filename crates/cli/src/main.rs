@@ -22,6 +22,7 @@
 
 mod arena;
 mod bench;
+mod bench_cost;
 mod bench_program;
 mod fuzz;
 mod listing;
