@@ -134,6 +134,22 @@ pub(crate) struct MatchArgs {
     /// regex program can afford.
     #[arg(long, value_name = "FULL,PLIES")]
     pub plan: Option<String>,
+    /// With `--native`: think and be timed as the regex program would, by
+    /// the native cost model (`chess::reference::cost`): each move's time
+    /// is the regex program's modeled time for the threads its search
+    /// would make for the nodes the native search visits (searched in the
+    /// regex program's shape, probes and cuts, `chess::reference::probed`),
+    /// not the native search's own time. With `--tc` or `--our-movetime`
+    /// it climbs the ladder of plans (depths 2, 3, 5, then `--depth` or
+    /// `--plan`, 6 by default) by the regex program's time rule within
+    /// that modeled time, a rung stopped where its model passes the
+    /// move's limit; the summary's times and the clocks are the model's.
+    /// The model's prices were fitted to the regex program's work on the
+    /// bench positions: within a factor of 3.2 there, and of 4.7 on
+    /// random-game positions (`regex-chess bench --cost-model` measures
+    /// it).
+    #[arg(long)]
+    pub regex_time: bool,
 }
 
 /// The numbers of `MatchArgs`, parsed here rather than by clap so that an
@@ -158,6 +174,9 @@ struct Settings {
     native: Option<Leaves>,
     /// The native reference's plan (`--plan`, else `--depth`'s).
     plan: Plan,
+    /// The native reference thinks and is timed at the regex program's
+    /// modeled time (`--regex-time`).
+    regex_time: bool,
 }
 
 impl Settings {
@@ -173,7 +192,9 @@ impl Settings {
                 let plies: u32 = number("--depth", text)?;
                 chess::Depth::new(plies).map_err(|_| unknown_depth(plies))?
             }
-            None => chess::search::deepen::unasked_depth(timed && args.native.is_none()),
+            None => chess::search::deepen::unasked_depth(
+                timed && (args.native.is_none() || args.regex_time),
+            ),
         };
         let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
         let games = match (&args.games, &sprt) {
@@ -210,6 +231,7 @@ impl Settings {
                 .map(|text| text.trim().parse::<Leaves>())
                 .transpose()
                 .map_err(|e| anyhow!("--native: {e}"))?,
+            regex_time: args.regex_time,
         };
         if let Some(text) = &args.plan {
             if settings.native.is_none() {
@@ -237,8 +259,11 @@ impl Settings {
         if settings.tc.is_some() && settings.our_movetime.is_some() {
             bail!("--tc puts both engines on a clock: --our-movetime does not go with it");
         }
-        if settings.native.is_some() && settings.our_movetime.is_some() {
-            bail!("--native searches a fixed plan: --our-movetime times the regex program");
+        if settings.regex_time && settings.native.is_none() {
+            bail!("--regex-time times the native reference (--native) as the regex program");
+        }
+        if settings.native.is_some() && !settings.regex_time && settings.our_movetime.is_some() {
+            bail!("--native searches a fixed plan: --our-movetime times the regex program (or the native reference with --regex-time)");
         }
         Ok(settings)
     }
@@ -412,10 +437,22 @@ fn engine_name(settings: &Settings, planned: bool) -> Result<String> {
         ),
         Some(leaves) => format!("native reference (depth {}, {leaves:?})", settings.depth),
     };
-    Ok(match settings.tc {
-        Some(tc) if settings.native.is_some() => format!("{engine}, {tc}"),
+    let engine = match (settings.regex_time, settings.tc, settings.our_movetime) {
+        (true, Some(tc), _) => format!(
+            "native reference (up to {} plies, {:?}, {tc} at the regex program's modeled time)",
+            settings.plan.plies,
+            settings.native.unwrap_or(chess::reference::SEARCHED)
+        ),
+        (true, None, Some(ms)) => format!(
+            "native reference (up to {} plies, {:?}, movetime {ms} ms at the regex program's modeled time)",
+            settings.plan.plies,
+            settings.native.unwrap_or(chess::reference::SEARCHED)
+        ),
+        (true, None, None) => format!("{engine} at the regex program's modeled time"),
+        (false, Some(tc), _) if settings.native.is_some() => format!("{engine}, {tc}"),
         _ => engine,
-    })
+    };
+    Ok(engine)
 }
 
 /// A game a worker played (or tried to), for the match to record.

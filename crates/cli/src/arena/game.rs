@@ -104,8 +104,21 @@ fn native_move(
     plan: Plan,
     leaves: Leaves,
 ) -> Option<(String, u32)> {
-    let keys: String = history.iter().map(|k| format!(" {k}")).collect();
-    let (best, score) = chess::reference::best_moves_planned(pos, plan, &keys, leaves)?;
+    let (best, score) =
+        chess::reference::best_moves_planned(pos, plan, &history_keys(history), leaves)?;
+    first_in_board_order(&best, score)
+}
+
+/// The game's position keys as the reference takes them, each after a
+/// space.
+fn history_keys(history: &[String]) -> String {
+    history.iter().map(|k| format!(" {k}")).collect()
+}
+
+/// Of the equal best moves `best` (scoring `score`), the one whose piece
+/// stands first in the board line (rank 8 first, file a first), as UCI
+/// text with the score.
+fn first_in_board_order(best: &[shakmaty::Move], score: u32) -> Option<(String, u32)> {
     best.iter()
         .min_by_key(|m| {
             m.from()
@@ -138,37 +151,12 @@ pub(super) fn play(
         let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
         let side = pos.turn();
         let start = Instant::now();
-        let (text, ours, note) = if let Some(m) = book.next() {
-            (m, false, "book".to_string())
+        let (text, ours, note, took) = if let Some(m) = book.next() {
+            (m, false, "book".to_string(), Duration::ZERO)
         } else if side == game.ours {
-            let (m, plies) = match settings.native {
-                None => {
-                    let clock = our_clock(settings, clocks.as_ref(), side);
-                    let our = engine_move(&fen, &history, settings.depth, clock.as_ref(), start)?;
-                    if clock.is_some() {
-                        tally.times.climb(our.unfinished);
-                    }
-                    (our.best, our.depth.plies())
-                }
-                // A fixed plan: on a clock it is timed and charged, but
-                // not limited.
-                Some(leaves) => (
-                    native_move(&pos, &history, settings.plan, leaves),
-                    settings.plan.plies,
-                ),
-            };
-            let took = start.elapsed();
-            tally.times.ours(took, plies);
-            if settings.native.is_none()
-                && settings
-                    .our_movetime
-                    .is_some_and(|ms| took > Duration::from_millis(ms))
-            {
-                tally.times.over_movetime += 1;
-            }
-            let (m, score) =
-                m.ok_or_else(|| anyhow!("our engine found no move in {}", quote(&fen)))?;
-            (m, true, engine_note(score, plies, took))
+            let clock = our_clock(settings, clocks.as_ref(), side);
+            let (m, note, took) = our_move(&pos, &fen, &history, settings, clock, start, tally)?;
+            (m, true, note, took)
         } else {
             let (limits, expected) = match &clocks {
                 Some(c) => (
@@ -190,15 +178,16 @@ pub(super) fn play(
                 opponent.best_move(game.opening.fen.as_deref(), &uci_moves, &limits, expected)?;
             let took = start.elapsed();
             tally.times.theirs.push(took);
-            (m, false, seconds(took))
+            (m, false, seconds(took), took)
         };
         // The book's moves take no time; every other move is charged
-        // with its time, measured around it.
+        // with its time, measured around it (ours with `--regex-time`:
+        // the cost model's).
         if let Some(c) = clocks
             .as_mut()
             .filter(|_| game.moves.len() >= game.opening.moves.len())
         {
-            if c.charge(side, start.elapsed()).is_err() {
+            if c.charge(side, took).is_err() {
                 game.ending = Some(Ending::Time { winner: !side });
                 return Ok(());
             }
@@ -237,6 +226,69 @@ pub(super) fn play(
         }
         history.push(history_key(&pos));
     }
+}
+
+/// Our engine's move in `pos` (`fen`, the game's `history`): its UCI
+/// text, its note, and its time, measured around it from `start` (with
+/// `--regex-time`, the regex program's time by the cost model); `clock`:
+/// its time rule, if any. Its time and depth go into `tally`.
+fn our_move(
+    pos: &Chess,
+    fen: &str,
+    history: &[String],
+    settings: &Settings,
+    clock: Option<chess::search::clock::Clock>,
+    start: Instant,
+    tally: &mut Tally,
+) -> Result<(String, String, Duration)> {
+    let (m, plies, modeled) = match settings.native {
+        None => {
+            let our = engine_move(fen, history, settings.depth, clock.as_ref(), start)?;
+            if clock.is_some() {
+                tally.times.climb(our.unfinished);
+            }
+            (our.best, our.depth.plies(), None)
+        }
+        Some(leaves) if settings.regex_time => {
+            let budget = clock.as_ref().and_then(chess::search::clock::budget);
+            let rungs = chess::reference::clocked::rungs_to(settings.plan);
+            let climbed = chess::reference::clocked::climb(
+                pos,
+                &history_keys(history),
+                leaves,
+                &rungs,
+                budget,
+            );
+            if budget.is_some() {
+                tally.times.climb(climbed.stopped.map(|time| Unanswered {
+                    stopped: true,
+                    time,
+                }));
+            }
+            let best = climbed
+                .best
+                .and_then(|(moves, score)| first_in_board_order(&moves, score));
+            (best, climbed.plan.plies, Some(climbed.time))
+        }
+        // A fixed plan: on a clock it is timed and charged, but not
+        // limited.
+        Some(leaves) => (
+            native_move(pos, history, settings.plan, leaves),
+            settings.plan.plies,
+            None,
+        ),
+    };
+    let took = modeled.unwrap_or_else(|| start.elapsed());
+    tally.times.ours(took, plies);
+    if (settings.native.is_none() || settings.regex_time)
+        && settings
+            .our_movetime
+            .is_some_and(|ms| took > Duration::from_millis(ms))
+    {
+        tally.times.over_movetime += 1;
+    }
+    let (m, score) = m.ok_or_else(|| anyhow!("our engine found no move in {}", quote(fen)))?;
+    Ok((m, engine_note(score, plies, took), took))
 }
 
 /// What our engine's time rule is given for a move of `side`: the game's
