@@ -156,7 +156,8 @@ impl fmt::Display for Interval {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let number = |x: f64| {
             if x.is_finite() {
-                format!("{x:+.1}")
+                // Adding zero turns a -0 into 0.
+                format!("{:+.1}", x + 0.0)
             } else if x > 0.0 {
                 "+inf".to_string()
             } else {

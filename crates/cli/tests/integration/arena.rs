@@ -563,3 +563,160 @@ fn clocks_and_movetimes_are_checked() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// `--sprt` with `--concurrency 2`: every game is drawn at the ply cap,
+/// so every pair scores 1 point, and H0 of [0, 200] is accepted after the
+/// 6 pairs the test needs (LLR -3.05; 5 pairs give -2.54, computed apart
+/// from the published formulas); each pair is one opening from both
+/// sides, each game is in the PGN once, games under way at the decision
+/// included.
+#[test]
+fn a_sequential_test_decides_on_pairs_played_two_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = fake_engine(dir.path(), "echo 'bestmove e2e4'");
+    let openings = dir.path().join("openings.txt");
+    // Two starts where the fake engine's e2e4 is legal for white.
+    let after_nf3_e5 = "rnbqkbnr/pppp1ppp/8/4p3/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 2";
+    std::fs::write(
+        &openings,
+        format!("# two starts\n{START_FEN}\n{after_nf3_e5}\n"),
+    )
+    .unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let (ok, out, err) = run(&[
+        "--opponent",
+        &engine,
+        "--depth",
+        "2",
+        "--max-plies",
+        "1",
+        "--sprt",
+        "0,200",
+        "--concurrency",
+        "2",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        summary_line(&out, "sprt:").starts_with(
+            "H0 accepted after 6 pairs: LLR -3.05 (-2.94, 2.94) [0, 200] alpha 0.05 beta 0.05; pairs 6 (0, 1/2, 1, 3/2, 2 points): 0 0 6 0 0"
+        ),
+        "{out}"
+    );
+    assert!(
+        summary_line(&out, "concurrency:").starts_with("2 games at a time on "),
+        "{out}"
+    );
+    // The test's line after every pair, on stderr (pairs finish in any
+    // order).
+    for pair in 1..=6 {
+        assert!(err.contains(&format!("pair {pair} done: LLR ")), "{err}");
+    }
+    assert!(
+        err.contains("LLR -2.54 (-2.94, 2.94) [0, 200] alpha 0.05 beta 0.05; pairs 5 ("),
+        "{err}"
+    );
+    let games = read_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    assert!((12..=14).contains(&games.len()), "{}", games.len());
+    let mut rounds: Vec<usize> = games
+        .iter()
+        .map(|g| g.tags["Round"].parse().unwrap())
+        .collect();
+    rounds.sort_unstable();
+    assert_eq!(rounds, (1..=games.len()).collect::<Vec<_>>());
+    for game in &games {
+        let round: usize = game.tags["Round"].parse().unwrap();
+        // Pair k is rounds 2k - 1 (ours white) and 2k, on the k-th
+        // opening (the list taken round and round).
+        assert_eq!(
+            game.tags["White"].starts_with("regex-chess"),
+            round % 2 == 1,
+            "round {round}"
+        );
+        let line = if ((round - 1) / 2).is_multiple_of(2) { 2 } else { 3 };
+        assert_eq!(
+            game.tags["Opening"],
+            format!("openings.txt line {line}"),
+            "round {round}"
+        );
+        assert_eq!(game.result, "1/2-1/2");
+    }
+}
+
+/// `--native --regex-time`: the native reference thinks on the regex
+/// program's modeled time and says so.
+#[test]
+fn the_native_reference_plays_at_the_regex_programs_modeled_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = fake_engine(dir.path(), "echo 'bestmove e2e4'");
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, format!("{START_FEN}\n")).unwrap();
+    let (ok, out, err) = run(&[
+        "--opponent",
+        &engine,
+        "--native",
+        "threats",
+        "--regex-time",
+        "--our-movetime",
+        "300",
+        "--games",
+        "2",
+        "--max-plies",
+        "1",
+        "--openings",
+        openings.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        summary_line(&out, "games:").starts_with(
+            "2 (native reference (up to 6 plies, Threats, movetime 300 ms at the regex program's modeled time) vs fake"
+        ),
+        "{out}"
+    );
+    // Our one move (game 1), on the modeled clock: depth 2 always fits,
+    // depth 6 never in 300 ms.
+    let depth = summary_line(&out, "depth reached:");
+    assert!(
+        ["2: 1", "3: 1", "5: 1"]
+            .iter()
+            .any(|d| depth.starts_with(d)),
+        "{out}"
+    );
+    assert!(
+        summary_line(&out, "our time a move:").ends_with("(1 moves)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn sequential_tests_and_concurrency_are_checked() {
+    let e = "/nonexistent/engine";
+    for (args, says) in [
+        (&["--sprt", "5,0"][..], "--sprt `5,0`: use ELO0,ELO1"),
+        (
+            &["--sprt", "0,5,0.05"][..],
+            "--sprt `0,5,0.05`: use ELO0,ELO1",
+        ),
+        (
+            &["--sprt", "0,5", "--ours", "white"][..],
+            "--sprt counts pairs of games, one opening from both sides: it needs --ours both",
+        ),
+        (
+            &["--sprt", "0,5", "--games", "7"][..],
+            "--games must be even",
+        ),
+        (&["--concurrency", "0"][..], "--concurrency: from 1 to 64"),
+        (
+            &["--regex-time"][..],
+            "--regex-time times the native reference (--native)",
+        ),
+    ] {
+        let mut all = vec!["--opponent", e];
+        all.extend_from_slice(args);
+        let err = refused(&all);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

@@ -117,8 +117,13 @@ fn the_estimates_match_published_values() {
     assert!((elo.low - -73.398).abs() < 0.001, "{elo:?}");
     assert!((elo.high - -14.542).abs() < 0.001, "{elo:?}");
     assert_eq!(elo.to_string(), "-43.7 [-73.4, -14.5]");
-    // One outcome only: no spread, so no normalized Elo.
+    // One outcome only: no spread, so no normalized Elo; an even score
+    // prints without a minus sign.
     assert_eq!(pairs([0, 0, 7, 0, 0]).normalized_elo(), None);
+    assert_eq!(
+        pairs([0, 0, 7, 0, 0]).elo().unwrap().to_string(),
+        "+0.0 [+0.0, +0.0]"
+    );
     assert_eq!(Pentanomial::default().elo(), None);
 }
 
