@@ -74,8 +74,9 @@ pub(crate) struct MatchArgs {
     /// compute it; the match stops when the log-likelihood ratio reaches
     /// a bound (games under way are finished and written). After each
     /// pair a line on stderr gives the ratio, its bounds, the pair counts
-    /// and the Elo with its 95% interval; the summary gives the decision.
-    /// Needs `--ours both`.
+    /// and the Elo and normalized Elo with their 95% intervals; the
+    /// summary gives the decision and the pairs it was reached on. Needs
+    /// `--ours both`.
     #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
     pub sprt: Option<String>,
     /// Games played at once, each with its own opponent process; the
@@ -123,9 +124,10 @@ pub(crate) struct MatchArgs {
     /// `threats` (the regex program's), `threats-on-quiet`, `full`,
     /// `two-captures`, `capture-line`, `leaf-threats`, `leaf-see`,
     /// `threats-see` or `static` (docs/strength.md says what each adds); to
-    /// measure a search idea before its regexes exist. With `--tc` it plays
-    /// its fixed plan on the clock, timed and charged but not stopped: how
-    /// a search of that strength fares against an opponent on a clock.
+    /// measure a search idea before its regexes exist. With `--tc` (and
+    /// no `--regex-time`) it plays its fixed plan on the clock, timed and
+    /// charged but not stopped: how a search of that strength fares
+    /// against an opponent on a clock.
     #[arg(long, value_name = "LEAVES")]
     pub native: Option<String>,
     /// With `--native`: search FULL full-width plies, then capture plies
@@ -145,9 +147,10 @@ pub(crate) struct MatchArgs {
     /// that modeled time, a rung stopped where its model passes the
     /// move's limit; the summary's times and the clocks are the model's.
     /// The model's prices were fitted to the regex program's work on the
-    /// bench positions: within a factor of 3.2 there, and of 4.7 on
-    /// random-game positions (`regex-chess bench --cost-model` measures
-    /// it).
+    /// bench positions at depths 2 to 5: within a factor of 3.2 there,
+    /// of 4.7 on random-game positions; at depth 6, whose window it does
+    /// not model, it overestimates up to 9 times (`regex-chess bench
+    /// --cost-model` measures it).
     #[arg(long)]
     pub regex_time: bool,
 }

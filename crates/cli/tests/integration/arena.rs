@@ -636,7 +636,11 @@ fn a_sequential_test_decides_on_pairs_played_two_at_a_time() {
             round % 2 == 1,
             "round {round}"
         );
-        let line = if ((round - 1) / 2).is_multiple_of(2) { 2 } else { 3 };
+        let line = if ((round - 1) / 2).is_multiple_of(2) {
+            2
+        } else {
+            3
+        };
         assert_eq!(
             game.tags["Opening"],
             format!("openings.txt line {line}"),
