@@ -23,7 +23,7 @@
 //! regex program's measured work on the bench positions
 //! (`tests/data/bench.epd`: the position after each line's move, the
 //! engine to move) at depths 2 to 5. On them the measured work lies
-//! within [`FACTOR`] of the model's (`tests/tests/cost_model.rs`;
+//! within [`FACTOR`] of the model's (`tests/tests/integration/cost_model.rs`;
 //! `regex-chess bench --cost-model` prints each position's figures and
 //! the time per scanned byte). A finer model (a price per kind of
 //! generation, one for the evaluation of the last two plies' candidates)

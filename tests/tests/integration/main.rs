@@ -11,6 +11,7 @@ mod architecture;
 mod bench_turns;
 mod capture_plies;
 mod chess_isa;
+mod cost_model;
 mod cross_engine;
 mod deadline;
 mod draw_sense;

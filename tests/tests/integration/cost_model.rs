@@ -18,7 +18,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
 /// The bench positions, each after its line's move, with its id.
 fn bench_positions() -> Vec<(String, Chess)> {
-    include_str!("../data/bench.epd")
+    include_str!("../../data/bench.epd")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|line| {
