@@ -242,33 +242,40 @@ impl Settings {
             }
             settings.plan = native_plan(text)?;
         }
-        if settings.games == Some(0) {
+        settings.check(args.movetime.is_some())?;
+        Ok(settings)
+    }
+
+    /// Refuses the settings that do not go together (`movetime`: the
+    /// opponent's `--movetime` was given).
+    fn check(&self, movetime: bool) -> Result<()> {
+        if self.games == Some(0) {
             bail!("--games 0: nothing to play");
         }
-        if !(1..=MAX_CONCURRENCY).contains(&settings.concurrency) {
+        if !(1..=MAX_CONCURRENCY).contains(&self.concurrency) {
             bail!("--concurrency: from 1 to {MAX_CONCURRENCY} games at once");
         }
-        if settings.sprt.is_some() && settings.ours.is_some() {
+        if self.sprt.is_some() && self.ours.is_some() {
             bail!(
                 "--sprt counts pairs of games, one opening from both sides: it needs --ours both"
             );
         }
-        if settings.sprt.is_some() && settings.games.is_some_and(|n| n % 2 == 1) {
+        if self.sprt.is_some() && self.games.is_some_and(|n| n % 2 == 1) {
             bail!("--sprt counts pairs of games: --games must be even");
         }
-        if settings.tc.is_some() && args.movetime.is_some() {
+        if self.tc.is_some() && movetime {
             bail!("--tc puts both engines on a clock: --movetime does not go with it");
         }
-        if settings.tc.is_some() && settings.our_movetime.is_some() {
+        if self.tc.is_some() && self.our_movetime.is_some() {
             bail!("--tc puts both engines on a clock: --our-movetime does not go with it");
         }
-        if settings.regex_time && settings.native.is_none() {
+        if self.regex_time && self.native.is_none() {
             bail!("--regex-time times the native reference (--native) as the regex program");
         }
-        if settings.native.is_some() && !settings.regex_time && settings.our_movetime.is_some() {
+        if self.native.is_some() && !self.regex_time && self.our_movetime.is_some() {
             bail!("--native searches a fixed plan: --our-movetime times the regex program (or the native reference with --regex-time)");
         }
-        Ok(settings)
+        Ok(())
     }
 }
 

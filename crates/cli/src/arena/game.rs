@@ -158,25 +158,8 @@ pub(super) fn play(
             let (m, note, took) = our_move(&pos, &fen, &history, settings, clock, start, tally)?;
             (m, true, note, took)
         } else {
-            let (limits, expected) = match &clocks {
-                Some(c) => (
-                    format!(
-                        "wtime {} btime {} winc {} binc {}",
-                        c.left(Color::White).as_millis(),
-                        c.left(Color::Black).as_millis(),
-                        c.increment().as_millis(),
-                        c.increment().as_millis()
-                    ),
-                    c.left(side),
-                ),
-                None => (
-                    format!("movetime {}", settings.movetime),
-                    Duration::from_millis(settings.movetime),
-                ),
-            };
-            let m =
-                opponent.best_move(game.opening.fen.as_deref(), &uci_moves, &limits, expected)?;
-            let took = start.elapsed();
+            let (m, took) =
+                their_move(opponent, game, &uci_moves, clocks.as_ref(), side, settings)?;
             tally.times.theirs.push(took);
             (m, false, seconds(took), took)
         };
@@ -226,6 +209,37 @@ pub(super) fn play(
         }
         history.push(history_key(&pos));
     }
+}
+
+/// The opponent's move (UCI text) after `moves` of `game`, and its time:
+/// `go` with the clocks (`--tc`) or `--movetime`.
+fn their_move(
+    opponent: &mut Opponent,
+    game: &Game,
+    moves: &[String],
+    clocks: Option<&Clocks>,
+    side: Color,
+    settings: &Settings,
+) -> Result<(String, Duration)> {
+    let start = Instant::now();
+    let (limits, expected) = match clocks {
+        Some(c) => (
+            format!(
+                "wtime {} btime {} winc {} binc {}",
+                c.left(Color::White).as_millis(),
+                c.left(Color::Black).as_millis(),
+                c.increment().as_millis(),
+                c.increment().as_millis()
+            ),
+            c.left(side),
+        ),
+        None => (
+            format!("movetime {}", settings.movetime),
+            Duration::from_millis(settings.movetime),
+        ),
+    };
+    let m = opponent.best_move(game.opening.fen.as_deref(), moves, &limits, expected)?;
+    Ok((m, start.elapsed()))
 }
 
 /// Our engine's move in `pos` (`fen`, the game's `history`): its UCI
