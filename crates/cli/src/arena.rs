@@ -31,7 +31,7 @@ mod tally;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Mutex};
+use std::sync::mpsc;
 
 use anyhow::{anyhow, bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -394,21 +394,30 @@ pub(crate) fn run(args: MatchArgs) -> Result<()> {
         decided: None,
         failure: None,
     };
-    let schedule = Mutex::new(Schedule::new(settings.games, settings.ours, openings.len()));
+    // The schedule is this thread's: a worker gets its next game only
+    // once its last one is recorded, so that a decision stops the match
+    // with at most the other workers' games under way.
+    let mut schedule = Schedule::new(settings.games, settings.ours, openings.len());
     let (sender, finished) = mpsc::channel();
     std::thread::scope(|scope| {
-        for opponent in &mut opponents {
-            let (sender, schedule) = (sender.clone(), &schedule);
+        let mut slots = Vec::new();
+        for (id, opponent) in opponents.iter_mut().enumerate() {
+            let (slot, next) = mpsc::channel();
+            let sender = sender.clone();
             let (settings, openings) = (&settings, &openings);
-            scope.spawn(move || worker(opponent, schedule, settings, openings, &sender));
+            scope.spawn(move || worker(id, opponent, &next, settings, openings, &sender));
+            slots.push(Some(slot));
         }
         drop(sender);
+        for slot in &mut slots {
+            hand_out(slot, &mut schedule);
+        }
         for game in finished {
+            let id = game.worker;
             if state.record(game) {
-                if let Ok(mut s) = schedule.lock() {
-                    s.stop();
-                }
+                schedule.stop();
             }
+            hand_out(&mut slots[id], &mut schedule);
         }
     });
     state.bar.finish_and_clear();
@@ -467,6 +476,8 @@ fn engine_name(settings: &Settings, planned: bool) -> Result<String> {
 
 /// A game a worker played (or tried to), for the match to record.
 struct Finished {
+    /// The worker that played it.
+    worker: usize,
     slot: Slot,
     game: Game,
     /// The game's own notes and times.
@@ -474,19 +485,30 @@ struct Finished {
     played: Result<()>,
 }
 
-/// Plays the schedule's next game with `opponent` until the schedule is
-/// done; stops after a game that failed (its opponent may be gone).
+/// Gives a worker its next game through `slot`, or, when the schedule has
+/// none (or the worker is gone), closes its channel, which ends it.
+fn hand_out(slot: &mut Option<mpsc::Sender<Slot>>, schedule: &mut Schedule) {
+    let sent = match (slot.as_ref(), schedule.next_slot()) {
+        (Some(worker), Some(next)) => worker.send(next).is_ok(),
+        _ => false,
+    };
+    if !sent {
+        *slot = None;
+    }
+}
+
+/// Worker `id`: plays each game `slots` gives it with `opponent` and
+/// sends it back, until the channel closes; stops after a game that
+/// failed (its opponent may be gone).
 fn worker(
+    id: usize,
     opponent: &mut Opponent,
-    schedule: &Mutex<Schedule>,
+    slots: &mpsc::Receiver<Slot>,
     settings: &Settings,
     openings: &[Opening],
     sender: &mpsc::Sender<Finished>,
 ) {
-    loop {
-        let Some(slot) = schedule.lock().ok().and_then(|mut s| s.next_slot()) else {
-            return;
-        };
+    while let Ok(slot) = slots.recv() {
         let mut game = Game {
             round: slot.round,
             ours: slot.ours,
@@ -502,6 +524,7 @@ fn worker(
         }
         let failed = played.is_err();
         let sent = sender.send(Finished {
+            worker: id,
             slot,
             game,
             tally,
@@ -540,6 +563,7 @@ impl Match<'_> {
             game,
             tally,
             played,
+            ..
         } = finished;
         if let Some(file) = self.pgn.as_mut() {
             let text = game_pgn(

@@ -1,7 +1,8 @@
 //! Which games `match` plays and in what order: each game's slot (its
 //! round, the pair it belongs to, our side, its opening), handed out one
-//! at a time to whichever worker is free, until the games asked for are
-//! played or the match is stopped (a decision of `--sprt`, an error); and
+//! at a time (to a worker whose last game was recorded), until the games
+//! asked for are played or the match is stopped (a decision of `--sprt`,
+//! an error); and
 //! the pairs' results ([`Pairs`]) as their games finish, in any order.
 //!
 //! With our side alternating (`--ours both`), games come in pairs: rounds
