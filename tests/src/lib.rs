@@ -314,12 +314,16 @@ pub mod positions {
     /// reaches it (`Err` says how they differ; the tests assert on it).
     /// A search whose state outgrew its cap and answered shallower
     /// (`chess::search`) is an `Err` too: the test did not check the
-    /// depth it asked for.
+    /// depth it asked for. `Ok` holds the regex search's answer, for a
+    /// test that checks more of it without searching again.
     ///
     /// # Errors
     ///
     /// A message naming the position, the move and both scores.
-    pub fn regex_reply_matches_reference(fen: &str, depth: chess::Depth) -> Result<(), String> {
+    pub fn regex_reply_matches_reference(
+        fen: &str,
+        depth: chess::Depth,
+    ) -> Result<Option<(String, u32)>, String> {
         let pos = parse_fen(fen).map_err(|e| format!("{fen}: {e}"))?;
         let searched = chess::search(fen, &[], depth).map_err(|e| format!("{fen}: {e}"))?;
         if searched.depth != depth {
@@ -329,7 +333,7 @@ pub mod positions {
             ));
         }
         match (searched.best, best_score_at(&pos, depth)) {
-            (None, None) => Ok(()),
+            (None, None) => Ok(None),
             (Some((uci, score)), Some(best)) => {
                 let m = uci
                     .parse::<UciMove>()
@@ -342,7 +346,7 @@ pub mod positions {
                         "{fen} (depth {depth}): regex plays {uci} claiming {score}, it reaches {reached}; best is {best}"
                     ));
                 }
-                Ok(())
+                Ok(Some((uci, score)))
             }
             (got, want) => Err(format!("{fen}: regex {got:?}, reference {want:?}")),
         }
