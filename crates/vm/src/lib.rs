@@ -26,9 +26,11 @@ mod quote;
 pub mod ranks;
 mod replace;
 pub mod state;
+mod stop;
 
-pub use exec::{CompileError, Config, EngineError, ExecError, Executor, Stats, Stop, StopReason};
+pub use exec::{CompileError, Config, EngineError, ExecError, Executor, Stats};
 pub use program::{Engine, Origin, Piece, Program, Rewrite, Scope, Template};
 pub use quote::{excerpt, EXCERPT_CHARS};
 pub use ranks::ByteRanks;
 pub use state::{State, Tag, Thread, VarName};
+pub use stop::{Stop, StopReason};

@@ -8,7 +8,8 @@
 //! cannot vouch for the result.
 
 use super::gate::Found;
-use super::{Did, ExecError, Executor, Stats, Stop};
+use super::{Did, ExecError, Executor, Stats};
+use crate::stop::Stop;
 use crate::state;
 
 /// One half of the state after a stretch (see [`Executor::run_halves`]).

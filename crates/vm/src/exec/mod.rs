@@ -22,11 +22,8 @@ mod compile;
 mod deferred;
 mod gate;
 mod halves;
-mod stop;
 #[cfg(test)]
 mod tests;
-
-pub use stop::{Stop, StopReason};
 
 use std::borrow::Cow;
 use std::time::{Duration, Instant};
@@ -39,6 +36,7 @@ use crate::replace::{
     literal_replace_all, recycle, Expand, Places,
 };
 use crate::state;
+use crate::stop::{Stop, StopReason};
 use compile::{Compiled, PlainFast, Step};
 use deferred::Deferred;
 pub(crate) use deferred::SIZE_LIMIT as REGEX_SIZE_LIMIT;
@@ -326,7 +324,7 @@ impl Executor {
         let start = Instant::now();
         let mut stats = self.new_stats(state);
         for (index, step) in self.steps.iter().enumerate() {
-            stop.check(index)?;
+            check_stop(stop, index)?;
             let t0 = Instant::now();
             let changed = match self.apply(index, step, state, false, 0, stop)? {
                 Some(next) => {
@@ -390,7 +388,7 @@ impl Executor {
         let mut sequential_until = 0;
         let mut index = 0;
         while index < self.steps.len() {
-            stop.check(index)?;
+            check_stop(stop, index)?;
             if self.config.parallel
                 && !self.config.profile
                 && index >= sequential_until
@@ -615,6 +613,14 @@ impl Executor {
             Cow::Borrowed(_) => None,
             Cow::Owned(s) => Some(s),
         })
+    }
+}
+
+/// [`ExecError::Stopped`] before rewrite `rewrite` when `stop` is due.
+fn check_stop(stop: &Stop, rewrite: usize) -> Result<(), ExecError> {
+    match stop.due() {
+        Some(reason) => Err(ExecError::Stopped { rewrite, reason }),
+        None => Ok(()),
     }
 }
 

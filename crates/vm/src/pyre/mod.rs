@@ -45,7 +45,7 @@ pub use parse::PatternError;
 pub use template::TemplateError;
 pub use vm::MatchError;
 
-use crate::exec::Stop;
+use crate::stop::Stop;
 use crate::program::Template;
 
 /// The nesting limit of groups (ours; CPython's recursive parser gives up

@@ -22,7 +22,7 @@ use super::prog::{Follow, Inst, Pc, Prog};
 use super::text::{anchor_holds, char_at, prev_boundary, run_end};
 use super::unicode;
 use super::SearchLimits;
-use crate::exec::StopReason;
+use crate::stop::StopReason;
 
 /// No position (an unset capture).
 pub(crate) const NONE: usize = usize::MAX;

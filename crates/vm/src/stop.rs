@@ -3,14 +3,14 @@
 //!
 //! It owns the question "is it time to stop?" and its answer's wording; it
 //! must not decide where a run asks it (the loops in `exec` ask between
-//! rewrites) nor what a caller does with a run that stopped (a search
-//! answers with the last one that finished).
+//! rewrites, the Python engine `pyre` during long searches) nor what a
+//! caller does with a run that stopped (a search answers with the last one
+//! that finished). It imports nothing of the crate, so both the executor
+//! and the engines it runs can import it.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
-
-use super::ExecError;
 
 /// When a run gives up: never (the default), at a deadline, when a shared
 /// flag is raised, or at whichever comes first.
@@ -88,15 +88,6 @@ impl Stop {
     /// Whether the stop is due now.
     pub fn is_due(&self) -> bool {
         self.due().is_some()
-    }
-
-    /// [`ExecError::Stopped`] before rewrite `rewrite` when the stop is
-    /// due.
-    pub(super) fn check(&self, rewrite: usize) -> Result<(), ExecError> {
-        match self.due() {
-            Some(reason) => Err(ExecError::Stopped { rewrite, reason }),
-            None => Ok(()),
-        }
     }
 }
 
