@@ -13,8 +13,6 @@
 
 #![forbid(unsafe_code)]
 
-pub mod analysis;
-pub mod backtrack;
 mod exec;
 pub mod format;
 mod lex;
@@ -24,10 +22,10 @@ pub mod pyre;
 pub mod python;
 mod quote;
 pub mod ranks;
-mod replace;
 pub mod state;
 mod stop;
 
+pub use exec::{analysis, backtrack};
 pub use exec::{CompileError, Config, EngineError, ExecError, Executor, Stats};
 pub use program::{Engine, Origin, Piece, Program, Rewrite, Scope, Template};
 pub use quote::{excerpt, EXCERPT_CHARS};

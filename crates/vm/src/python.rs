@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use crate::analysis;
+use crate::exec::analysis;
 use crate::portable::{self, BOOT_PATTERN};
 use crate::program::{Engine, Piece, Program, Rewrite, Template};
 use crate::pyre::{self, PatternError, TemplateError};

@@ -9,8 +9,8 @@
 
 use super::gate::Found;
 use super::{Did, ExecError, Executor, Stats};
-use crate::stop::Stop;
 use crate::state;
+use crate::stop::Stop;
 
 /// One half of the state after a stretch (see [`Executor::run_halves`]).
 pub(super) struct Half {

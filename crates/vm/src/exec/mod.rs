@@ -18,30 +18,32 @@
 //! [`halves`] runs stretches of thread-confined rewrites on two halves of
 //! the state. Replace-all itself is `replace`.
 
-mod compile;
+pub mod analysis;
+pub mod backtrack;
 mod deferred;
 mod gate;
 mod halves;
+mod plan;
+mod replace;
 #[cfg(test)]
 mod tests;
 
 use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
-use crate::backtrack;
 use crate::program::Program;
 use crate::ranks::ByteRanks;
-use crate::replace::{
-    anchored_replace_all, backtrack_replace_all, fancy_replace_all, fixed_replace_all, from_place,
-    literal_replace_all, recycle, Expand, Places,
-};
 use crate::state;
 use crate::stop::{Stop, StopReason};
-use compile::{Compiled, PlainFast, Step};
 use deferred::Deferred;
 pub(crate) use deferred::SIZE_LIMIT as REGEX_SIZE_LIMIT;
 use gate::{Found, Gate};
 use halves::{MIN_STRETCH, SPLIT_BYTES};
+use plan::{Compiled, PlainFast, Step};
+use replace::{
+    anchored_replace_all, backtrack_replace_all, fancy_replace_all, fixed_replace_all, from_place,
+    literal_replace_all, recycle, Expand, Places,
+};
 
 /// Limits and switches of one executor.
 #[derive(Debug, Clone)]

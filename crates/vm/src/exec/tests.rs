@@ -1,8 +1,8 @@
 //! Unit tests of the executor: rewrites in order with replace-all, the
 //! fast paths against the plain loop, two-halves stretches, typed errors.
 
+use super::analysis;
 use super::*;
-use crate::analysis;
 use crate::program::{Origin, Rewrite};
 use crate::program::{Program, Template};
 

@@ -45,8 +45,8 @@ pub use parse::PatternError;
 pub use template::TemplateError;
 pub use vm::MatchError;
 
-use crate::stop::Stop;
 use crate::program::Template;
+use crate::stop::Stop;
 
 /// The nesting limit of groups (ours; CPython's recursive parser gives up
 /// near 500).

@@ -126,7 +126,7 @@ impl Matcher {
 
     /// [`Matcher::find_anchored`] on `hay` cut where the piece it starts
     /// in ends: no `%` in it past its first `marks` bytes (what
-    /// [`crate::replace::piece_end`] gives). A `[^%]` run then ends at the
+    /// [`crate::exec::replace::piece_end`] gives). A `[^%]` run then ends at the
     /// end of `hay` with no search for `%`.
     ///
     /// # Errors

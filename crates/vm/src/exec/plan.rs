@@ -10,11 +10,11 @@
 
 use std::collections::HashMap;
 
+use super::analysis::{self, GroupEdges, Reach};
+use super::backtrack::Matcher;
 use super::deferred::Deferred;
 use super::gate::{Gate, NO_PROBE};
 use super::{CompileError, Config, EngineError, Executor};
-use crate::analysis::{self, GroupEdges, Reach};
-use crate::backtrack::Matcher;
 use crate::program::{Engine, Piece, Program, Template};
 
 pub(super) enum Compiled {
@@ -106,7 +106,7 @@ pub(super) struct Step {
     /// `Some(n)` when every match lies inside one piece and starts with
     /// that piece's `n` `%` marks (2 for `%%`, 1 for another head, 0 for no
     /// head): a place is tried on its piece only (see
-    /// [`crate::replace::piece_end`]).
+    /// [`super::replace::piece_end`]).
     pub(super) head_marks: Option<usize>,
     /// The replacement can add a thread (a fork): it writes two thread
     /// heads, or one not at its start, or copies a group that can hold one.

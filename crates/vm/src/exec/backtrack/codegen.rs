@@ -176,7 +176,7 @@ impl Builder {
         match hir.kind() {
             HirKind::Empty => {}
             HirKind::Literal(lit) => {
-                for part in crate::analysis::split_marks(&lit.0) {
+                for part in crate::exec::analysis::split_marks(&lit.0) {
                     match part {
                         Ok(bytes) => self.push(Inst::Lit(bytes.into())),
                         Err(group) => self.push(Inst::Backref(group)),
@@ -407,8 +407,8 @@ impl Matcher {
     pub fn with_ranks(pattern: &str, ranks: ByteRanks) -> Option<Matcher> {
         // Back-references are markers in literals (see `analysis::marked`);
         // what the pattern can match is read from the superset.
-        let hir = crate::analysis::marked(pattern)?;
-        let superset = crate::analysis::superset(pattern)?;
+        let hir = crate::exec::analysis::marked(pattern)?;
+        let superset = crate::exec::analysis::superset(pattern)?;
         if superset.properties().minimum_len() == Some(0) {
             return None;
         }
@@ -418,7 +418,7 @@ impl Matcher {
         // unset (it did not take part), as the `regex` crate reports. When
         // the last group is dropped the `regex` crate counts fewer groups
         // than the text has: leave such patterns to it.
-        let groups = crate::analysis::portable_groups(pattern)?;
+        let groups = crate::exec::analysis::portable_groups(pattern)?;
         if last_group(&hir) != groups {
             return None;
         }

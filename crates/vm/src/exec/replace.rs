@@ -11,8 +11,8 @@
 
 use std::borrow::Cow;
 
-use crate::analysis::{Edge, GroupEdges};
-use crate::backtrack::{self, Matcher, Scratch};
+use super::analysis::{Edge, GroupEdges};
+use super::backtrack::{self, Matcher, Scratch};
 use crate::program::{Piece, Template};
 
 /// Steps our own matcher may take in one replace-all, plus 16 per byte of
@@ -388,7 +388,7 @@ pub(crate) fn literal_replace_all<'t>(
 }
 
 /// The text of group `n` of `whole`, a match of a pattern whose groups
-/// lie at `groups` (see [`crate::analysis::fixed_groups`]).
+/// lie at `groups` (see [`super::analysis::fixed_groups`]).
 fn fixed_group<'h>(groups: &[GroupEdges], n: usize, whole: &'h str) -> Option<&'h str> {
     let at = |edge: Edge| match edge {
         Edge::FromStart(k) => Some(k),
@@ -405,7 +405,7 @@ fn fixed_group<'h>(groups: &[GroupEdges], n: usize, whole: &'h str) -> Option<&'
 
 /// Replace-all on the `regex` crate for a pattern whose groups all lie a
 /// fixed number of bytes from the ends of the whole match (see
-/// [`crate::analysis::fixed_groups`]): only the whole match is searched
+/// [`super::analysis::fixed_groups`]): only the whole match is searched
 /// for (a forward and a reverse scan), the groups are cut from it, and the
 /// capture search that `replace_all` runs on every match is saved. The
 /// matches are those of `replace_all`: the same iteration, the same spans.

@@ -191,7 +191,7 @@ fn a_search_cut_to_its_piece_agrees_with_one_on_the_whole_text() {
         // The head's `%` marks (what `exec` reads from the reach).
         let marks = if pattern.contains("%%") { 2 } else { 1 };
         for start in (0..bytes.len()).filter(|&i| bytes[i] == b'%') {
-            let end = crate::replace::piece_end(bytes, start, marks);
+            let end = crate::exec::replace::piece_end(bytes, start, marks);
             assert!(!bytes[start..end].iter().skip(marks).any(|&b| b == b'%'));
             let search = |cut: bool| {
                 let (mut scratch, mut budget) = (Scratch::default(), usize::MAX);

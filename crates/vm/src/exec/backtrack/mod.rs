@@ -28,21 +28,21 @@
 //! `regex` crate instead, so no pattern can make it slow without bound.
 //!
 //! Three stages, one file each: [`inst`] (the machine's instructions and
-//! byte sets), [`compile`] (syntax tree to program, with the hints and the
-//! folded saves) and [`search`] (running a program anchored at a place).
+//! byte sets), [`codegen`] (syntax tree to program, with the hints and the
+//! folded saves) and [`machine`] (running a program anchored at a place).
 //! This file holds the public surface: [`Matcher`], [`Scratch`],
 //! [`GaveUp`].
 
-mod compile;
+mod codegen;
 mod inst;
-mod search;
+mod machine;
 #[cfg(test)]
 mod tests;
 
 use memchr::memmem;
 
 use inst::{ByteSet, Hint, Inst, WordList, PRE_SAVES};
-pub use search::Scratch;
+pub use machine::Scratch;
 
 /// A search that ran past its step budget (see [`Matcher::find_anchored`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
