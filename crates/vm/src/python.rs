@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use crate::exec::analysis;
+use crate::exec::reading::Reading;
 use crate::portable::{self, BOOT_PATTERN};
 use crate::program::{Engine, Piece, Program, Rewrite, Template};
 use crate::pyre::{self, PatternError, TemplateError};
@@ -143,7 +143,7 @@ fn plan(pattern: &str) -> Result<Plan, PatternError> {
 /// closed before them.
 fn rust_reads_as_python(pattern: &str) -> bool {
     match portable::check(pattern) {
-        Ok(info) => !info.backrefs || analysis::superset(pattern).is_some(),
+        Ok(info) => !info.backrefs || Reading::new(pattern).superset().is_some(),
         Err(_) => false,
     }
 }

@@ -1,33 +1,32 @@
 //! What the executor can prove about a pattern before running it: every
-//! fact read from a pattern's text lives here.
+//! fact read from a pattern lives here.
 //!
-//! Each fact is derived from the pattern's parsed form (`regex-syntax`'s
-//! HIR), never from its characters, and no metadata is trusted. A pattern
-//! with back-references is read as a superset of itself: each `\N` stands
-//! for a copy of group `N`'s sub-pattern (what it matches is text that
-//! group could match), so a fact true of every text the superset matches
-//! is true of every match. The facts: where matches can lie ([`Reach`]),
-//! a literal every match contains ([`Analysis::needle`]), the literal every
+//! Each fact is derived from the pattern's parsed forms (its [`Reading`]:
+//! `regex-syntax`'s HIR), never from its characters, and no metadata is
+//! trusted. A pattern with back-references is read as a superset of
+//! itself: each `\N` stands for a copy of group `N`'s sub-pattern (what it
+//! matches is text that group could match), so a fact true of every text
+//! the superset matches is true of every match. The facts, gathered in
+//! [`Facts`] once per pattern: where matches can lie ([`Reach`]), a
+//! literal every match contains ([`Analysis::needle`]), the literal every
 //! match starts with ([`required_prefix`]), whether the pattern is one
-//! literal ([`literal_text`]) or one group around everything
-//! ([`whole_match_group`]), which groups can hold a `%`
+//! literal ([`literal_text`]), where its groups lie in the whole match
+//! ([`fixed_groups`]), which groups can hold a `%`
 //! ([`groups_with_percent`]), and whether it can be tried anchored at a
-//! place ([`runs_at_a_place`]) and how many groups it opens
-//! ([`portable_groups`]): the executor and the matcher read a pattern's
-//! text nowhere else. A pattern that starts, on every path, with a
-//! thread head (`%%`, `` %` ``, `%tag\n`) and whose rest can never match
-//! `%` only ever matches inside one thread of that kind; a pattern that can
-//! never match `%` (nor the empty string) only ever matches inside one
-//! thread or inside the text before the first thread. Anything else, any
-//! pattern with an anchor or look-around, and any pattern that cannot be
-//! read reaches the whole state. This module runs nothing.
+//! place ([`runs_at_a_place`]); and, of its text, whether it is one group
+//! around everything ([`whole_match_group`]): the executor and the
+//! matcher read a pattern nowhere else. A pattern that starts, on every
+//! path, with a thread head (`%%`, `` %` ``, `%tag\n`) and whose rest can
+//! never match `%` only ever matches inside one thread of that kind; a
+//! pattern that can never match `%` (nor the empty string) only ever
+//! matches inside one thread or inside the text before the first thread.
+//! Anything else, any pattern with an anchor or look-around, and any
+//! pattern that cannot be read reaches the whole state. This module runs
+//! nothing and chooses no strategy (that is `plan`).
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use regex_syntax::hir::{Capture, Class, Hir, HirKind};
 
-use regex_syntax::hir::{Capture, Class, Hir, HirKind, Repetition};
-
-use crate::lex::{lex, Token};
+use super::reading::Reading;
 
 /// Which pieces of the state a pattern's matches can lie in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,200 +62,60 @@ pub struct Analysis {
     pub looks: bool,
 }
 
-/// The first private-use character standing for a back-reference while
-/// the pattern is parsed (`\N` is this plus `N`).
-const BACKREF_BASE: u32 = 0xF0000;
-
-/// The pattern's parsed form, each back-reference `\N` (outside a class)
-/// replaced by a copy of group `N`'s sub-pattern with its own groups made
-/// non-capturing: a superset of the pattern. `None` when it cannot be
-/// read (a syntax `regex-syntax` does not know, a reference to a group
-/// that is not closed before it, a private-use character of our own).
-pub(crate) fn superset(pattern: &str) -> Option<Rc<Hir>> {
-    reading(pattern).superset.clone()
+/// Every fact the executor asks of one pattern, derived once from its
+/// [`Reading`].
+#[derive(Debug, Clone)]
+pub(crate) struct Facts {
+    /// Where matches can lie, a literal they contain, anchors.
+    pub(crate) analysis: Analysis,
+    /// The literal text every match starts with (see [`required_prefix`]).
+    pub(crate) prefix: String,
+    /// The text the pattern matches, when it is one text (see
+    /// [`literal_text`]).
+    pub(crate) literal: Option<String>,
+    /// Where its groups lie in the whole match, when that is fixed (see
+    /// [`fixed_groups`]).
+    pub(crate) fixed_groups: Option<Vec<GroupEdges>>,
+    /// Which groups can hold `%` (see [`groups_with_percent`]).
+    pub(crate) percent_groups: Option<Vec<bool>>,
+    /// It can be tried anchored at a place (see [`runs_at_a_place`]).
+    pub(crate) at_a_place: bool,
 }
 
-/// The pattern's parsed form with each back-reference `\N` (outside a
-/// class) written as one marker character inside a literal (see
-/// [`split_marks`]), when every reference names a group closed before it.
-pub(crate) fn marked(pattern: &str) -> Option<Rc<Hir>> {
-    reading(pattern).marked.clone()
-}
-
-/// A pattern's two parsed forms ([`marked`] and [`superset`]).
-struct Reading {
-    pattern: String,
-    marked: Option<Rc<Hir>>,
-    superset: Option<Rc<Hir>>,
-}
-
-thread_local! {
-    /// The last few patterns read on this thread, the latest last. The
-    /// executor asks a distinct pattern's facts one after another on one
-    /// thread, of the pattern and of its other forms (the inside of its
-    /// one group, its ASCII form and superset): each is parsed once.
-    static LAST_READ: RefCell<Vec<Rc<Reading>>> = const { RefCell::new(Vec::new()) };
-}
-
-/// How many readings [`LAST_READ`] keeps.
-const KEPT_READINGS: usize = 4;
-
-/// The pattern's [`Reading`], parsed unless it is among the last ones
-/// read on this thread.
-fn reading(pattern: &str) -> Rc<Reading> {
-    LAST_READ.with(|last| {
-        if let Some(r) = last.borrow().iter().rev().find(|r| r.pattern == pattern) {
-            return Rc::clone(r);
+impl Facts {
+    /// The facts of the pattern `reading` read.
+    pub(crate) fn of(reading: &Reading) -> Facts {
+        let superset = reading.superset();
+        Facts {
+            analysis: analysis_of(superset),
+            prefix: required_prefix(superset),
+            literal: literal_text(superset),
+            fixed_groups: fixed_groups(reading),
+            percent_groups: groups_with_percent(superset),
+            at_a_place: runs_at_a_place(reading),
         }
-        let marked = parse_marked(pattern);
-        let superset = marked
-            .as_ref()
-            .and_then(|hir| expand_backrefs(hir, &mut Vec::new()));
-        // A reference the expansion cannot read leaves both unread.
-        let r = Rc::new(Reading {
-            pattern: pattern.to_string(),
-            marked: marked.filter(|_| superset.is_some()).map(Rc::new),
-            superset: superset.map(Rc::new),
-        });
-        let mut kept = last.borrow_mut();
-        if kept.len() == KEPT_READINGS {
-            kept.remove(0);
-        }
-        kept.push(Rc::clone(&r));
-        r
-    })
-}
-
-/// [`marked`]'s parse (which [`superset`] expands).
-fn parse_marked(pattern: &str) -> Option<Hir> {
-    let mut text = String::with_capacity(pattern.len());
-    for l in lex(pattern).lexemes {
-        match l.token {
-            // `\12`: a two-digit reference; not read.
-            Token::Backref {
-                then_digit: true, ..
-            }
-            | Token::TrailingBackslash => return None,
-            Token::Backref { group, .. } => {
-                text.push_str(&format!(r"\x{{{:X}}}", BACKREF_BASE + group));
-            }
-            Token::Char(c) if (BACKREF_BASE..BACKREF_BASE + 16).contains(&u32::from(c)) => {
-                return None
-            }
-            _ => text.push_str(l.text),
-        }
-    }
-    regex_syntax::Parser::new().parse(&text).ok()
-}
-
-/// A literal of [`marked`]'s tree cut into its text and its
-/// back-references: `Ok(bytes)` or `Err(group)`, in order.
-pub(crate) fn split_marks(lit: &[u8]) -> Vec<Result<&[u8], usize>> {
-    let mut out = Vec::new();
-    let mut last = 0;
-    let mut i = 0;
-    // U+F0000 + n is F3 B0 80 (80 + n) in UTF-8, n below 16.
-    while i + 4 <= lit.len() {
-        if lit[i..i + 3] == [0xF3, 0xB0, 0x80] && (0x80..0x90).contains(&lit[i + 3]) {
-            if i > last {
-                out.push(Ok(&lit[last..i]));
-            }
-            out.push(Err(usize::from(lit[i + 3] - 0x80)));
-            i += 4;
-            last = i;
-        } else {
-            i += 1;
-        }
-    }
-    if last < lit.len() {
-        out.push(Ok(&lit[last..]));
-    }
-    out
-}
-
-/// [`superset`]'s walk: `closed[n]` is group `n`'s sub-pattern once the
-/// group has been read.
-fn expand_backrefs(hir: &Hir, closed: &mut Vec<Option<Hir>>) -> Option<Hir> {
-    Some(match hir.kind() {
-        HirKind::Literal(lit) => {
-            let text = std::str::from_utf8(&lit.0).ok()?;
-            let mut parts = Vec::new();
-            let mut plain = String::new();
-            for c in text.chars() {
-                let code = u32::from(c);
-                if (BACKREF_BASE..BACKREF_BASE + 16).contains(&code) {
-                    let n = (code - BACKREF_BASE) as usize;
-                    parts.push(Hir::literal(std::mem::take(&mut plain).into_bytes()));
-                    parts.push(closed.get(n)?.clone()?);
-                } else {
-                    plain.push(c);
-                }
-            }
-            if parts.is_empty() {
-                return Some(hir.clone());
-            }
-            parts.push(Hir::literal(plain.into_bytes()));
-            Hir::concat(parts)
-        }
-        HirKind::Empty | HirKind::Class(_) | HirKind::Look(_) => hir.clone(),
-        HirKind::Repetition(r) => Hir::repetition(Repetition {
-            sub: Box::new(expand_backrefs(&r.sub, closed)?),
-            ..r.clone()
-        }),
-        HirKind::Capture(c) => {
-            let sub = expand_backrefs(&c.sub, closed)?;
-            let i = c.index as usize;
-            if closed.len() <= i {
-                closed.resize(i + 1, None);
-            }
-            closed[i] = Some(without_captures(&sub));
-            Hir::capture(Capture {
-                index: c.index,
-                name: c.name.clone(),
-                sub: Box::new(sub),
-            })
-        }
-        HirKind::Concat(hs) => Hir::concat(
-            hs.iter()
-                .map(|h| expand_backrefs(h, closed))
-                .collect::<Option<_>>()?,
-        ),
-        HirKind::Alternation(hs) => Hir::alternation(
-            hs.iter()
-                .map(|h| expand_backrefs(h, closed))
-                .collect::<Option<_>>()?,
-        ),
-    })
-}
-
-/// The same pattern with every group non-capturing.
-fn without_captures(hir: &Hir) -> Hir {
-    match hir.kind() {
-        HirKind::Capture(c) => without_captures(&c.sub),
-        HirKind::Repetition(r) => Hir::repetition(Repetition {
-            sub: Box::new(without_captures(&r.sub)),
-            ..r.clone()
-        }),
-        HirKind::Concat(hs) => Hir::concat(hs.iter().map(without_captures).collect()),
-        HirKind::Alternation(hs) => Hir::alternation(hs.iter().map(without_captures).collect()),
-        _ => hir.clone(),
     }
 }
 
 /// Analyses a pattern (back-references allowed).
 pub fn analyse(pattern: &str) -> Analysis {
+    analysis_of(Reading::new(pattern).superset())
+}
+
+/// [`analyse`] of a pattern's superset (see [`Reading::superset`]).
+fn analysis_of(superset: Option<&Hir>) -> Analysis {
     let unread = Analysis {
         reach: Reach::Global,
         needle: None,
         needle_leads: false,
         looks: true,
     };
-    let Some(hir) = superset(pattern) else {
+    let Some(hir) = superset else {
         return unread;
     };
     let looks = !hir.properties().look_set().is_empty();
     let empty = hir.properties().minimum_len().unwrap_or(1) == 0;
-    let (lead, _) = leading_literal(&hir);
+    let (lead, _) = leading_literal(hir);
     // The head a match starts with, and how many of its bytes are `%`.
     let head = if lead.starts_with(b"%%") {
         Some((Reach::Active, 2))
@@ -274,11 +133,11 @@ pub fn analyse(pattern: &str) -> Analysis {
     };
     // What follows the head's `%` characters (the whole pattern if none).
     let (reach, rest) = match head {
-        Some((reach, percents)) => match strip_lead(&hir, percents) {
+        Some((reach, percents)) => match strip_lead(hir, percents) {
             Some((rest, 0)) => (reach, rest),
-            _ => (Reach::Global, Hir::clone(&hir)),
+            _ => (Reach::Global, Hir::clone(hir)),
         },
-        None => (Reach::AnyPiece, Hir::clone(&hir)),
+        None => (Reach::AnyPiece, Hir::clone(hir)),
     };
     let reach = if looks || empty || can_match_percent(&rest) {
         Reach::Global
@@ -427,19 +286,14 @@ fn strip_lead(hir: &Hir, n: usize) -> Option<(Hir, usize)> {
     }
 }
 
-/// The longest literal text every match of `pattern` starts with, read
-/// from its parsed form (an anchor adds nothing; empty when there is
-/// none, or the pattern cannot be read).
-pub(crate) fn required_prefix(pattern: &str) -> String {
-    superset(pattern)
-        .map(|hir| leading_literal(&hir).0)
+/// The longest literal text every match of a pattern starts with, read
+/// from its superset (an anchor adds nothing; empty when there is none,
+/// or the pattern cannot be read).
+fn required_prefix(superset: Option<&Hir>) -> String {
+    superset
+        .map(|hir| leading_literal(hir).0)
         .and_then(|b| String::from_utf8(b).ok())
         .unwrap_or_default()
-}
-
-/// Whether the pattern has back-references (`\1`..`\9` outside a class).
-pub(crate) fn has_backrefs(pattern: &str) -> bool {
-    lex(pattern).has_backrefs()
 }
 
 /// `X` when `pattern` is `(X)` and that group is its only one: group 1 is
@@ -482,19 +336,24 @@ pub type GroupEdges = (Edge, Edge);
 /// always takes part in a match. `None` otherwise, or when the pattern
 /// is outside the portable subset (whose group count, unlike the syntax
 /// tree's, keeps a group such as `(a){0}`).
-pub fn fixed_groups(pattern: &str) -> Option<Vec<GroupEdges>> {
-    let total = portable_groups(pattern)?;
-    if has_backrefs(pattern) {
+fn fixed_groups(reading: &Reading) -> Option<Vec<GroupEdges>> {
+    let info = reading.portable()?;
+    if info.backrefs {
         return None;
     }
+    let total = info.groups;
     // Without back-references the marked parse is the plain one.
-    let hir = match marked(pattern) {
+    let parsed;
+    let hir = match reading.marked() {
         Some(hir) => hir,
-        None => Rc::new(regex_syntax::Parser::new().parse(pattern).ok()?),
+        None => {
+            parsed = regex_syntax::Parser::new().parse(reading.pattern()).ok()?;
+            &parsed
+        }
     };
     let items: &[Hir] = match hir.kind() {
         HirKind::Concat(items) => items,
-        _ => std::slice::from_ref(&hir),
+        _ => std::slice::from_ref(hir),
     };
     let len = |h: &Hir| {
         let p = h.properties();
@@ -531,9 +390,10 @@ pub fn fixed_groups(pattern: &str) -> Option<Vec<GroupEdges>> {
     (out.len() == total).then_some(out)
 }
 
-/// For each group of `pattern` (0 is the whole match), whether the text
-/// it captures can contain `%`; `None` when the pattern cannot be read.
-pub(crate) fn groups_with_percent(pattern: &str) -> Option<Vec<bool>> {
+/// For each group of a pattern (0 is the whole match), whether the text
+/// it captures can contain `%`, read from its superset; `None` when the
+/// pattern cannot be read.
+fn groups_with_percent(superset: Option<&Hir>) -> Option<Vec<bool>> {
     fn walk(hir: &Hir, out: &mut Vec<bool>) {
         match hir.kind() {
             HirKind::Capture(c) => {
@@ -549,9 +409,9 @@ pub(crate) fn groups_with_percent(pattern: &str) -> Option<Vec<bool>> {
             _ => {}
         }
     }
-    let hir = superset(pattern)?;
-    let mut out = vec![can_match_percent(&hir)];
-    walk(&hir, &mut out);
+    let hir = superset?;
+    let mut out = vec![can_match_percent(hir)];
+    walk(hir, &mut out);
     Some(out)
 }
 
@@ -561,22 +421,15 @@ pub(crate) fn groups_with_percent(pattern: &str) -> Option<Vec<bool>> {
 /// look-around, no `\b`, no `^` but first; see `portable`) and does not
 /// start with `^`, so the text before a place cannot change what matches
 /// there.
-pub(crate) fn runs_at_a_place(pattern: &str) -> bool {
-    !pattern.starts_with('^') && crate::portable::check(pattern).is_ok()
-}
-
-/// The number of groups the pattern's text opens, counted by the portable
-/// checker (a group the syntax tree drops, `(a){0}`, still counts);
-/// `None` outside the portable subset.
-pub(crate) fn portable_groups(pattern: &str) -> Option<usize> {
-    crate::portable::check(pattern).ok().map(|info| info.groups)
+fn runs_at_a_place(reading: &Reading) -> bool {
+    !reading.pattern().starts_with('^') && reading.portable().is_some()
 }
 
 /// The text a pattern matches, when it matches exactly one text (no
 /// class, repetition, alternation or group): such a pattern can be found
-/// with a substring search.
-pub(crate) fn literal_text(pattern: &str) -> Option<String> {
-    let hir = superset(pattern)?;
+/// with a substring search. Read from its superset.
+fn literal_text(superset: Option<&Hir>) -> Option<String> {
+    let hir = superset?;
     match hir.kind() {
         HirKind::Literal(lit) if !lit.0.is_empty() => String::from_utf8(lit.0.to_vec()).ok(),
         _ => None,
@@ -657,6 +510,26 @@ impl Runs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn facts(pattern: &str) -> Facts {
+        Facts::of(&Reading::new(pattern))
+    }
+
+    fn groups_with_percent(pattern: &str) -> Option<Vec<bool>> {
+        facts(pattern).percent_groups
+    }
+
+    fn literal_text(pattern: &str) -> Option<String> {
+        facts(pattern).literal
+    }
+
+    fn required_prefix(pattern: &str) -> String {
+        facts(pattern).prefix
+    }
+
+    fn fixed_groups(pattern: &str) -> Option<Vec<GroupEdges>> {
+        facts(pattern).fixed_groups
+    }
 
     #[test]
     fn thread_heads_and_percent_free_patterns() {

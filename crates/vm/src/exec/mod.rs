@@ -24,6 +24,7 @@ mod deferred;
 mod gate;
 mod halves;
 mod plan;
+pub(crate) mod reading;
 mod replace;
 #[cfg(test)]
 mod tests;

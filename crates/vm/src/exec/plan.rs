@@ -14,6 +14,7 @@ use super::analysis::{self, GroupEdges, Reach};
 use super::backtrack::Matcher;
 use super::deferred::Deferred;
 use super::gate::{Gate, NO_PROBE};
+use super::reading::Reading;
 use super::{CompileError, Config, EngineError, Executor};
 use crate::program::{Engine, Piece, Program, Template};
 
@@ -299,12 +300,13 @@ impl Facts {
                 let needle_leads = re.needle() == Some(re.prefix());
                 let (analysis, percent_groups) = match re.superset_pattern() {
                     Some(s) => {
-                        let mut a = analysis::analyse(s);
+                        let facts = analysis::Facts::of(&Reading::new(s));
+                        let mut a = facts.analysis;
                         if a.needle.is_none() {
                             a.needle = needle;
                             a.needle_leads = needle_leads;
                         }
-                        (a, analysis::groups_with_percent(s))
+                        (a, facts.percent_groups)
                     }
                     None => (
                         analysis::Analysis {
@@ -322,11 +324,14 @@ impl Facts {
                     percent_groups,
                 }
             }
-            Compiled::Plain(..) | Compiled::Fancy(..) => Facts {
-                analysis: analysis::analyse(pattern),
-                required: analysis::required_prefix(source),
-                percent_groups: analysis::groups_with_percent(pattern),
-            },
+            Compiled::Plain(..) | Compiled::Fancy(..) => {
+                let whole = analysis::Facts::of(&Reading::new(pattern));
+                Facts {
+                    analysis: whole.analysis,
+                    required: analysis::Facts::of(&Reading::new(source)).prefix,
+                    percent_groups: whole.percent_groups,
+                }
+            }
         }
     }
 }
@@ -346,24 +351,26 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, E
             Ok(Compiled::Python(Box::new(re), on_ascii))
         }
         Engine::Plain => {
+            let reading = Reading::new(pattern);
+            let facts = analysis::Facts::of(&reading);
             // A portable pattern without back-references is its own
             // skeleton, which `portable::check` read as the `regex` crate
             // reads it.
-            let re = match crate::portable::check(pattern) {
-                Ok(info) if !info.backrefs => Deferred::checked(pattern),
+            let re = match reading.portable() {
+                Some(info) if !info.backrefs => Deferred::checked(pattern),
                 _ => Deferred::new(pattern)?,
             };
-            let prefix = analysis::required_prefix(pattern);
-            let groups = analysis::fixed_groups(pattern).map(Vec::into_boxed_slice);
-            let fast = if !analysis::runs_at_a_place(pattern) {
+            let prefix = facts.prefix;
+            let groups = facts.fixed_groups.map(Vec::into_boxed_slice);
+            let fast = if !facts.at_a_place {
                 None
-            } else if let Some(text) = analysis::literal_text(pattern) {
+            } else if let Some(text) = facts.literal {
                 Some(Box::new(PlainFast::Literal(
                     config.byte_ranks.finder(text.as_bytes()),
                 )))
             } else if let Some((matcher, start)) = config
                 .own_matcher
-                .then(|| Matcher::with_ranks(pattern, config.byte_ranks))
+                .then(|| Matcher::of_reading(&reading, config.byte_ranks))
                 .flatten()
                 // A pattern whose search may guess, and whose groups the
                 // `regex` crate gives without a capture search, runs
@@ -399,10 +406,12 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, E
                     .map_err(EngineError::from)
             };
             let re = build(pattern)?;
-            let prefix = analysis::required_prefix(pattern);
+            let reading = Reading::new(pattern);
+            let facts = analysis::Facts::of(&reading);
+            let prefix = facts.prefix;
             // Anchored at a place, a pattern must not look at the text
             // before it: only portable patterns are run that way.
-            let portable = analysis::runs_at_a_place(pattern);
+            let portable = facts.at_a_place;
             let anchored = if prefix.is_empty() || !portable {
                 None
             } else {
@@ -415,7 +424,7 @@ fn compile(pattern: &str, engine: Engine, config: &Config) -> Result<Compiled, E
                 .own_matcher
                 .then_some(())
                 .filter(|()| portable)
-                .and_then(|()| Matcher::with_ranks(pattern, config.byte_ranks))
+                .and_then(|()| Matcher::of_reading(&reading, config.byte_ranks))
                 .and_then(|matcher| {
                     let start = matcher.prefix();
                     (start.len() >= BACKTRACK_PREFIX || start.first() == Some(&b'`')).then(|| {

@@ -1,17 +1,18 @@
 //! The compiler: a pattern's syntax tree (from `regex-syntax`, with
-//! back-references as markers read by `analysis`) to a program of
+//! back-references as markers, from its `Reading`) to a program of
 //! [`Inst`]s, each run told what must follow it (its hint, and whether it
 //! ends alone), saves folded into the instruction after them.
 //!
 //! It owns the decision to decline a pattern (returning `None`): anything
 //! it cannot compile exactly, or a program too large or with too many
 //! choice points. It must not search text; what a pattern can match it
-//! asks of `analysis`, never of the pattern's characters.
+//! asks of its `Reading`, never of the pattern's characters.
 
 use regex_syntax::hir::{Class, Hir, HirKind, Look};
 
 use super::inst::{ByteSet, Hint, Inst, WordList, NO_SLOT, PRE_SAVES};
 use super::Matcher;
+use crate::exec::reading::{split_marks, Reading};
 use crate::ranks::ByteRanks;
 
 /// Instructions above this count are not worth a backtracker: decline.
@@ -176,7 +177,7 @@ impl Builder {
         match hir.kind() {
             HirKind::Empty => {}
             HirKind::Literal(lit) => {
-                for part in crate::exec::analysis::split_marks(&lit.0) {
+                for part in split_marks(&lit.0) {
                     match part {
                         Ok(bytes) => self.push(Inst::Lit(bytes.into())),
                         Err(group) => self.push(Inst::Backref(group)),
@@ -405,10 +406,15 @@ impl Matcher {
     /// `ranks` says: a run's end is hinted by the rarest byte that must
     /// follow it (the matches are the same whatever the table).
     pub fn with_ranks(pattern: &str, ranks: ByteRanks) -> Option<Matcher> {
-        // Back-references are markers in literals (see `analysis::marked`);
+        Matcher::of_reading(&Reading::new(pattern), ranks)
+    }
+
+    /// [`Matcher::with_ranks`] of the pattern `reading` read.
+    pub(crate) fn of_reading(reading: &Reading, ranks: ByteRanks) -> Option<Matcher> {
+        // Back-references are markers in literals (see `Reading::marked`);
         // what the pattern can match is read from the superset.
-        let hir = crate::exec::analysis::marked(pattern)?;
-        let superset = crate::exec::analysis::superset(pattern)?;
+        let hir = reading.marked()?;
+        let superset = reading.superset()?;
         if superset.properties().minimum_len() == Some(0) {
             return None;
         }
@@ -418,8 +424,8 @@ impl Matcher {
         // unset (it did not take part), as the `regex` crate reports. When
         // the last group is dropped the `regex` crate counts fewer groups
         // than the text has: leave such patterns to it.
-        let groups = crate::exec::analysis::portable_groups(pattern)?;
-        if last_group(&hir) != groups {
+        let groups = reading.portable()?.groups;
+        if last_group(hir) != groups {
             return None;
         }
         let slots = 2 * (groups + 1);
@@ -430,7 +436,7 @@ impl Matcher {
             lits: Vec::new(),
             words: Vec::new(),
         };
-        b.compile(&hir)?;
+        b.compile(hir)?;
         b.push(Inst::Match)?;
         for pc in 0..b.prog.len() {
             if let Inst::Run { set, .. } = b.prog[pc] {
