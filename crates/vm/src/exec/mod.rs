@@ -26,25 +26,22 @@ mod halves;
 mod plan;
 pub(crate) mod reading;
 mod replace;
+mod strategy;
 #[cfg(test)]
 mod tests;
 
-use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
 use crate::program::Program;
 use crate::ranks::ByteRanks;
 use crate::state;
 use crate::stop::{Stop, StopReason};
-use deferred::Deferred;
 pub(crate) use deferred::SIZE_LIMIT as REGEX_SIZE_LIMIT;
 use gate::{Found, Gate};
 use halves::{MIN_STRETCH, SPLIT_BYTES};
-use plan::{Compiled, PlainFast, Step};
-use replace::{
-    anchored_replace_all, backtrack_replace_all, fancy_replace_all, fixed_replace_all, from_place,
-    literal_replace_all, recycle, Expand, Places,
-};
+use plan::Step;
+use replace::recycle;
+use strategy::{At, Strategy};
 
 /// Limits and switches of one executor.
 #[derive(Debug, Clone)]
@@ -236,7 +233,8 @@ pub struct Executor {
     probes: Vec<memchr::memmem::Finder<'static>>,
     /// Every template's text is ASCII.
     ascii_templates: bool,
-    compiled: Vec<Compiled>,
+    /// One per distinct pattern.
+    strategies: Vec<Strategy>,
     config: Config,
     /// The program compiled, for the listing `Debug` writes.
     program: Program,
@@ -251,14 +249,14 @@ impl std::fmt::Debug for Executor {
             f,
             "Executor: {} rewrites, {} compiled patterns, {:?}",
             self.steps.len(),
-            self.compiled.len(),
+            self.strategies.len(),
             self.config
         )?;
         self.program.write_listing(f, |i| {
             let step = &self.steps[i];
             format!(
                 "{}; reach {:?}",
-                self.compiled[step.compiled].path(),
+                self.strategies[step.strategy].path(),
                 step.reach
             )
         })
@@ -326,10 +324,10 @@ impl Executor {
     fn run_naive(&self, state: &mut String, stop: &Stop) -> Result<Stats, ExecError> {
         let start = Instant::now();
         let mut stats = self.new_stats(state);
-        for (index, step) in self.steps.iter().enumerate() {
+        for index in 0..self.steps.len() {
             check_stop(stop, index)?;
             let t0 = Instant::now();
-            let changed = match self.apply(index, step, state, false, 0, stop)? {
+            let changed = match self.apply(index, state, false, 0, stop)? {
                 Some(next) => {
                     *state = next;
                     true
@@ -349,12 +347,6 @@ impl Executor {
             }
         }
         Ok(Self::finish(stats, state, start))
-    }
-
-    /// The Python engine's stack limit: as many bytes as the state cap
-    /// (and at least a million entries).
-    fn python_frames(&self) -> usize {
-        (self.config.max_state_bytes / crate::pyre::FRAME_BYTES).max(1 << 20)
     }
 
     fn check_size(&self, rewrite: usize, len: usize) -> Result<(), ExecError> {
@@ -467,7 +459,7 @@ impl Executor {
         let Some(from) = self.first_place(self.gates[index], text, found) else {
             return Ok(Did::default());
         };
-        let changed = match self.apply(index, &self.steps[index], text, ascii, from, stop)? {
+        let changed = match self.apply(index, text, ascii, from, stop)? {
             Some(next) => {
                 recycle(std::mem::replace(text, next));
                 found.version += 1;
@@ -478,144 +470,25 @@ impl Executor {
         Ok(Did { ran: true, changed })
     }
 
-    /// One replace-all on `text`; `None` when nothing matched. `ascii`
-    /// says the text is ASCII, which our own matcher needs; no match
-    /// starts before `from`.
+    /// One replace-all of step `index` on `text`; `None` when nothing
+    /// matched. `ascii` says the text is ASCII, which our own matcher
+    /// needs; no match starts before `from`.
     fn apply(
         &self,
         index: usize,
-        step: &Step,
         text: &str,
         ascii: bool,
         from: usize,
         stop: &Stop,
     ) -> Result<Option<String>, ExecError> {
-        let compiled = &self.compiled[step.compiled];
-        self.apply_compiled(index, step, compiled, text, ascii, from, stop)
-    }
-
-    /// [`Executor::apply`] on one compiled form of the step's pattern.
-    #[allow(clippy::too_many_arguments)]
-    fn apply_compiled<'t>(
-        &self,
-        index: usize,
-        step: &Step,
-        compiled: &Compiled,
-        text: &'t str,
-        ascii: bool,
-        from: usize,
-        stop: &Stop,
-    ) -> Result<Option<String>, ExecError> {
-        let places = |prefix| Places {
-            prefix,
-            skip: step.skip.as_ref(),
+        let step = &self.steps[index];
+        let at = At {
+            rewrite: index,
             from,
-            head_marks: step.head_marks,
+            ascii,
+            stop,
         };
-        let next = match compiled {
-            Compiled::Python(re, on_ascii) => {
-                // On ASCII text, the same pattern in the `regex` crate's
-                // syntax (see `pyre::Regex::ascii_pattern`).
-                if let Some(alt) = on_ascii.as_deref().filter(|_| ascii && !self.config.naive) {
-                    match self.apply_compiled(index, step, alt, text, ascii, from, stop) {
-                        // The form too large to build: the Python engine
-                        // runs the rewrite (nothing was written yet).
-                        Err(ExecError::TooLarge { .. }) => {}
-                        done => return done,
-                    }
-                }
-                let limits = crate::pyre::SearchLimits {
-                    stop,
-                    max_frames: self.python_frames(),
-                };
-                return re
-                    .replace_all(text, &step.template, from, limits)
-                    .map_err(|e| match e {
-                        crate::pyre::MatchError::Stopped(reason) => ExecError::Stopped {
-                            rewrite: index,
-                            reason,
-                        },
-                        source => ExecError::Python {
-                            rewrite: index,
-                            source,
-                        },
-                    });
-            }
-            Compiled::Plain(re, fast, groups) => {
-                let groups = groups.as_deref().filter(|_| !self.config.naive);
-                let by_regex = || -> Result<Cow<'t, str>, ExecError> {
-                    let re = built(re, index)?;
-                    Ok(from_place(text, from, |rest| {
-                        match (&step.literal, groups) {
-                            (Some(lit), _) => re.replace_all(rest, regex::NoExpand(lit)),
-                            (None, Some(groups)) => {
-                                fixed_replace_all(re, groups, rest, &step.template)
-                            }
-                            (None, None) => re.replace_all(rest, Expand(&step.template)),
-                        }
-                    }))
-                };
-                match (
-                    fast.as_deref().filter(|_| !self.config.naive),
-                    &step.literal,
-                ) {
-                    (Some(PlainFast::Literal(finder)), _) => {
-                        literal_replace_all(finder, text, &step.template, from)
-                    }
-                    // The anchored form is a faster way only: if it does
-                    // not build (one more group past the nesting limit),
-                    // the pattern itself runs.
-                    (Some(PlainFast::Anchored { prefix, regex }), literal) => match regex.get() {
-                        Ok(regex) => anchored_replace_all(
-                            places(prefix),
-                            regex,
-                            text,
-                            literal.as_deref(),
-                            groups,
-                            &step.template,
-                        ),
-                        Err(_) => by_regex()?,
-                    },
-                    (Some(PlainFast::Backtrack { prefix, matcher }), _) if ascii => {
-                        match backtrack_replace_all(places(prefix), matcher, text, &step.template) {
-                            Ok(next) => next,
-                            Err(backtrack::GaveUp) => by_regex()?,
-                        }
-                    }
-                    _ => by_regex()?,
-                }
-            }
-            Compiled::Fancy(re, anchored, own) => {
-                if let Some(own) = own.as_deref().filter(|_| ascii && !self.config.naive) {
-                    if let Ok(next) = backtrack_replace_all(
-                        places(&own.prefix),
-                        &own.matcher,
-                        text,
-                        &step.template,
-                    ) {
-                        return Ok(match next {
-                            Cow::Borrowed(_) => None,
-                            Cow::Owned(s) => Some(s),
-                        });
-                    }
-                }
-                let anchored = anchored.as_deref().filter(|_| !self.config.naive);
-                let anchored = anchored.map(|a| (&a.regex, places(&a.prefix)));
-                // With no budget, a place cut to its piece fails only
-                // where the whole text would.
-                let cut = self.config.fancy_backtrack_limit == usize::MAX;
-                fancy_replace_all(re, anchored, cut, text, &step.template, from).map_err(|e| {
-                    ExecError::FancyRegex {
-                        rewrite: index,
-                        source: e,
-                    }
-                })?
-            }
-        };
-        Ok(match next {
-            Cow::Borrowed(_) => None,
-            Cow::Owned(s) => Some(s),
-        })
+        self.strategies[step.strategy].apply(&step.edit, text, at)
     }
 }
 
@@ -625,12 +498,4 @@ fn check_stop(stop: &Stop, rewrite: usize) -> Result<(), ExecError> {
         Some(reason) => Err(ExecError::Stopped { rewrite, reason }),
         None => Ok(()),
     }
-}
-
-/// The regex of a rewrite, built now if it runs for the first time.
-fn built(deferred: &Deferred, rewrite: usize) -> Result<&regex::Regex, ExecError> {
-    deferred.get().map_err(|source| ExecError::TooLarge {
-        rewrite,
-        source: source.clone(),
-    })
 }

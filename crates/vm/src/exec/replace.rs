@@ -446,65 +446,72 @@ impl regex::Replacer for Expand<'_> {
     }
 }
 
-/// Replace-all on `fancy-regex`, reporting engine failures instead of
-/// panicking. `fancy-regex` tries a back-reference pattern at every
-/// position of the text; when every match starts with a literal, only the
-/// places where it occurs are tried (see [`replace_at_prefixes`]), each
-/// cut to its piece when `cut` (only when no backtracking budget applies:
-/// see `Fancy::wants_piece`).
+/// Replace-all on `fancy-regex` for a back-reference pattern every match
+/// of which starts with a literal, reporting engine failures instead of
+/// panicking: `regex` is the pattern anchored at the start, tried only at
+/// the places where the literal occurs (see [`replace_at_prefixes`]),
+/// each cut to its piece when `cut` (only when no backtracking budget
+/// applies: see `Fancy::wants_piece`).
+pub(crate) fn fancy_anchored_replace_all<'t>(
+    regex: &fancy_regex::Regex,
+    places: Places<'_>,
+    cut: bool,
+    text: &'t str,
+    template: &Template,
+) -> Result<Cow<'t, str>, fancy_regex::Error> {
+    struct Fancy<'a> {
+        regex: &'a fancy_regex::Regex,
+        template: &'a Template,
+        /// The spans of the groups of the match just found.
+        spans: Vec<Option<(usize, usize)>>,
+        /// Places may be cut to their piece.
+        cut: bool,
+    }
+    impl<'t> AtPlace<'t> for Fancy<'_> {
+        type Error = fancy_regex::Error;
+        fn try_at(&mut self, rest: &'t str) -> Result<Option<usize>, Self::Error> {
+            let Some(caps) = self.regex.captures(rest)? else {
+                return Ok(None);
+            };
+            let Some(whole) = caps.get(0) else {
+                return Ok(None);
+            };
+            self.spans.clear();
+            self.spans
+                .extend(caps.iter().map(|g| g.map(|m| (m.start(), m.end()))));
+            Ok(Some(whole.end()))
+        }
+        /// fancy-regex's backtracking budget counts steps, and the
+        /// plain loop hands it the whole text: under a budget a cut
+        /// place could pass where the plain loop fails, so it is cut
+        /// only when there is none (`regex-chess run`'s programs).
+        fn wants_piece(&self) -> bool {
+            self.cut
+        }
+        fn write(&mut self, rest: &'t str, out: &mut String) {
+            let spans = &self.spans;
+            expand(self.template, out, |n| {
+                spans.get(n).copied().flatten().map(|(s, e)| &rest[s..e])
+            });
+        }
+    }
+    let place = Fancy {
+        regex,
+        template,
+        spans: Vec::new(),
+        cut,
+    };
+    replace_at_prefixes(places, text, place)
+}
+
+/// Replace-all on `fancy-regex` over the text from `from` on (no match
+/// starts before it), reporting engine failures instead of panicking.
 pub(crate) fn fancy_replace_all<'t>(
     re: &fancy_regex::Regex,
-    anchored: Option<(&fancy_regex::Regex, Places<'_>)>,
-    cut: bool,
     text: &'t str,
     template: &Template,
     from: usize,
 ) -> Result<Cow<'t, str>, fancy_regex::Error> {
-    if let Some((regex, places)) = anchored {
-        struct Fancy<'a> {
-            regex: &'a fancy_regex::Regex,
-            template: &'a Template,
-            /// The spans of the groups of the match just found.
-            spans: Vec<Option<(usize, usize)>>,
-            /// Places may be cut to their piece.
-            cut: bool,
-        }
-        impl<'t> AtPlace<'t> for Fancy<'_> {
-            type Error = fancy_regex::Error;
-            fn try_at(&mut self, rest: &'t str) -> Result<Option<usize>, Self::Error> {
-                let Some(caps) = self.regex.captures(rest)? else {
-                    return Ok(None);
-                };
-                let Some(whole) = caps.get(0) else {
-                    return Ok(None);
-                };
-                self.spans.clear();
-                self.spans
-                    .extend(caps.iter().map(|g| g.map(|m| (m.start(), m.end()))));
-                Ok(Some(whole.end()))
-            }
-            /// fancy-regex's backtracking budget counts steps, and the
-            /// plain loop hands it the whole text: under a budget a cut
-            /// place could pass where the plain loop fails, so it is cut
-            /// only when there is none (`regex-chess run`'s programs).
-            fn wants_piece(&self) -> bool {
-                self.cut
-            }
-            fn write(&mut self, rest: &'t str, out: &mut String) {
-                let spans = &self.spans;
-                expand(self.template, out, |n| {
-                    spans.get(n).copied().flatten().map(|(s, e)| &rest[s..e])
-                });
-            }
-        }
-        let place = Fancy {
-            regex,
-            template,
-            spans: Vec::new(),
-            cut,
-        };
-        return replace_at_prefixes(places, text, place);
-    }
     let mut out = String::new();
     let (mut last, mut any) = (0, false);
     let rest = &text[from..];
