@@ -3,20 +3,24 @@
 //! changes and peaks of the one-at-a-time loop.
 //!
 //! It owns the cut, the per-half records and their sums; it must not
-//! decide which rewrites are confined (that is `compile`, from
-//! `analysis`), and gives the stretch back, state untouched, whenever it
-//! cannot vouch for the result.
+//! decide which rewrites are confined (that is `plan`, from `analysis`),
+//! and gives the stretch back, state untouched, whenever it cannot vouch
+//! for the result.
 
 use super::gate::Found;
-use super::{Did, ExecError, Executor, Stats};
+use super::loops::{Did, LoopState};
+use super::replace::Scratchpad;
+use super::{ExecError, Executor, Stats};
 use crate::state;
 use crate::stop::Stop;
 
-/// One half of the state after a stretch (see [`Executor::run_halves`]).
-pub(super) struct Half {
-    pub(super) text: String,
-    /// Per rewrite of the stretch.
-    pub(super) record: Vec<HalfStep>,
+/// What one half of a stretch keeps between stretches (part of a run's
+/// `Cache`): the buffer the half is copied into and its loop's
+/// scratchpad.
+#[derive(Default)]
+pub(super) struct HalfSpace {
+    text: String,
+    pad: Scratchpad,
 }
 
 /// What one rewrite did to one half.
@@ -46,25 +50,30 @@ impl Executor {
         &self,
         steps: std::ops::Range<usize>,
         state: &mut String,
-        ascii: bool,
-        stop: &Stop,
+        lane: &LoopState<'_>,
         stats: &mut Stats,
+        spaces: &mut [HalfSpace; 2],
     ) -> Result<bool, ExecError> {
         let Some(cut) = middle_thread_start(state) else {
             return Ok(false);
         };
-        let (a, b) = (half_copy(&state[..cut]), half_copy(&state[cut..]));
-        let (a, b) = rayon::join(
+        let [a, b] = spaces;
+        a.text.clear();
+        a.text.push_str(&state[..cut]);
+        b.text.clear();
+        b.text.push_str(&state[cut..]);
+        let (ascii, stop) = (lane.ascii, lane.stop);
+        let (x, y) = rayon::join(
             || self.run_half(steps.clone(), a, ascii, false, stop),
             || self.run_half(steps.clone(), b, ascii, true, stop),
         );
-        let (Some(a), Some(b)) = (a, b) else {
+        let (Some(x), Some(y)) = (x, y) else {
             return Ok(false);
         };
         // The whole state's figures after each rewrite are the sums of
         // the halves'. Over the cap, the one-at-a-time loop reports the
         // exact error and the state at that point.
-        let steps_done = a.record.iter().zip(&b.record);
+        let steps_done = x.iter().zip(&y);
         if steps_done
             .clone()
             .any(|(x, y)| x.len + y.len > self.config.max_state_bytes)
@@ -87,23 +96,28 @@ impl Executor {
         state.clear();
         state.push_str(&a.text);
         state.push_str(&b.text);
-        keep_half(a.text);
-        keep_half(b.text);
         Ok(true)
     }
 
-    /// One half of [`Executor::run_halves`]; `None` when it cannot vouch
-    /// for its result (`keeps_head`: the text must stay empty or start
-    /// with a thread head).
-    pub(super) fn run_half(
+    /// One half of [`Executor::run_halves`], on `space.text`: what each
+    /// rewrite of the stretch did; `None` when it cannot vouch for its
+    /// result (`keeps_head`: the text must stay empty or start with a
+    /// thread head).
+    fn run_half(
         &self,
         steps: std::ops::Range<usize>,
-        mut text: String,
+        space: &mut HalfSpace,
         ascii: bool,
         keeps_head: bool,
         stop: &Stop,
-    ) -> Option<Half> {
-        let mut found = Found::new(self.probes.len());
+    ) -> Option<Vec<HalfStep>> {
+        let HalfSpace { text, pad } = space;
+        let mut lane = LoopState {
+            ascii,
+            stop,
+            found: Found::new(self.probes.len()),
+            pad,
+        };
         let mut record = Vec::with_capacity(steps.len());
         // Threads in `text`, counted when a thread-adding rewrite asks
         // and the text changed since the last count.
@@ -112,7 +126,7 @@ impl Executor {
             if stop.is_due() {
                 return None;
             }
-            let did = self.step(index, &mut text, ascii, &mut found, stop).ok()?;
+            let did = self.step(index, text, &mut lane).ok()?;
             if did.changed {
                 counted = None;
                 if keeps_head && !text.is_empty() && !text.starts_with('%') {
@@ -123,7 +137,7 @@ impl Executor {
                 }
             }
             let heads = if self.steps[index].adds_threads {
-                *counted.get_or_insert_with(|| state::count_heads(&text))
+                *counted.get_or_insert_with(|| state::count_heads(text))
             } else {
                 0
             };
@@ -134,7 +148,7 @@ impl Executor {
                 heads,
             });
         }
-        Some(Half { text, record })
+        Some(record)
     }
 }
 
@@ -155,30 +169,4 @@ fn middle_thread_start(state: &str) -> Option<usize> {
     memchr::memchr_iter(b'%', &b[mid..])
         .map(|i| mid + i)
         .find(|&i| i > 0 && b[i - 1] != b'%')
-}
-
-thread_local! {
-    // The buffers the last stretch's halves came back in, for the next
-    // stretch's copies: a half of a large state is megabytes, and a fresh
-    // buffer of that size is fresh pages the system must map and zero.
-    // Not `replace::take_spare`: that keeps one buffer, the per-rewrite
-    // spare of this thread's own loop, and a stretch needs two at once.
-    static HALF_BUFFERS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// `text` copied into a buffer kept from an earlier stretch, if any.
-fn half_copy(text: &str) -> String {
-    let mut out = HALF_BUFFERS.with_borrow_mut(Vec::pop).unwrap_or_default();
-    out.clear();
-    out.push_str(text);
-    out
-}
-
-/// Keeps a half's buffer for [`half_copy`] (two at most).
-fn keep_half(buffer: String) {
-    HALF_BUFFERS.with_borrow_mut(|kept| {
-        if kept.len() < 2 {
-            kept.push(buffer);
-        }
-    });
 }

@@ -20,9 +20,11 @@
 
 pub mod analysis;
 pub mod backtrack;
+mod cache;
 mod deferred;
 mod gate;
 mod halves;
+mod loops;
 mod plan;
 pub(crate) mod reading;
 mod replace;
@@ -30,18 +32,17 @@ mod strategy;
 #[cfg(test)]
 mod tests;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::program::Program;
 use crate::ranks::ByteRanks;
-use crate::state;
 use crate::stop::{Stop, StopReason};
+use cache::Pool;
 pub(crate) use deferred::SIZE_LIMIT as REGEX_SIZE_LIMIT;
-use gate::{Found, Gate};
-use halves::{MIN_STRETCH, SPLIT_BYTES};
+use gate::Gate;
+use halves::SPLIT_BYTES;
 use plan::Step;
-use replace::recycle;
-use strategy::{At, Strategy};
+use strategy::Strategy;
 
 /// Limits and switches of one executor.
 #[derive(Debug, Clone)]
@@ -211,15 +212,6 @@ pub struct Stats {
     pub per_rewrite: Vec<Duration>,
 }
 
-/// What [`Executor::step`] did.
-#[derive(Debug, Default, Clone, Copy)]
-struct Did {
-    /// The gate let the rewrite run.
-    ran: bool,
-    /// It changed the text.
-    changed: bool,
-}
-
 /// A compiled program, ready to run any number of times.
 pub struct Executor {
     steps: Vec<Step>,
@@ -236,6 +228,9 @@ pub struct Executor {
     /// One per distinct pattern.
     strategies: Vec<Strategy>,
     config: Config,
+    /// The buffers and scratch space of runs that finished, for the next
+    /// ones (one per run at a time).
+    caches: Pool,
     /// The program compiled, for the listing `Debug` writes.
     program: Program,
 }
@@ -296,206 +291,13 @@ impl Executor {
     /// after the rewrites that ran, which is of no use to a caller that
     /// wants the program's answer.
     pub fn run_until(&self, state: &mut String, stop: &Stop) -> Result<Stats, ExecError> {
-        if self.config.naive {
-            self.run_naive(state, stop)
+        let mut cache = self.caches.take();
+        let stats = if self.config.naive {
+            self.run_naive(state, stop, &mut cache.pad)
         } else {
-            self.run_fast(state, stop)
-        }
-    }
-
-    fn new_stats(&self, state: &str) -> Stats {
-        Stats {
-            rewrites: self.steps.len(),
-            peak_state_bytes: state.len(),
-            peak_threads: state::count_threads(state).total(),
-            ..Stats::default()
-        }
-    }
-
-    fn finish(mut stats: Stats, state: &str, start: Instant) -> Stats {
-        let counts = state::count_threads(state);
-        stats.active_threads = counts.active;
-        stats.paused_threads = counts.paused;
-        stats.elapsed = start.elapsed();
+            self.run_fast(state, stop, &mut cache)
+        };
+        self.caches.keep(cache);
         stats
-    }
-
-    /// The plain loop: every rewrite on the whole string.
-    fn run_naive(&self, state: &mut String, stop: &Stop) -> Result<Stats, ExecError> {
-        let start = Instant::now();
-        let mut stats = self.new_stats(state);
-        for index in 0..self.steps.len() {
-            check_stop(stop, index)?;
-            let t0 = Instant::now();
-            let changed = match self.apply(index, state, false, 0, stop)? {
-                Some(next) => {
-                    *state = next;
-                    true
-                }
-                None => false,
-            };
-            if self.config.profile {
-                stats.per_rewrite.push(t0.elapsed());
-            }
-            stats.executed += 1;
-            stats.scanned_bytes += state.len() as u64;
-            if changed {
-                stats.changed += 1;
-                stats.peak_state_bytes = stats.peak_state_bytes.max(state.len());
-                stats.peak_threads = stats.peak_threads.max(state::count_threads(state).total());
-                self.check_size(index, state.len())?;
-            }
-        }
-        Ok(Self::finish(stats, state, start))
-    }
-
-    fn check_size(&self, rewrite: usize, len: usize) -> Result<(), ExecError> {
-        if len > self.config.max_state_bytes {
-            return Err(ExecError::StateTooLarge {
-                rewrite,
-                len,
-                limit: self.config.max_state_bytes,
-            });
-        }
-        Ok(())
-    }
-
-    /// The fast loop: the plain loop, minus the rewrites that provably
-    /// change nothing: those whose pattern needs a kind of thread the state
-    /// does not have (see `analysis`), or a literal it does not contain;
-    /// and stretches of thread-confined rewrites on big enough states run
-    /// on two halves at once (see [`Executor::run_halves`]). Profiling runs
-    /// every rewrite here, one at a time, so that each has its own time.
-    ///
-    /// (A version that held the state as one piece per thread and ran each
-    /// rewrite only on the pieces it could touch, in parallel, was measured
-    /// and dropped: the regex crate's own literal prefilter already jumps
-    /// over paused threads, and per-piece calls cost more than they saved;
-    /// see docs/experiments.md, "Executor: dropped".)
-    fn run_fast(&self, state: &mut String, stop: &Stop) -> Result<Stats, ExecError> {
-        let start = Instant::now();
-        let mut stats = self.new_stats(state);
-        // Replacements insert template text and pieces of the state only,
-        // so an ASCII state stays ASCII under ASCII templates.
-        let ascii = self.ascii_templates && state.is_ascii();
-        let mut found = Found::new(self.probes.len());
-        // No stretch is tried again before this step after one fell back.
-        let mut sequential_until = 0;
-        let mut index = 0;
-        while index < self.steps.len() {
-            check_stop(stop, index)?;
-            if self.config.parallel
-                && !self.config.profile
-                && index >= sequential_until
-                && state.len() >= self.config.split_bytes
-                && self.stretch_end[index] - index >= MIN_STRETCH
-            {
-                let end = self.stretch_end[index];
-                if self.run_halves(index..end, state, ascii, stop, &mut stats)? {
-                    found.version += 1;
-                    index = end;
-                    continue;
-                }
-                sequential_until = end;
-            }
-            let t0 = self.config.profile.then(Instant::now);
-            let did = self.step(index, state, ascii, &mut found, stop)?;
-            if self.config.profile {
-                stats
-                    .per_rewrite
-                    .push(t0.map_or(Duration::ZERO, |t| t.elapsed()));
-            }
-            self.count(
-                index,
-                did,
-                state.len(),
-                || state::count_heads(state),
-                &mut stats,
-            );
-            if did.changed {
-                self.check_size(index, state.len())?;
-            }
-            index += 1;
-        }
-        Ok(Self::finish(stats, state, start))
-    }
-
-    /// Counts what rewrite `index` did to the state: run or skipped, and,
-    /// when it changed it, the state's length and (for a rewrite that can
-    /// add threads) its thread count, asked of `threads` only then.
-    fn count(
-        &self,
-        index: usize,
-        did: Did,
-        len: usize,
-        threads: impl FnOnce() -> usize,
-        stats: &mut Stats,
-    ) {
-        let step = &self.steps[index];
-        if did.ran {
-            stats.executed += 1;
-            stats.scanned_bytes += len as u64;
-        } else {
-            stats.skipped += 1;
-        }
-        if did.changed {
-            stats.changed += 1;
-            stats.peak_state_bytes = stats.peak_state_bytes.max(len);
-            if step.adds_threads {
-                stats.peak_threads = stats.peak_threads.max(threads());
-            }
-        }
-    }
-
-    /// One rewrite on `text`, skipped when its gate says it cannot match.
-    fn step(
-        &self,
-        index: usize,
-        text: &mut String,
-        ascii: bool,
-        found: &mut Found,
-        stop: &Stop,
-    ) -> Result<Did, ExecError> {
-        let Some(from) = self.first_place(self.gates[index], text, found) else {
-            return Ok(Did::default());
-        };
-        let changed = match self.apply(index, text, ascii, from, stop)? {
-            Some(next) => {
-                recycle(std::mem::replace(text, next));
-                found.version += 1;
-                true
-            }
-            None => false,
-        };
-        Ok(Did { ran: true, changed })
-    }
-
-    /// One replace-all of step `index` on `text`; `None` when nothing
-    /// matched. `ascii` says the text is ASCII, which our own matcher
-    /// needs; no match starts before `from`.
-    fn apply(
-        &self,
-        index: usize,
-        text: &str,
-        ascii: bool,
-        from: usize,
-        stop: &Stop,
-    ) -> Result<Option<String>, ExecError> {
-        let step = &self.steps[index];
-        let at = At {
-            rewrite: index,
-            from,
-            ascii,
-            stop,
-        };
-        self.strategies[step.strategy].apply(&step.edit, text, at)
-    }
-}
-
-/// [`ExecError::Stopped`] before rewrite `rewrite` when `stop` is due.
-fn check_stop(stop: &Stop, rewrite: usize) -> Result<(), ExecError> {
-    match stop.due() {
-        Some(reason) => Err(ExecError::Stopped { rewrite, reason }),
-        None => Ok(()),
     }
 }

@@ -17,6 +17,7 @@ use memchr::memmem::Finder;
 
 use super::analysis::{self, Analysis, Facts, Reach};
 use super::backtrack::Matcher;
+use super::cache::Pool;
 use super::deferred::Deferred;
 use super::gate::{Gate, NO_PROBE};
 use super::reading::Reading;
@@ -100,6 +101,7 @@ impl Executor {
             ascii_templates,
             strategies: compiled.into_iter().map(|c| c.strategy).collect(),
             config,
+            caches: Pool::default(),
             program: program.clone(),
         })
     }

@@ -4,10 +4,12 @@
 //! text and writes the next text: at each place a literal start occurs
 //! (`replace_at_prefixes`, with the places of a skip needle passed over),
 //! on our own matcher, on `regex` anchored at a place, as a literal, on
-//! fancy-regex, and the buffer the next text is built in. Each is exact
-//! for the patterns the executor hands it (portable ones where it tries a
-//! pattern at a place); which one a rewrite takes, and when, is decided in
-//! `exec`. It knows nothing of programs, gates or statistics.
+//! fancy-regex, and the [`Scratchpad`] a loop keeps for them between
+//! rewrites (the buffer the next text is built in, our matcher's stack),
+//! which the caller passes in. Each is exact for the patterns the executor
+//! hands it (portable ones where it tries a pattern at a place); which one
+//! a rewrite takes, and when, is decided in `plan` and `strategy`. It
+//! knows nothing of programs, gates or statistics.
 
 use std::borrow::Cow;
 
@@ -74,8 +76,9 @@ fn replace_at_prefixes<'t, P: AtPlace<'t>>(
     places: Places<'_>,
     text: &'t str,
     mut place: P,
+    spare: &mut Spare,
 ) -> Result<Cow<'t, str>, P::Error> {
-    let mut out = take_spare();
+    let mut out = spare.take();
     let (mut last, mut at, mut any) = (0, places.from, false);
     let bytes = text.as_bytes();
     // The first occurrence of the skip needle at or after the last place.
@@ -125,34 +128,43 @@ fn replace_at_prefixes<'t, P: AtPlace<'t>>(
         }
     }
     if !any {
-        recycle(out);
+        spare.recycle(out);
         return Ok(Cow::Borrowed(text));
     }
     out.push_str(&text[last..]);
     Ok(Cow::Owned(out))
 }
 
-thread_local! {
-    // A buffer to build the next state in: the state a rewrite replaced,
-    // kept for the next one (an allocation and a free per change saved,
-    // which on small states is a fair part of a rewrite).
-    static SPARE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+/// What one loop over a text keeps for replace-all from one rewrite to
+/// the next: the buffer the next text is built in, and our own matcher's
+/// stack and slots (allocated once per loop rather than once per rewrite).
+#[derive(Default)]
+pub(crate) struct Scratchpad {
+    pub(crate) spare: Spare,
+    pub(crate) matcher: Scratch,
 }
 
-/// An empty buffer, with the capacity of the last state recycled.
-pub(crate) fn take_spare() -> String {
-    let mut out = SPARE.with_borrow_mut(std::mem::take);
-    out.clear();
-    out
-}
+/// A buffer to build the next text in: the text a rewrite replaced, kept
+/// for the next one (an allocation and a free per change saved, which on
+/// small states is a fair part of a rewrite).
+#[derive(Default)]
+pub(crate) struct Spare(String);
 
-/// Keeps `buffer` for [`take_spare`] (the larger, if one is kept).
-pub(crate) fn recycle(buffer: String) {
-    SPARE.with_borrow_mut(|spare| {
-        if buffer.capacity() > spare.capacity() {
-            *spare = buffer;
+impl Spare {
+    /// An empty buffer, with the capacity of the last text recycled.
+    fn take(&mut self) -> String {
+        let mut out = std::mem::take(&mut self.0);
+        out.clear();
+        out
+    }
+
+    /// Keeps `buffer` for the next [`Spare::take`] (the larger, if one is
+    /// kept).
+    pub(crate) fn recycle(&mut self, buffer: String) {
+        if buffer.capacity() > self.0.capacity() {
+            self.0 = buffer;
         }
-    });
+    }
 }
 
 /// Where [`replace_at_prefixes`] tries a pattern: where `prefix` occurs,
@@ -227,6 +239,7 @@ pub(crate) fn anchored_replace_all<'t>(
     literal: Option<&str>,
     groups: Option<&[GroupEdges]>,
     template: &Template,
+    spare: &mut Spare,
 ) -> Cow<'t, str> {
     struct Anchored<'a> {
         regex: &'a regex::Regex,
@@ -274,7 +287,7 @@ pub(crate) fn anchored_replace_all<'t>(
         len: 0,
         template,
     };
-    match replace_at_prefixes(places, text, place) {
+    match replace_at_prefixes(places, text, place, spare) {
         Ok(cow) => cow,
         Err(never) => match never {},
     }
@@ -289,23 +302,16 @@ pub(crate) fn backtrack_replace_all<'t>(
     matcher: &Matcher,
     text: &'t str,
     template: &Template,
+    pad: &mut Scratchpad,
 ) -> Result<Cow<'t, str>, backtrack::GaveUp> {
-    thread_local! {
-        // Kept between rewrites: the matcher's stack and slots, allocated
-        // once per thread rather than once per rewrite.
-        static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
-    }
-    let budget = BACKTRACK_BUDGET + 16 * text.len();
-    SCRATCH.with_borrow_mut(|scratch| {
-        let place = Backtracking {
-            matcher,
-            template,
-            scratch,
-            budget,
-            marks: None,
-        };
-        replace_at_prefixes(places, text, place)
-    })
+    let place = Backtracking {
+        matcher,
+        template,
+        scratch: &mut pad.matcher,
+        budget: BACKTRACK_BUDGET + 16 * text.len(),
+        marks: None,
+    };
+    replace_at_prefixes(places, text, place, &mut pad.spare)
 }
 
 /// Our own matcher at one place (see [`backtrack_replace_all`]).
@@ -360,6 +366,7 @@ pub(crate) fn literal_replace_all<'t>(
     text: &'t str,
     template: &Template,
     from: usize,
+    spare: &mut Spare,
 ) -> Cow<'t, str> {
     let len = finder.needle().len();
     let places = Places {
@@ -381,7 +388,7 @@ pub(crate) fn literal_replace_all<'t>(
             expand(self.template, out, |n| (n == 0).then(|| &rest[..self.len]));
         }
     }
-    match replace_at_prefixes(places, text, Literal { len, template }) {
+    match replace_at_prefixes(places, text, Literal { len, template }, spare) {
         Ok(cow) => cow,
         Err(never) => match never {},
     }
@@ -414,12 +421,13 @@ pub(crate) fn fixed_replace_all<'t>(
     groups: &[GroupEdges],
     text: &'t str,
     template: &Template,
+    spare: &mut Spare,
 ) -> Cow<'t, str> {
     let mut out: Option<String> = None;
     let mut last = 0;
     for m in regex.find_iter(text) {
         let out = out.get_or_insert_with(|| {
-            let mut out = take_spare();
+            let mut out = spare.take();
             out.reserve(text.len() + text.len() / 4 + 64);
             out
         });
@@ -458,6 +466,7 @@ pub(crate) fn fancy_anchored_replace_all<'t>(
     cut: bool,
     text: &'t str,
     template: &Template,
+    spare: &mut Spare,
 ) -> Result<Cow<'t, str>, fancy_regex::Error> {
     struct Fancy<'a> {
         regex: &'a fancy_regex::Regex,
@@ -501,7 +510,7 @@ pub(crate) fn fancy_anchored_replace_all<'t>(
         spans: Vec::new(),
         cut,
     };
-    replace_at_prefixes(places, text, place)
+    replace_at_prefixes(places, text, place, spare)
 }
 
 /// Replace-all on `fancy-regex` over the text from `from` on (no match

@@ -27,7 +27,7 @@ use super::backtrack::Matcher;
 use super::deferred::Deferred;
 use super::replace::{
     anchored_replace_all, backtrack_replace_all, fancy_anchored_replace_all, fancy_replace_all,
-    fixed_replace_all, from_place, literal_replace_all, Expand, Places,
+    fixed_replace_all, from_place, literal_replace_all, Expand, Places, Scratchpad,
 };
 use super::ExecError;
 use crate::program::Template;
@@ -162,8 +162,9 @@ impl Strategy {
         edit: &Edit,
         text: &str,
         at: At<'_>,
+        pad: &mut Scratchpad,
     ) -> Result<Option<String>, ExecError> {
-        Ok(match self.replace(edit, text, at)? {
+        Ok(match self.replace(edit, text, at, pad)? {
             Cow::Borrowed(_) => None,
             Cow::Owned(s) => Some(s),
         })
@@ -174,6 +175,7 @@ impl Strategy {
         edit: &Edit,
         text: &'t str,
         at: At<'_>,
+        pad: &mut Scratchpad,
     ) -> Result<Cow<'t, str>, ExecError> {
         match self {
             Strategy::Literal(s) => Ok(literal_replace_all(
@@ -181,14 +183,15 @@ impl Strategy {
                 text,
                 &edit.template,
                 at.from,
+                &mut pad.spare,
             )),
-            Strategy::Regex(s) => s.replace(edit, text, at),
-            Strategy::RegexAtPrefix(s) => s.replace(edit, text, at),
+            Strategy::Regex(s) => s.replace(edit, text, at, pad),
+            Strategy::RegexAtPrefix(s) => s.replace(edit, text, at, pad),
             Strategy::Fancy(s) => s.replace(edit, text, at),
-            Strategy::FancyAtPrefix(s) => s.replace(edit, text, at),
-            Strategy::Own(s) => s.replace(edit, text, at),
+            Strategy::FancyAtPrefix(s) => s.replace(edit, text, at, pad),
+            Strategy::Own(s) => s.replace(edit, text, at, pad),
             Strategy::Python(s) => s.replace(edit, text, at),
-            Strategy::AsciiForm(s) => s.replace(edit, text, at),
+            Strategy::AsciiForm(s) => s.replace(edit, text, at, pad),
         }
     }
 
@@ -229,12 +232,15 @@ impl RegexSearch {
         edit: &Edit,
         text: &'t str,
         at: At<'_>,
+        pad: &mut Scratchpad,
     ) -> Result<Cow<'t, str>, ExecError> {
         let re = self.built(at.rewrite)?;
         Ok(from_place(text, at.from, |rest| {
             match (&edit.literal, &self.groups) {
                 (Some(lit), _) => re.replace_all(rest, regex::NoExpand(lit)),
-                (None, Some(groups)) => fixed_replace_all(re, groups, rest, &edit.template),
+                (None, Some(groups)) => {
+                    fixed_replace_all(re, groups, rest, &edit.template, &mut pad.spare)
+                }
                 (None, None) => re.replace_all(rest, Expand(&edit.template)),
             }
         }))
@@ -257,6 +263,7 @@ impl RegexAtPrefix {
         edit: &Edit,
         text: &'t str,
         at: At<'_>,
+        pad: &mut Scratchpad,
     ) -> Result<Cow<'t, str>, ExecError> {
         match self.anchored.get() {
             Ok(regex) => Ok(anchored_replace_all(
@@ -266,8 +273,9 @@ impl RegexAtPrefix {
                 edit.literal.as_deref(),
                 self.search.groups.as_deref(),
                 &edit.template,
+                &mut pad.spare,
             )),
-            Err(_) => self.search.replace(edit, text, at),
+            Err(_) => self.search.replace(edit, text, at, pad),
         }
     }
 }
@@ -294,14 +302,22 @@ impl FancyAtPrefix {
         edit: &Edit,
         text: &'t str,
         at: At<'_>,
+        pad: &mut Scratchpad,
     ) -> Result<Cow<'t, str>, ExecError> {
         let places = places(&self.prefix, edit, at);
-        fancy_anchored_replace_all(&self.anchored, places, self.cut, text, &edit.template).map_err(
-            |source| ExecError::FancyRegex {
-                rewrite: at.rewrite,
-                source,
-            },
+        let spare = &mut pad.spare;
+        fancy_anchored_replace_all(
+            &self.anchored,
+            places,
+            self.cut,
+            text,
+            &edit.template,
+            spare,
         )
+        .map_err(|source| ExecError::FancyRegex {
+            rewrite: at.rewrite,
+            source,
+        })
     }
 }
 
@@ -311,15 +327,17 @@ impl Own {
         edit: &Edit,
         text: &'t str,
         at: At<'_>,
+        pad: &mut Scratchpad,
     ) -> Result<Cow<'t, str>, ExecError> {
         if at.ascii {
             let places = places(&self.prefix, edit, at);
             // Given up (`backtrack::GaveUp`): the engine runs it.
-            if let Ok(next) = backtrack_replace_all(places, &self.matcher, text, &edit.template) {
+            let template = &edit.template;
+            if let Ok(next) = backtrack_replace_all(places, &self.matcher, text, template, pad) {
                 return Ok(next);
             }
         }
-        self.otherwise.replace(edit, text, at)
+        self.otherwise.replace(edit, text, at, pad)
     }
 }
 
@@ -358,9 +376,10 @@ impl AsciiForm {
         edit: &Edit,
         text: &'t str,
         at: At<'_>,
+        pad: &mut Scratchpad,
     ) -> Result<Cow<'t, str>, ExecError> {
         if at.ascii {
-            match self.ascii.replace(edit, text, at) {
+            match self.ascii.replace(edit, text, at, pad) {
                 // The form too large to build: the Python engine runs the
                 // rewrite (nothing was written yet).
                 Err(ExecError::TooLarge { .. }) => {}

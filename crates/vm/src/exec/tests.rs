@@ -2,6 +2,10 @@
 //! fast paths against the plain loop, two-halves stretches, typed errors.
 
 use super::analysis;
+use super::cache::Cache;
+use super::gate::Found;
+use super::halves::MIN_STRETCH;
+use super::loops::LoopState;
 use super::*;
 use crate::program::{Origin, Rewrite};
 use crate::program::{Program, Template};
@@ -114,19 +118,29 @@ fn threads(n: usize) -> String {
     "screen\n".to_string() + &"%%\n#stack:\n#a:1\n".repeat(n)
 }
 
+/// Runs the steps `steps` of `exec` as one stretch on two halves of
+/// `state`, adding to `stats`: whether the halves vouched for it.
+fn stretch(
+    exec: &Executor,
+    steps: std::ops::Range<usize>,
+    state: &mut String,
+    stop: &Stop,
+    stats: &mut Stats,
+) -> bool {
+    let Cache { pad, halves } = &mut Cache::default();
+    let lane = LoopState {
+        ascii: state.is_ascii(),
+        stop,
+        found: Found::new(exec.probes.len()),
+        pad,
+    };
+    exec.run_halves(steps, state, &lane, stats, halves).unwrap()
+}
+
 /// Runs the whole program of `exec` as one stretch on two halves.
 fn halves(exec: &Executor, state: &mut String) -> (bool, Stats) {
     let mut stats = exec.new_stats(state);
-    let ascii = state.is_ascii();
-    let ran = exec
-        .run_halves(
-            0..exec.steps.len(),
-            state,
-            ascii,
-            &Stop::never(),
-            &mut stats,
-        )
-        .unwrap();
+    let ran = stretch(exec, 0..exec.steps.len(), state, &Stop::never(), &mut stats);
     (ran, stats)
 }
 
@@ -387,15 +401,13 @@ fn a_stretch_on_two_halves_gives_up_when_the_stop_is_due() {
     let before = state.clone();
     let mut stats = exec.new_stats(&state);
     let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-    let ran = exec
-        .run_halves(
-            0..p.len(),
-            &mut state,
-            true,
-            &Stop::on_flag(flag),
-            &mut stats,
-        )
-        .unwrap();
+    let ran = stretch(
+        &exec,
+        0..p.len(),
+        &mut state,
+        &Stop::on_flag(flag),
+        &mut stats,
+    );
     assert!(!ran, "the stretch goes back to the one-at-a-time loop");
     assert_eq!(state, before, "state untouched");
 }

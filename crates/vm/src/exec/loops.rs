@@ -1,0 +1,255 @@
+//! The two loops over the rewrites: the plain loop, every rewrite on the
+//! whole state by its pattern's strategy, and the fast loop, which skips
+//! the rewrites a gate proves cannot match and hands stretches of
+//! thread-confined rewrites to `halves`; with the step that runs one
+//! rewrite and the counting of what it did ([`Stats`]).
+//!
+//! It owns the order of the rewrites, the stop's checks between them, the
+//! state-size cap and the statistics; it must not choose how a pattern
+//! runs (that is each step's strategy, chosen by `plan`) nor keep
+//! anything between runs (a run's buffers come in its `Cache`).
+
+use std::time::{Duration, Instant};
+
+use super::cache::Cache;
+use super::gate::Found;
+use super::halves::MIN_STRETCH;
+use super::replace::Scratchpad;
+use super::strategy::At;
+use super::{ExecError, Executor, Stats};
+use crate::state;
+use crate::stop::Stop;
+
+/// What [`Executor::step`] did.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct Did {
+    /// The gate let the rewrite run.
+    pub(super) ran: bool,
+    /// It changed the text.
+    pub(super) changed: bool,
+}
+
+/// What one loop over one text carries from rewrite to rewrite.
+pub(super) struct LoopState<'r> {
+    /// The text is ASCII, and stays so: replacements insert template text
+    /// and pieces of the text only, and every template is ASCII.
+    pub(super) ascii: bool,
+    pub(super) stop: &'r Stop,
+    /// The gates' probe answers on this text.
+    pub(super) found: Found,
+    /// Replace-all's buffer and scratch.
+    pub(super) pad: &'r mut Scratchpad,
+}
+
+impl Executor {
+    pub(super) fn new_stats(&self, state: &str) -> Stats {
+        Stats {
+            rewrites: self.steps.len(),
+            peak_state_bytes: state.len(),
+            peak_threads: state::count_threads(state).total(),
+            ..Stats::default()
+        }
+    }
+
+    fn finish(mut stats: Stats, state: &str, start: Instant) -> Stats {
+        let counts = state::count_threads(state);
+        stats.active_threads = counts.active;
+        stats.paused_threads = counts.paused;
+        stats.elapsed = start.elapsed();
+        stats
+    }
+
+    /// The plain loop: every rewrite on the whole string (each by its
+    /// pattern's strategy, which naive mode chose plain).
+    pub(super) fn run_naive(
+        &self,
+        state: &mut String,
+        stop: &Stop,
+        pad: &mut Scratchpad,
+    ) -> Result<Stats, ExecError> {
+        let start = Instant::now();
+        let mut stats = self.new_stats(state);
+        for index in 0..self.steps.len() {
+            check_stop(stop, index)?;
+            let t0 = Instant::now();
+            let at = At {
+                rewrite: index,
+                from: 0,
+                ascii: false,
+                stop,
+            };
+            let changed = match self.apply(state, at, pad)? {
+                Some(next) => {
+                    *state = next;
+                    true
+                }
+                None => false,
+            };
+            if self.config.profile {
+                stats.per_rewrite.push(t0.elapsed());
+            }
+            stats.executed += 1;
+            stats.scanned_bytes += state.len() as u64;
+            if changed {
+                stats.changed += 1;
+                stats.peak_state_bytes = stats.peak_state_bytes.max(state.len());
+                stats.peak_threads = stats.peak_threads.max(state::count_threads(state).total());
+                self.check_size(index, state.len())?;
+            }
+        }
+        Ok(Self::finish(stats, state, start))
+    }
+
+    fn check_size(&self, rewrite: usize, len: usize) -> Result<(), ExecError> {
+        if len > self.config.max_state_bytes {
+            return Err(ExecError::StateTooLarge {
+                rewrite,
+                len,
+                limit: self.config.max_state_bytes,
+            });
+        }
+        Ok(())
+    }
+
+    /// The fast loop: the plain loop, minus the rewrites that provably
+    /// change nothing: those whose pattern needs a kind of thread the state
+    /// does not have (see `analysis`), or a literal it does not contain;
+    /// and stretches of thread-confined rewrites on big enough states run
+    /// on two halves at once (see [`Executor::run_halves`]). Profiling runs
+    /// every rewrite here, one at a time, so that each has its own time.
+    ///
+    /// (A version that held the state as one piece per thread and ran each
+    /// rewrite only on the pieces it could touch, in parallel, was measured
+    /// and dropped: the regex crate's own literal prefilter already jumps
+    /// over paused threads, and per-piece calls cost more than they saved;
+    /// see docs/experiments.md, "Executor: dropped".)
+    pub(super) fn run_fast(
+        &self,
+        state: &mut String,
+        stop: &Stop,
+        cache: &mut Cache,
+    ) -> Result<Stats, ExecError> {
+        let start = Instant::now();
+        let mut stats = self.new_stats(state);
+        let Cache { pad, halves } = cache;
+        let mut lane = LoopState {
+            ascii: self.ascii_templates && state.is_ascii(),
+            stop,
+            found: Found::new(self.probes.len()),
+            pad,
+        };
+        // No stretch is tried again before this step after one fell back.
+        let mut sequential_until = 0;
+        let mut index = 0;
+        while index < self.steps.len() {
+            check_stop(stop, index)?;
+            if self.config.parallel
+                && !self.config.profile
+                && index >= sequential_until
+                && state.len() >= self.config.split_bytes
+                && self.stretch_end[index] - index >= MIN_STRETCH
+            {
+                let end = self.stretch_end[index];
+                if self.run_halves(index..end, state, &lane, &mut stats, halves)? {
+                    lane.found.version += 1;
+                    index = end;
+                    continue;
+                }
+                sequential_until = end;
+            }
+            let t0 = self.config.profile.then(Instant::now);
+            let did = self.step(index, state, &mut lane)?;
+            if self.config.profile {
+                stats
+                    .per_rewrite
+                    .push(t0.map_or(Duration::ZERO, |t| t.elapsed()));
+            }
+            self.count(
+                index,
+                did,
+                state.len(),
+                || state::count_heads(state),
+                &mut stats,
+            );
+            if did.changed {
+                self.check_size(index, state.len())?;
+            }
+            index += 1;
+        }
+        Ok(Self::finish(stats, state, start))
+    }
+
+    /// Counts what rewrite `index` did to the state: run or skipped, and,
+    /// when it changed it, the state's length and (for a rewrite that can
+    /// add threads) its thread count, asked of `threads` only then.
+    pub(super) fn count(
+        &self,
+        index: usize,
+        did: Did,
+        len: usize,
+        threads: impl FnOnce() -> usize,
+        stats: &mut Stats,
+    ) {
+        let step = &self.steps[index];
+        if did.ran {
+            stats.executed += 1;
+            stats.scanned_bytes += len as u64;
+        } else {
+            stats.skipped += 1;
+        }
+        if did.changed {
+            stats.changed += 1;
+            stats.peak_state_bytes = stats.peak_state_bytes.max(len);
+            if step.adds_threads {
+                stats.peak_threads = stats.peak_threads.max(threads());
+            }
+        }
+    }
+
+    /// One rewrite on `text`, skipped when its gate says it cannot match.
+    pub(super) fn step(
+        &self,
+        index: usize,
+        text: &mut String,
+        lane: &mut LoopState<'_>,
+    ) -> Result<Did, ExecError> {
+        let Some(from) = self.first_place(self.gates[index], text, &mut lane.found) else {
+            return Ok(Did::default());
+        };
+        let at = At {
+            rewrite: index,
+            from,
+            ascii: lane.ascii,
+            stop: lane.stop,
+        };
+        let changed = match self.apply(text, at, lane.pad)? {
+            Some(next) => {
+                lane.pad.spare.recycle(std::mem::replace(text, next));
+                lane.found.version += 1;
+                true
+            }
+            None => false,
+        };
+        Ok(Did { ran: true, changed })
+    }
+
+    /// One replace-all of rewrite `at.rewrite` on `text` by its
+    /// pattern's strategy; `None` when nothing matched.
+    fn apply(
+        &self,
+        text: &str,
+        at: At<'_>,
+        pad: &mut Scratchpad,
+    ) -> Result<Option<String>, ExecError> {
+        let step = &self.steps[at.rewrite];
+        self.strategies[step.strategy].apply(&step.edit, text, at, pad)
+    }
+}
+
+/// [`ExecError::Stopped`] before rewrite `rewrite` when `stop` is due.
+fn check_stop(stop: &Stop, rewrite: usize) -> Result<(), ExecError> {
+    match stop.due() {
+        Some(reason) => Err(ExecError::Stopped { rewrite, reason }),
+        None => Ok(()),
+    }
+}
