@@ -79,39 +79,6 @@ pub const BOOT_PATTERN: &str = "^$";
 ///
 /// The first rule the pattern breaks.
 pub fn check(pattern: &str) -> Result<PatternInfo, PortableError> {
-    use std::collections::HashMap;
-    use std::sync::{Mutex, PoisonError};
-    type Verdicts = HashMap<String, Result<PatternInfo, PortableError>>;
-    /// The verdicts of the patterns checked lately, on any thread: a
-    /// program's load asks each distinct pattern several times (the
-    /// lowering or the file's reader, then the executor on all cores).
-    /// Emptied when it holds [`REMEMBERED`] of them, so it stays bounded.
-    static VERDICTS: Mutex<Option<Verdicts>> = Mutex::new(None);
-    let remembered = |verdicts: &Verdicts| verdicts.get(pattern).cloned();
-    if let Some(v) = VERDICTS
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .as_ref()
-        .and_then(remembered)
-    {
-        return v;
-    }
-    let verdict = check_uncached(pattern);
-    let mut guard = VERDICTS.lock().unwrap_or_else(PoisonError::into_inner);
-    let verdicts = guard.get_or_insert_with(HashMap::new);
-    if verdicts.len() >= REMEMBERED {
-        verdicts.clear();
-    }
-    verdicts.insert(pattern.to_string(), verdict.clone());
-    verdict
-}
-
-/// How many verdicts [`check`] keeps (more than the distinct patterns of
-/// the deepest turn program).
-const REMEMBERED: usize = 16_384;
-
-/// [`check`]'s work.
-fn check_uncached(pattern: &str) -> Result<PatternInfo, PortableError> {
     if pattern == BOOT_PATTERN {
         return Err(PortableError::MatchesEmpty);
     }
