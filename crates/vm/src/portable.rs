@@ -79,6 +79,14 @@ pub const BOOT_PATTERN: &str = "^$";
 ///
 /// The first rule the pattern breaks.
 pub fn check(pattern: &str) -> Result<PatternInfo, PortableError> {
+    check_parsed(pattern).map(|(info, _)| info)
+}
+
+/// [`check`], with the parsed form of the pattern's skeleton (the pattern
+/// without its back-references; the pattern itself when it has none).
+pub(crate) fn check_parsed(
+    pattern: &str,
+) -> Result<(PatternInfo, regex_syntax::hir::Hir), PortableError> {
     if pattern == BOOT_PATTERN {
         return Err(PortableError::MatchesEmpty);
     }
@@ -159,7 +167,7 @@ pub fn check(pattern: &str) -> Result<PatternInfo, PortableError> {
     if hir.properties().minimum_len().unwrap_or(1) == 0 {
         return Err(PortableError::MatchesEmpty);
     }
-    Ok(PatternInfo { backrefs, groups })
+    Ok((PatternInfo { backrefs, groups }, hir))
 }
 
 /// Whether `text` starts with `{m}`, `{m,}` or `{m,n}` (ASCII digits,

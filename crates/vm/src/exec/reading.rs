@@ -32,7 +32,16 @@ impl Reading {
     /// Reads `pattern` (in the `regex` crate's syntax, back-references
     /// allowed).
     pub(crate) fn new(pattern: &str) -> Reading {
-        let marked = parse_marked(pattern);
+        let checked = portable::check_parsed(pattern).ok();
+        // A portable pattern without back-references is its own skeleton,
+        // whose parse the checker made: the marked parse is that one,
+        // unless the pattern holds one of our marker characters.
+        let marked = match checked {
+            Some((ref info, ref hir)) if !info.backrefs && !has_markers(pattern) => {
+                Some(hir.clone())
+            }
+            _ => parse_marked(pattern),
+        };
         let superset = marked
             .as_ref()
             .and_then(|hir| expand_backrefs(hir, &mut Vec::new()));
@@ -41,7 +50,7 @@ impl Reading {
             pattern: pattern.into(),
             marked: marked.filter(|_| superset.is_some()),
             superset,
-            portable: portable::check(pattern).ok(),
+            portable: checked.map(|(info, _)| info),
         }
     }
 
@@ -75,6 +84,16 @@ impl Reading {
     }
 }
 
+/// Whether the pattern holds a character that [`parse_marked`] uses as a
+/// marker (it then reads the pattern as unreadable).
+fn has_markers(pattern: &str) -> bool {
+    pattern.chars().any(is_marker)
+}
+
+fn is_marker(c: char) -> bool {
+    (BACKREF_BASE..BACKREF_BASE + 16).contains(&u32::from(c))
+}
+
 /// [`Reading::marked`]'s parse (which [`Reading::superset`] expands).
 fn parse_marked(pattern: &str) -> Option<Hir> {
     let mut text = String::with_capacity(pattern.len());
@@ -88,9 +107,7 @@ fn parse_marked(pattern: &str) -> Option<Hir> {
             Token::Backref { group, .. } => {
                 text.push_str(&format!(r"\x{{{:X}}}", BACKREF_BASE + group));
             }
-            Token::Char(c) if (BACKREF_BASE..BACKREF_BASE + 16).contains(&u32::from(c)) => {
-                return None
-            }
+            Token::Char(c) if is_marker(c) => return None,
             _ => text.push_str(l.text),
         }
     }
