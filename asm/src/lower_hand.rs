@@ -39,8 +39,11 @@
 //! - `\d` is `[0-9]` on ASCII text: integers are ASCII (the reference
 //!   interpreter refuses others), and see [`translate`] for the rest.
 
+use std::collections::HashMap;
+
 use regex_vm::portable::BOOT_PATTERN;
-use regex_vm::{Program, Rewrite, Scope, Template};
+use regex_vm::pyre::PatternError;
+use regex_vm::{Engine, Program, Rewrite, Scope, Template};
 
 use crate::ir::{Instr, IrProgram};
 use crate::lower::{self, LowerError, RewriteFault};
@@ -54,18 +57,30 @@ use crate::lower_stack::{self, head_then, push, rw, HEAD, MARKED};
 /// whose replacement names a group its pattern lacks.
 pub fn lower_hand(program: &IrProgram) -> Result<Program, LowerError> {
     let mut out = Vec::new();
+    let mut engines = Engines::new();
     for (index, instr) in program.instrs.iter().enumerate() {
         let origin = regex_vm::Origin {
             instr: index,
             name: instr.name(),
         };
         for (rule, r) in lower_instr(instr).into_iter().enumerate() {
-            let r = checked(index, instr, rule, r.with_scope(Scope::Global))?;
+            let r = checked(
+                index,
+                instr,
+                rule,
+                r.with_scope(Scope::Global),
+                &mut engines,
+            )?;
             out.push(r.with_origin(origin.clone()));
         }
     }
     Ok(Program::new(out))
 }
+
+/// Each distinct pattern's engine and group count, or CPython's refusal
+/// ([`regex_vm::python::engine_of`]), read once: the program repeats its
+/// patterns.
+type Engines = HashMap<String, Result<(Engine, usize), PatternError>>;
 
 /// The rewrite with the engine `run` gives its pattern, or why CPython
 /// would refuse it.
@@ -74,13 +89,17 @@ fn checked(
     instr: &Instr,
     rule: usize,
     mut r: Rewrite,
+    engines: &mut Engines,
 ) -> Result<Rewrite, LowerError> {
     let fail = |reason: RewriteFault| LowerError::at(index, instr, rule, &r, reason);
     if matches!(instr, Instr::Boot(_)) && r.pattern == BOOT_PATTERN {
         return Ok(r);
     }
-    let (engine, groups) =
-        regex_vm::python::engine_of(&r.pattern).map_err(|e| fail(RewriteFault::NotPython(e)))?;
+    let engine_of = engines
+        .entry(r.pattern.clone())
+        .or_insert_with(|| regex_vm::python::engine_of(&r.pattern))
+        .clone();
+    let (engine, groups) = engine_of.map_err(|e| fail(RewriteFault::NotPython(e)))?;
     if let Some(fault) = lower::missing_group(&r, groups) {
         return Err(fail(fault));
     }
@@ -447,7 +466,7 @@ mod tests {
     #[test]
     fn a_pattern_cpython_refuses_is_a_lowering_error() {
         let r = rw("a(?<=b*)", Template::new());
-        let err = checked(2, &Instr::Pop, 0, r).unwrap_err();
+        let err = checked(2, &Instr::Pop, 0, r, &mut Engines::new()).unwrap_err();
         assert!(matches!(err.reason, RewriteFault::NotPython(_)), "{err:?}");
         assert_eq!(err.index, 2);
     }
