@@ -144,8 +144,20 @@ fn analysis_of(superset: Option<&Hir>) -> Analysis {
     } else {
         reach
     };
+    let (needle, needle_leads) = needle_of(&rest);
+    Analysis {
+        reach,
+        needle,
+        needle_leads,
+        looks,
+    }
+}
+
+/// The needle of a pattern whose matches are `rest` after their head's
+/// `%` marks (see [`Analysis::needle`]), and whether it leads.
+fn needle_of(rest: &Hir) -> (Option<String>, bool) {
     let mut runs = Runs::default();
-    runs.read(&rest);
+    runs.read(rest);
     runs.flush();
     // A chunk of the run a match starts with (`leads`) is found anyway
     // where the match starts; a chunk further on can tell a thread
@@ -178,16 +190,9 @@ fn analysis_of(superset: Option<&Hir>) -> Analysis {
             !leads && (c.len() >= 2 || !c.bytes().all(|b| crate::state::LINE_BYTES.contains(&b)))
         })
         .max_by_key(|(_, c)| c.len());
-    let (needle, needle_leads) =
-        match further.or_else(|| chunks.iter().max_by_key(|(_, c)| c.len())) {
-            Some((leads, c)) => (Some(c.clone()), *leads),
-            None => (None, false),
-        };
-    Analysis {
-        reach,
-        needle,
-        needle_leads,
-        looks,
+    match further.or_else(|| chunks.iter().max_by_key(|(_, c)| c.len())) {
+        Some((leads, c)) => (Some(c.clone()), *leads),
+        None => (None, false),
     }
 }
 

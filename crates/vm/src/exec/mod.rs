@@ -1,22 +1,33 @@
 //! The executor: runs a [`Program`] over a state string.
 //!
 //! It owns compilation (each distinct pattern once, on `regex` or, only for
-//! back-references, `fancy-regex`, and on our own matcher, [`backtrack`],
-//! where that applies), the replace-all loop, the state-size cap and the
-//! statistics. Its contract is the plain loop
-//! `for (p, r) in rewrites { state = re.sub(p, r, state) }`: every fast path
-//! it takes must leave exactly the bytes that loop would leave, and
-//! [`Config::naive`] turns all of them off so tests can compare the two. It
-//! knows the thread markers of the state grammar (see `state`) only to skip
-//! work; it knows nothing of instructions or chess.
+//! back-references, `fancy-regex`, on our own matcher, [`backtrack`],
+//! where that applies, or on our Python engine, `pyre`), the replace-all
+//! loop, the state-size cap and the statistics. Its contract is the plain
+//! loop `for (p, r) in rewrites { state = re.sub(p, r, state) }`: every
+//! fast path it takes must leave exactly the bytes that loop would leave,
+//! and [`Config::naive`] builds the plain loop itself (every pattern on
+//! its plain strategy) so tests can compare the two. It knows the thread
+//! markers of the state grammar (see `state`) only to skip work; it knows
+//! nothing of instructions or chess.
 //!
-//! Four modules: this one is the public surface ([`Executor`], [`Config`],
-//! [`Stats`], the errors) and the two loops, naive and fast, with the step
-//! that runs one rewrite; [`compile`] builds an executor from a program
-//! (each pattern's engine and path, each rewrite's step and gate, from the
-//! facts `analysis` proves); [`gate`] keeps the probes that skip rewrites;
-//! [`halves`] runs stretches of thread-confined rewrites on two halves of
-//! the state. Replace-all itself is `replace`.
+//! The modules, in the order a program flows through them:
+//! - `reading` reads a pattern once (its parsed forms), and [`analysis`]
+//!   derives every fact from that reading;
+//! - `plan` builds an [`Executor`]: each distinct pattern's `Strategy`,
+//!   chosen once from its facts, each rewrite's step and gate;
+//! - `strategy` holds the strategies (a type each) and runs one rewrite
+//!   by its pattern's strategy, on the replace-alls of `replace` (and on
+//!   [`backtrack`], our matcher; `deferred` builds a `regex` automaton when
+//!   it first runs);
+//! - `loops` runs the rewrites in order (the plain loop and the fast one),
+//!   `gate` skips those that cannot match, `halves` runs stretches of
+//!   thread-confined rewrites on two halves of the state;
+//! - `cache` holds what a run keeps between rewrites and runs, owned by
+//!   the executor and passed explicitly to the loops.
+//!
+//! This file is the public surface: [`Executor`], [`Config`], [`Stats`],
+//! the errors.
 
 pub mod analysis;
 pub mod backtrack;

@@ -2,7 +2,7 @@
 //! classes compile to ([`ByteSet`]), the hints that say where a run can
 //! end ([`Hint`]) and the word lists of prefix-free alternations.
 //!
-//! It owns the vocabulary that `compile` writes and `search` reads; it
+//! It owns the vocabulary that `codegen` writes and `machine` reads; it
 //! must not compile or run anything, and knows nothing of patterns.
 
 /// Saves folded into one instruction at most (a group's end and the next
