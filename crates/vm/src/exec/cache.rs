@@ -11,7 +11,6 @@
 
 use std::sync::{Mutex, PoisonError};
 
-use super::halves::HalfSpace;
 use super::replace::Scratchpad;
 
 /// What one run uses.
@@ -21,6 +20,14 @@ pub(super) struct Cache {
     pub(super) pad: Scratchpad,
     /// The two halves' of a two-halves stretch (see `halves`).
     pub(super) halves: [HalfSpace; 2],
+}
+
+/// What one half of a two-halves stretch keeps between stretches: the
+/// buffer the half is copied into and its loop's scratchpad.
+#[derive(Default)]
+pub(super) struct HalfSpace {
+    pub(super) text: String,
+    pub(super) pad: Scratchpad,
 }
 
 /// The caches of the runs that ended, for the next ones.

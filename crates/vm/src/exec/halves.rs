@@ -7,21 +7,12 @@
 //! and gives the stretch back, state untouched, whenever it cannot vouch
 //! for the result.
 
+use super::cache::HalfSpace;
 use super::gate::Found;
 use super::loops::{Did, LoopState};
-use super::replace::Scratchpad;
 use super::{ExecError, Executor, Stats};
 use crate::state;
 use crate::stop::Stop;
-
-/// What one half of a stretch keeps between stretches (part of a run's
-/// `Cache`): the buffer the half is copied into and its loop's
-/// scratchpad.
-#[derive(Default)]
-pub(super) struct HalfSpace {
-    text: String,
-    pad: Scratchpad,
-}
 
 /// What one rewrite did to one half.
 pub(super) struct HalfStep {
@@ -157,9 +148,6 @@ impl Executor {
 /// Measured on the bench suite: 4 to 8 KiB best, 48 KiB a fifth slower,
 /// 2 KiB slower again (each half pays every rewrite's fixed costs).
 pub(super) const SPLIT_BYTES: usize = 8 << 10;
-
-/// Stretches shorter than this many rewrites run one rewrite at a time.
-pub(super) const MIN_STRETCH: usize = 8;
 
 /// A thread start near the middle of the state (a `%` not preceded by
 /// `%`), if there is one past the first byte.

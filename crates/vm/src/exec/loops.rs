@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 
 use super::cache::Cache;
 use super::gate::Found;
-use super::halves::MIN_STRETCH;
 use super::replace::Scratchpad;
 use super::strategy::At;
 use super::{ExecError, Executor, Stats};
@@ -28,6 +27,9 @@ pub(super) struct Did {
     /// It changed the text.
     pub(super) changed: bool,
 }
+
+/// Stretches shorter than this many rewrites run one rewrite at a time.
+pub(super) const MIN_STRETCH: usize = 8;
 
 /// What one loop over one text carries from rewrite to rewrite.
 pub(super) struct LoopState<'r> {

@@ -105,7 +105,7 @@ impl Default for Config {
 #[derive(Debug, thiserror::Error)]
 #[error(
     "rewrite {index}: pattern {:?} does not compile",
-    crate::excerpt(pattern)
+    crate::quote::excerpt(pattern)
 )]
 pub struct CompileError {
     /// Index of the first rewrite using the pattern.

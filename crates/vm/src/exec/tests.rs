@@ -4,8 +4,7 @@
 use super::analysis;
 use super::cache::Cache;
 use super::gate::Found;
-use super::halves::MIN_STRETCH;
-use super::loops::LoopState;
+use super::loops::{LoopState, MIN_STRETCH};
 use super::*;
 use crate::program::{Origin, Rewrite};
 use crate::program::{Program, Template};
