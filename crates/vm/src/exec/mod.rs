@@ -61,7 +61,8 @@ pub struct Config {
     /// The run stops with [`ExecError::StateTooLarge`] as soon as the state
     /// exceeds this many bytes.
     pub max_state_bytes: usize,
-    /// Plain loop, no fast path (for differential tests).
+    /// The plain loop, no fast path (for differential tests): every
+    /// pattern on its plain strategy, chosen when the executor is built.
     pub naive: bool,
     /// Backtracking budget per `fancy-regex` search (not our own
     /// matcher's: that one's budget is fixed and, spent, hands the search
