@@ -107,16 +107,18 @@ impl Executor {
     }
 }
 
+/// Each distinct `(pattern, engine)` pair's index among them.
+type PatternIds<'p> = HashMap<(&'p str, Engine), usize>;
+
 /// The program's distinct `(pattern, engine)` pairs in order of first
 /// use, and each pair's index among them. A pattern that is one group
 /// around everything is compiled without it (see
 /// [`analysis::whole_match_group`]), outside the plain loop.
-#[allow(clippy::type_complexity)]
 fn distinct_patterns<'p>(
     program: &'p Program,
     config: &Config,
-) -> (HashMap<(&'p str, Engine), usize>, Vec<Distinct<'p>>) {
-    let mut ids: HashMap<(&str, Engine), usize> = HashMap::new();
+) -> (PatternIds<'p>, Vec<Distinct<'p>>) {
+    let mut ids = PatternIds::new();
     let mut distinct = Vec::new();
     for (index, r) in program.rewrites().iter().enumerate() {
         ids.entry((r.pattern.as_str(), r.engine))

@@ -178,13 +178,7 @@ impl Strategy {
         pad: &mut Scratchpad,
     ) -> Result<Cow<'t, str>, ExecError> {
         match self {
-            Strategy::Literal(s) => Ok(literal_replace_all(
-                &s.finder,
-                text,
-                &edit.template,
-                at.from,
-                &mut pad.spare,
-            )),
+            Strategy::Literal(s) => Ok(s.replace(edit, text, at, pad)),
             Strategy::Regex(s) => s.replace(edit, text, at, pad),
             Strategy::RegexAtPrefix(s) => s.replace(edit, text, at, pad),
             Strategy::Fancy(s) => s.replace(edit, text, at),
@@ -223,6 +217,18 @@ fn places<'a>(prefix: &'a Finder<'static>, edit: &'a Edit, at: At<'_>) -> Places
         skip: edit.skip.as_ref(),
         from: at.from,
         head_marks: edit.head_marks,
+    }
+}
+
+impl Literal {
+    fn replace<'t>(
+        &self,
+        edit: &Edit,
+        text: &'t str,
+        at: At<'_>,
+        pad: &mut Scratchpad,
+    ) -> Cow<'t, str> {
+        literal_replace_all(&self.finder, text, &edit.template, at.from, &mut pad.spare)
     }
 }
 
