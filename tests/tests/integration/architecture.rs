@@ -25,7 +25,7 @@
 //!      identifiers such as `probe`), not checked.
 //!
 //!    A file path must exist from the repository root or below one
-//!    member's `src/` (`exec/plan.rs`); a bare `name.rs` must be the
+//!    member's `src/` (`exec/prepare.rs`); a bare `name.rs` must be the
 //!    name of a file somewhere in the repository; `dir/*` is `dir/`.
 //!
 //!    A Rust path must name an item defined in the workspace's `src/`
@@ -434,7 +434,7 @@ fn renamed_and_missing_items_do_not_resolve() {
         assert!(!workspace.resolves(&path(bad)), "{bad} should not resolve");
     }
     assert!(workspace.file_exists("chess/src/game/turn.rs"));
-    assert!(workspace.file_exists("exec/plan.rs"));
+    assert!(workspace.file_exists("exec/prepare.rs"));
     assert!(!workspace.file_exists("chess/src/no_such.rs"));
     assert!(!workspace.file_exists("no_such.rs"));
 }

@@ -22,7 +22,7 @@
 //! matches inside one thread or inside the text before the first thread.
 //! Anything else, any pattern with an anchor or look-around, and any
 //! pattern that cannot be read reaches the whole state. This module runs
-//! nothing and chooses no strategy (that is `plan`).
+//! nothing and chooses no strategy (that is `prepare`).
 
 use regex_syntax::hir::{Capture, Class, Hir, HirKind};
 

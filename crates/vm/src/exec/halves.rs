@@ -3,7 +3,7 @@
 //! changes and peaks of the one-at-a-time loop.
 //!
 //! It owns the cut, the per-half records and their sums; it must not
-//! decide which rewrites are confined (that is `plan`, from `analysis`),
+//! decide which rewrites are confined (that is `prepare`, from `analysis`),
 //! and gives the stretch back, state untouched, whenever it cannot vouch
 //! for the result.
 

@@ -6,7 +6,7 @@
 //!
 //! It owns the order of the rewrites, the stop's checks between them, the
 //! state-size cap and the statistics; it must not choose how a pattern
-//! runs (that is each step's strategy, chosen by `plan`) nor keep
+//! runs (that is each step's strategy, chosen by `prepare`) nor keep
 //! anything between runs (a run's buffers come in its `Cache`).
 
 use std::time::{Duration, Instant};

@@ -14,7 +14,7 @@
 //! The modules, in the order a program flows through them:
 //! - `reading` reads a pattern once (its parsed forms), and [`analysis`]
 //!   derives every fact from that reading;
-//! - `plan` builds an [`Executor`]: each distinct pattern's `Strategy`,
+//! - `prepare` builds an [`Executor`]: each distinct pattern's `Strategy`,
 //!   chosen once from its facts, each rewrite's step and gate;
 //! - `strategy` holds the strategies (a type each) and runs one rewrite
 //!   by its pattern's strategy, on the replace-alls of `replace` (and on
@@ -36,7 +36,7 @@ mod deferred;
 mod gate;
 mod halves;
 mod loops;
-mod plan;
+mod prepare;
 pub(crate) mod reading;
 mod replace;
 mod strategy;
@@ -52,7 +52,7 @@ use cache::Pool;
 pub(crate) use deferred::SIZE_LIMIT as REGEX_SIZE_LIMIT;
 use gate::Gate;
 use halves::SPLIT_BYTES;
-use plan::Step;
+use prepare::Step;
 use strategy::Strategy;
 
 /// Limits and switches of one executor.

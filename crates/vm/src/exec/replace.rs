@@ -8,7 +8,7 @@
 //! rewrites (the buffer the next text is built in, our matcher's stack),
 //! which the caller passes in. Each is exact for the patterns the executor
 //! hands it (portable ones where it tries a pattern at a place); which one
-//! a rewrite takes, and when, is decided in `plan` and `strategy`. It
+//! a rewrite takes, and when, is decided in `prepare` and `strategy`. It
 //! knows nothing of programs, gates or statistics.
 
 use std::borrow::Cow;

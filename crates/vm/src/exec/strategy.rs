@@ -2,7 +2,7 @@
 //! running one rewrite by its pattern's strategy.
 //!
 //! A [`Strategy`] is chosen once per distinct pattern when the executor is
-//! built (by `plan`, from the pattern's facts); the run loop then calls
+//! built (by `prepare`, from the pattern's facts); the run loop then calls
 //! [`Strategy::apply`] once per rewrite that its gate lets through, and
 //! that is the only dispatch on a pattern's kind at run time. Some
 //! strategies hold another to fall back on (our own matcher hands a
@@ -15,7 +15,7 @@
 //!
 //! It owns running a rewrite and turning an engine's failure into an
 //! [`ExecError`] naming the rewrite; it must not choose a strategy (that
-//! is `plan`), skip a rewrite (that is `gate`) or write a replace-all of
+//! is `prepare`), skip a rewrite (that is `gate`) or write a replace-all of
 //! its own (those are `replace`).
 
 use std::borrow::Cow;
