@@ -7,10 +7,11 @@
 //! skipped, the peak state size and thread count; then the median over all
 //! turns. `--python` runs the same dumped program with CPython's `re` (a
 //! plain loop over pre-compiled patterns) on the same screens, checks that
-//! it ends in the same bytes, and prints the time ratio. `--program FILE`
-//! hands over to [`crate::bench_program`] (any program on three engines),
-//! which reuses this module's script driver ([`script_job`]). This module
-//! measures; it computes no chess.
+//! it ends in the same bytes, and prints the time ratio. With `--program
+//! FILE` `main` hands the arguments to [`crate::bench_program`] (any
+//! program on three engines) or, with `--profile`, to
+//! [`crate::profile_program`]; both reuse this module's script driver
+//! ([`script_job`]). This module measures; it computes no chess.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -55,8 +56,10 @@ pub(crate) struct BenchArgs {
     /// Instead of the table, list the N rewrites that took longest over
     /// the whole suite (fastest of the runs, summed over turns), and the
     /// time per instruction name; with `--python`, CPython's time for the
-    /// same rewrites beside ours. Each rewrite is timed on its own, so
-    /// this runs on one core.
+    /// same rewrites beside ours. Each rewrite is timed on its own. With
+    /// `--program`: that program's N costliest rewrites and patterns, and
+    /// its time by state size, pattern shape and construct, ours beside
+    /// CPython's.
     #[arg(long, value_name = "N")]
     pub profile: Option<usize>,
     /// Search depth (plies; 4 is two full-width plies and two capture plies,
@@ -75,7 +78,7 @@ pub(crate) struct BenchArgs {
     #[arg(
         long,
         value_name = "FILE",
-        conflicts_with_all = ["positions", "python", "profile"]
+        conflicts_with_all = ["positions", "python"]
     )]
     pub program: Option<PathBuf>,
     /// With `--program`: the input, one line per pass after the first (as
@@ -278,27 +281,25 @@ fn run_python(
         .collect()
 }
 
-/// Runs the benchmark.
+/// Our executor's settings for `--program` (`run`'s, with `--naive`,
+/// `--sequential` and `--no-own-matcher` applied).
+pub(crate) fn program_config(args: &BenchArgs) -> regex_vm::Config {
+    regex_vm::Config {
+        naive: args.naive,
+        parallel: !args.sequential,
+        own_matcher: !args.no_own_matcher,
+        ..crate::run::file_config(crate::run::DEFAULT_MAX_STATE_BYTES)
+    }
+}
+
+/// Runs the benchmark of the turn suite (`--program` is `main`'s to hand
+/// to [`crate::bench_program`] or [`crate::profile_program`]).
 ///
 /// # Errors
 ///
 /// An unreadable suite, a program that does not build, a failing run, or a
 /// CPython run that ends in different bytes.
 pub(crate) fn run(args: BenchArgs) -> Result<()> {
-    if let Some(program) = &args.program {
-        return crate::bench_program::run(&crate::bench_program::Job {
-            program,
-            input: args.input.as_deref(),
-            runs: args.runs.max(1),
-            json: args.json,
-            config: regex_vm::Config {
-                naive: args.naive,
-                parallel: !args.sequential,
-                own_matcher: !args.no_own_matcher,
-                ..crate::run::file_config(crate::run::DEFAULT_MAX_STATE_BYTES)
-            },
-        });
-    }
     let text = match &args.positions {
         Some(p) => {
             std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?

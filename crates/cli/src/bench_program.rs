@@ -132,7 +132,7 @@ const job = JSON.parse(fs.readFileSync(0, "utf8"));
 
 /// Reads the input lines: split at `\n` (a last line needs none), each
 /// UTF-8, the file no larger than `run`'s state cap.
-fn read_lines(path: &Path) -> Result<Vec<String>> {
+pub(crate) fn read_lines(path: &Path) -> Result<Vec<String>> {
     let size = std::fs::metadata(path)
         .with_context(|| format!("reading {}", path.display()))?
         .len();

@@ -29,12 +29,15 @@ mod listing;
 mod notation;
 mod pgn;
 mod play;
+mod profile_program;
 mod record;
 mod report;
 mod run;
+mod shape;
 mod successors;
 mod textio;
 mod trace;
+mod trace_program;
 mod uci;
 mod web;
 
@@ -159,7 +162,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// List a program: its instructions, their rewrites, a summary per kind.
     Listing(listing::ListingArgs),
-    /// Run one turn phase by phase: rewrites run, state size, threads, time.
+    /// Run one turn phase by phase: rewrites run, state size, threads, time
+    /// (or with --program, one pass of any program file).
     Trace(trace::TraceArgs),
     /// Write the game as a static web site into DIR (the regex program runs in the browser).
     Web(web::WebArgs),
@@ -333,9 +337,29 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Fuzz(args) => return fuzz::run(args),
         Command::Uci => uci::run()?,
-        Command::Bench(args) => bench::run(args)?,
+        Command::Bench(args) => match (&args.program, args.profile) {
+            (None, _) => bench::run(args)?,
+            (Some(program), None) => bench_program::run(&bench_program::Job {
+                program,
+                input: args.input.as_deref(),
+                runs: args.runs.max(1),
+                json: args.json,
+                config: bench::program_config(&args),
+            })?,
+            (Some(program), Some(top)) => profile_program::run(&profile_program::Job {
+                program,
+                input: args.input.as_deref(),
+                runs: args.runs.max(1),
+                top,
+                json: args.json,
+                config: bench::program_config(&args),
+            })?,
+        },
         Command::Listing(args) => listing::run(args)?,
-        Command::Trace(args) => trace::run(args)?,
+        Command::Trace(args) => match args.program.clone() {
+            Some(program) => trace_program::run(&args, &program)?,
+            None => trace::run(args)?,
+        },
         Command::Web(args) => web::run(args)?,
         Command::Match(args) => arena::run(*args)?,
         Command::Run(args) => run::run(args)?,

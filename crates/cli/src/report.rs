@@ -1,7 +1,8 @@
 //! The trace's report: an SVG plot and an HTML page, made as text.
 //!
-//! It owns the drawing of a traced turn: state bytes and thread counts
-//! after each phase (one point per phase and series, the peak inside the
+//! It owns the drawing of a traced turn (or a traced pass of any program
+//! file, [`Subject`] says which): state bytes and thread counts after
+//! each phase (one point per phase and series, the peak inside the
 //! phase as a thin bar), and a self-contained page with the plot and the
 //! phase table (no script, no style sheet or font from the network). Both
 //! are well-formed XML so that any XML parser reads them. It runs nothing
@@ -18,6 +19,32 @@ const RIGHT: f64 = 20.0;
 const BYTES_PANEL: (f64, f64) = (46.0, 196.0);
 const THREADS_PANEL: (f64, f64) = (236.0, 366.0);
 const HEIGHT: f64 = 410.0;
+
+/// What a trace ran: it sets the page's and the plot's words.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Subject<'a> {
+    /// One turn of the chess program from this position (and move).
+    Turn {
+        /// The position, and the move when one was played.
+        position: &'a str,
+    },
+    /// One pass of a program file.
+    Program {
+        /// The file, as given.
+        file: &'a str,
+        /// The pass (1-based).
+        pass: usize,
+    },
+}
+
+impl Subject<'_> {
+    fn plot_title(&self) -> String {
+        match self {
+            Subject::Turn { .. } => "One turn of the regex CPU, phase by phase".to_string(),
+            Subject::Program { file, pass } => format!("Pass {pass} of {file}, phase by phase"),
+        }
+    }
+}
 
 /// Text for XML: `& < > "` escaped.
 pub(crate) fn escape(text: &str) -> String {
@@ -95,15 +122,16 @@ fn axis(
 }
 
 /// The plot: state bytes (top) and threads (bottom) after each phase.
-pub(crate) fn svg(phases: &[Phase], runs: &[PhaseRun]) -> String {
+pub(crate) fn svg(subject: Subject<'_>, phases: &[Phase], runs: &[PhaseRun]) -> String {
     let n = runs.len().max(1) as f64;
     let band = (WIDTH - LEFT - RIGHT) / n;
     let x = |i: usize| LEFT + band * (i as f64 + 0.5);
     let mut svg = String::new();
     let _ = write!(
         svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif"><rect width="{WIDTH}" height="{HEIGHT}" fill="white"/><text x="{:.1}" y="18" text-anchor="middle" font-size="14">One turn of the regex CPU, phase by phase</text>"#,
-        WIDTH / 2.0
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif"><rect width="{WIDTH}" height="{HEIGHT}" fill="white"/><text x="{:.1}" y="18" text-anchor="middle" font-size="14">{}</text>"#,
+        WIDTH / 2.0,
+        escape(&subject.plot_title())
     );
     // Ply bands: the search's phases shaded, so the breathing lines up.
     for (i, p) in phases.iter().enumerate().take(runs.len()) {
@@ -206,30 +234,56 @@ pub(crate) fn svg(phases: &[Phase], runs: &[PhaseRun]) -> String {
     }
     let _ = write!(
         svg,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="11">phase (shaded: the search's plies; bars: the peak inside a phase)</text></svg>"#,
+        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="11">{}</text></svg>"#,
         WIDTH / 2.0,
-        THREADS_PANEL.1 + 32.0
+        THREADS_PANEL.1 + 32.0,
+        match subject {
+            Subject::Turn { .. } =>
+                "phase (shaded: the search's plies; bars: the peak inside a phase)",
+            Subject::Program { .. } => "phase (bars: the peak inside a phase)",
+        }
     );
     svg
 }
 
 /// The page: a title, the plot, the phase table with links to the states.
-pub(crate) fn html(title: &str, phases: &[Phase], runs: &[PhaseRun], svg: &str) -> String {
+pub(crate) fn html(subject: Subject<'_>, phases: &[Phase], runs: &[PhaseRun], svg: &str) -> String {
+    let (title, heading, lead, opener, instrs) = match subject {
+        Subject::Turn { position } => (
+            position.to_string(),
+            "One turn, phase by phase",
+            format!(
+                "Position: <code>{}</code>. Each phase runs the turn program's rewrites from one marker \
+                 instruction to the next",
+                escape(position)
+            ),
+            "first instruction",
+            "instructions",
+        ),
+        Subject::Program { file, pass } => (
+            format!("{file}, pass {pass}"),
+            "One pass, phase by phase",
+            format!(
+                "Program: <code>{}</code>, pass {pass}. Each phase runs a range of the program's rewrites",
+                escape(file)
+            ),
+            "first pattern",
+            "rewrites",
+        ),
+    };
     let mut page = String::new();
     let _ = write!(
         page,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>regex-chess trace: {}</title>\
          <style>body {{ font-family: sans-serif; margin: 2em; }} table {{ border-collapse: collapse; }} \
          td, th {{ padding: 2px 8px; text-align: right; border-bottom: 1px solid #ddd; }} \
-         td.name, th.name {{ text-align: left; white-space: nowrap; }} tr.phase td {{ font-variant-numeric: tabular-nums; }}</style></head>\n<body><h1>One turn, phase by phase</h1>\n\
-         <p>Position: <code>{}</code>. Each phase runs the turn program's rewrites from one marker \
-         instruction to the next; the figures are the state's after the phase. Grey rows ran no rewrite \
+         td.name, th.name {{ text-align: left; white-space: nowrap; }} tr.phase td {{ font-variant-numeric: tabular-nums; }}</style></head>\n<body><h1>{heading}</h1>\n\
+         <p>{lead}; the figures are the state's after the phase. Grey rows ran no rewrite \
          (a branch no thread took).</p>\n{svg}\n<table><thead><tr>\
-         <th>#</th><th class=\"name\">phase</th><th class=\"name\">first instruction</th><th>instructions</th>\
+         <th>#</th><th class=\"name\">phase</th><th class=\"name\">{opener}</th><th>{instrs}</th>\
          <th>rewrites</th><th>run</th><th>skipped</th><th>changed</th><th>bytes</th><th>peak bytes</th>\
          <th>active</th><th>paused</th><th>peak threads</th><th>ms</th><th class=\"name\">state</th></tr></thead><tbody>\n",
-        escape(title),
-        escape(title)
+        escape(&title),
     );
     for (i, (p, r)) in phases.iter().zip(runs).enumerate() {
         let file = file_name(i, p);

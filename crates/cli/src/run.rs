@@ -64,7 +64,7 @@ fn seconds(name: &str, secs: f64) -> Result<Duration> {
 /// The `[pattern, replacement]` pairs in a file: the JSON shape, or a
 /// `.js`/`.mjs` module as `dump --format js` writes it (read back into
 /// the same pairs).
-fn read_pairs(path: &Path) -> Result<Vec<(String, String)>> {
+pub(crate) fn read_pairs(path: &Path) -> Result<Vec<(String, String)>> {
     let text = std::fs::read_to_string(path)?;
     if format::is_js_path(path) {
         Ok(format::pairs_from_js(&text)?)

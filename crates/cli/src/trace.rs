@@ -1,7 +1,9 @@
 //! `regex-chess trace`: one turn of the turn program, phase by phase.
 //!
 //! It owns the cutting of a program into named phases and the running of
-//! one turn through them. A phase starts at a marker instruction, named by
+//! one turn through them (a pass of any program file, cut by rewrite
+//! index, is `trace_program`'s, which uses this module's [`Tracer`]). A
+//! phase starts at a marker instruction, named by
 //! the chess program's own special instructions (`boot`/`sanitize`/
 //! `parse_screen`: parse; `select_*`: a move generation, called ply 1 when
 //! the next marker is an evaluation `eval_*`, ply 2 when it is a reply
@@ -51,6 +53,31 @@ pub(crate) struct TraceArgs {
     /// 5 three and two).
     #[arg(long, default_value_t = chess::Depth::FAST)]
     pub depth: chess::Depth,
+    /// Instead of a turn, trace a pass of this program file (JSON or a
+    /// `.js` dump, as `run` reads it), cut into phases by rewrite index.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fen", "mv", "step", "depth"])]
+    pub program: Option<PathBuf>,
+    /// With `--program`: its input, one line per pass after the first (as
+    /// `run` reads standard input).
+    #[arg(long, value_name = "FILE", requires = "program")]
+    pub input: Option<PathBuf>,
+    /// With `--program`: the pass to trace (1 is the pass from the empty
+    /// state; the last by default); the passes before it run untraced.
+    #[arg(long, requires = "program")]
+    pub pass: Option<usize>,
+    /// With `--program`: cut the program into this many phases of equal
+    /// rewrite counts.
+    #[arg(long, default_value_t = 20, requires = "program")]
+    pub phases: usize,
+    /// With `--program`: cut at these rewrite indices instead
+    /// (`--cuts 100,2500`).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        requires = "program",
+        conflicts_with = "phases"
+    )]
+    pub cuts: Vec<usize>,
 }
 
 /// What a marker instruction starts.
@@ -183,11 +210,24 @@ impl Tracer {
     ///
     /// As [`phases`], or when a pattern does not compile.
     pub(crate) fn new(a: &Assembled, config: &Config) -> Result<Tracer> {
-        let phases = phases(a)?;
+        Tracer::with_phases(&a.program, phases(a)?, config)
+    }
+
+    /// Compiles one executor per phase of `program`, cut as `phases` say
+    /// (consecutive ranges of its rewrites).
+    ///
+    /// # Errors
+    ///
+    /// When a pattern does not compile.
+    pub(crate) fn with_phases(
+        program: &Program,
+        phases: Vec<Phase>,
+        config: &Config,
+    ) -> Result<Tracer> {
         let executors = phases
             .iter()
             .map(|p| {
-                let part = Program::new(a.program.rewrites()[p.rewrites.clone()].to_vec());
+                let part = Program::new(program.rewrites()[p.rewrites.clone()].to_vec());
                 Executor::new(&part, config.clone())
                     .with_context(|| format!("compiling phase {}", p.name))
             })
@@ -429,11 +469,12 @@ pub(crate) fn run(args: TraceArgs) -> Result<()> {
         let start_path = dir.join("start.txt");
         std::fs::write(&start_path, &before)
             .with_context(|| format!("writing {}", start_path.display()))?;
-        let svg = crate::report::svg(&tracer.phases, &runs);
+        let subject = crate::report::Subject::Turn { position: &title };
+        let svg = crate::report::svg(subject, &tracer.phases, &runs);
         let svg_path = dir.join("trace.svg");
         std::fs::write(&svg_path, &svg)
             .with_context(|| format!("writing {}", svg_path.display()))?;
-        let html = crate::report::html(&title, &tracer.phases, &runs, &svg);
+        let html = crate::report::html(subject, &tracer.phases, &runs, &svg);
         let html_path = dir.join("index.html");
         std::fs::write(&html_path, html)
             .with_context(|| format!("writing {}", html_path.display()))?;

@@ -12,7 +12,8 @@
 //! text (the executor's fast path), [`superset`] as a superset (for the
 //! executor's analysis); [`template`] reads
 //! `re.sub`'s replacement strings; [`facts`] gives the executor the texts
-//! every match needs; [`js`] writes the pattern as a JavaScript regex
+//! every match needs; [`shape`] says which constructs a pattern uses
+//! (for profiles); [`js`] writes the pattern as a JavaScript regex
 //! with its meaning (the JavaScript dump); [`unicode`] answers what a
 //! character is to Python, from [`tables`] (generated from CPython
 //! itself).
@@ -30,6 +31,7 @@ mod js;
 mod parse;
 mod prog;
 mod search;
+mod shape;
 mod sub;
 mod superset;
 mod tables;
@@ -42,6 +44,7 @@ use std::collections::HashMap;
 
 pub use js::JsRefusal;
 pub use parse::PatternError;
+pub use shape::{features, Features};
 pub use template::TemplateError;
 pub use vm::MatchError;
 
