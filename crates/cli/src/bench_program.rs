@@ -43,20 +43,20 @@ pub(crate) struct Job<'a> {
 }
 
 /// One engine's measurements.
-struct Timed {
+pub(crate) struct Timed {
     /// The engine's name in the report.
-    name: &'static str,
+    pub name: &'static str,
     /// `times[run][pass]`, in ms.
     times: Vec<Vec<f64>>,
     /// The state's size in UTF-8 bytes after each pass.
-    sizes: Vec<usize>,
+    pub sizes: Vec<usize>,
     /// The state after the last pass.
     state: String,
 }
 
 impl Timed {
     /// Each pass's median over the runs, in ms.
-    fn per_pass(&self) -> Vec<f64> {
+    pub(crate) fn per_pass(&self) -> Vec<f64> {
         let passes = self.times.first().map_or(0, Vec::len);
         (0..passes)
             .map(|p| {
@@ -71,7 +71,7 @@ impl Timed {
     }
 
     /// The sum of the per-pass medians, in ms.
-    fn total(&self) -> f64 {
+    pub(crate) fn total(&self) -> f64 {
         self.per_pass().iter().sum()
     }
 
@@ -218,7 +218,7 @@ fn answer(name: &'static str, value: serde_json::Value) -> Result<Timed> {
 }
 
 /// Whether `node` can be started.
-fn node_installed() -> bool {
+pub(crate) fn node_installed() -> bool {
     Command::new("node")
         .arg("--version")
         .output()
@@ -254,13 +254,39 @@ fn same_bytes(ours: &Timed, theirs: &Timed) -> Result<()> {
     Ok(())
 }
 
+/// The engines' measurements of one program: ours first, then CPython,
+/// then Node when it ran.
+pub(crate) struct Measured {
+    /// The program as `run` loads it.
+    pub program: regex_vm::Program,
+    /// Ours, CPython, and Node when it ran.
+    pub engines: Vec<Timed>,
+    /// Why Node did not run, when it did not.
+    pub node_note: String,
+}
+
 /// Runs `bench --program`.
+///
+/// # Errors
+///
+/// As [`measure`].
+pub(crate) fn run(job: &Job<'_>) -> Result<()> {
+    let measured = measure(job)?;
+    let engines: Vec<&Timed> = measured.engines.iter().collect();
+    if job.json {
+        print_json(job, &measured.program, &engines)
+    } else {
+        print_table(job, &measured.program, &engines, &measured.node_note)
+    }
+}
+
+/// Times the program's passes on the three engines.
 ///
 /// # Errors
 ///
 /// An unreadable or refused program or input, a failing pass, CPython
 /// missing or failing, or an engine that ends in other bytes.
-pub(crate) fn run(job: &Job<'_>) -> Result<()> {
+pub(crate) fn measure(job: &Job<'_>) -> Result<Measured> {
     // The scripts run in another directory: give them the absolute path.
     let path: PathBuf = std::path::absolute(job.program)
         .with_context(|| format!("reading {}", job.program.display()))?;
@@ -297,19 +323,19 @@ pub(crate) fn run(job: &Job<'_>) -> Result<()> {
         }
         _ => None,
     };
-    let engines: Vec<&Timed> = [Some(&ours), Some(&python), node.as_ref()]
-        .into_iter()
-        .flatten()
-        .collect();
     let node_note = match module {
         Err(e) => format!("not run ({})", crate::textio::chain(&e)),
         Ok(_) => "not run (no `node` on PATH)".to_string(),
     };
-    if job.json {
-        print_json(job, &program, &engines)
-    } else {
-        print_table(job, &program, &engines, &node_note)
-    }
+    let engines = [Some(ours), Some(python), node]
+        .into_iter()
+        .flatten()
+        .collect();
+    Ok(Measured {
+        program,
+        engines,
+        node_note,
+    })
 }
 
 fn print_table(

@@ -24,6 +24,7 @@ mod arena;
 mod bench;
 mod bench_cost;
 mod bench_program;
+mod corpus;
 mod fuzz;
 mod listing;
 mod notation;
@@ -171,6 +172,9 @@ enum Command {
     Match(Box<arena::MatchArgs>),
     /// Run any program file as the README's Python loop does.
     Run(run::RunArgs),
+    /// The corpus of programs not shaped for our executor: list, write,
+    /// or time them on our executor, CPython and Node.
+    Corpus(corpus::CorpusArgs),
 }
 
 /// The formats `dump` writes.
@@ -363,6 +367,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Web(args) => web::run(args)?,
         Command::Match(args) => arena::run(*args)?,
         Command::Run(args) => run::run(args)?,
+        Command::Corpus(args) => corpus::run(args)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -100,8 +100,15 @@ pub(crate) fn translate(
     if ast::can_be_empty(node) {
         return Err(JsRefusal::MatchesEmpty);
     }
+    let mut nonempty = vec![false; groups + 1];
+    ast::visit_groups(node, &mut |g, inner| {
+        if let Some(slot) = nonempty.get_mut(g) {
+            *slot = !ast::can_be_empty(inner);
+        }
+    });
     let mut w = Writer {
         set: vec![false; groups + 1],
+        nonempty,
         behind: false,
     };
     let (body, binding) = w.emit(node)?;
@@ -121,11 +128,33 @@ struct Writer {
     /// `set[n]`: group `n` has certainly matched here, in JavaScript's
     /// reading (which forgets a loop's groups as each iteration starts).
     set: Vec<bool>,
+    /// `nonempty[n]`: group `n` cannot match the empty string.
+    nonempty: Vec<bool>,
     /// Inside a look-behind.
     behind: bool,
 }
 
 impl Writer {
+    /// Whether `node`, the body of a loop that holds the groups `inside`,
+    /// can match the empty string: [`ast::can_be_empty`], but a
+    /// back-reference to a group set before the loop (and not inside it)
+    /// that cannot match the empty string cannot either: it matches that
+    /// group's text again, alike in both engines.
+    fn may_be_empty(&self, node: &Node, inside: &[usize]) -> bool {
+        match node {
+            Node::Backref(g, _) => {
+                inside.contains(g)
+                    || !self.set.get(*g).copied().unwrap_or(false)
+                    || !self.nonempty.get(*g).copied().unwrap_or(false)
+            }
+            Node::Seq(items) => items.iter().all(|n| self.may_be_empty(n, inside)),
+            Node::Alt(items) => items.iter().any(|n| self.may_be_empty(n, inside)),
+            Node::Group(_, n) | Node::Atomic(n) | Node::Scoped(n) => self.may_be_empty(n, inside),
+            Node::Repeat { node, min, .. } => *min == 0 || self.may_be_empty(node, inside),
+            other => ast::can_be_empty(other),
+        }
+    }
+
     fn emit(&mut self, node: &Node) -> Result<(String, Binding), JsRefusal> {
         Ok(match node {
             Node::Empty => ("(?:)".to_string(), Binding::Atom),
@@ -225,11 +254,11 @@ impl Writer {
         if greed == Greed::Possessive {
             return Err(JsRefusal::Possessive);
         }
-        if ast::can_be_empty(body) {
-            return Err(JsRefusal::EmptyLoopBody);
-        }
         let mut inside = Vec::new();
         ast::visit_groups(body, &mut |g, _| inside.push(g));
+        if self.may_be_empty(body, &inside) {
+            return Err(JsRefusal::EmptyLoopBody);
+        }
         if self.behind && max > 1 && !inside.is_empty() {
             return Err(JsRefusal::InLookBehind);
         }
@@ -409,6 +438,10 @@ mod tests {
             (r"(?!(a))b\1", JsRefusal::MaybeUnset(1)),
             (r"(?:(a)|b)+", JsRefusal::SkippedInLoop(1)),
             (r"(?:(?:(a)|b)?c)+", JsRefusal::SkippedInLoop(1)),
+            // A back-reference loops only to a group set before the loop
+            // that cannot match the empty string.
+            (r"x(a*)\1+", JsRefusal::EmptyLoopBody),
+            (r"(?:(a;)|b)\1+", JsRefusal::EmptyLoopBody),
             (r"(?<=(?:(.)){2})c", JsRefusal::InLookBehind),
         ] {
             assert_eq!(js(p), Err(why), "{p}");
@@ -422,6 +455,8 @@ mod tests {
             r"(a)(?<=\1)b",
             r"(?<=(?=(a))a)b\1",
             r"(?:(a)|b)?c",
+            r"([^;\n]*;)\1+",
+            r"(%%[^%]*#t: (?:[^;\n]*;)*?)([^;\n]*;)\2+",
         ] {
             assert!(js(p).is_ok(), "{p}: {:?}", js(p));
         }
