@@ -397,6 +397,15 @@ const CONSTRUCTS: &[(&str, &str, &str, &str, &str)] = &[
         "a######b",
     ),
     ("slash_literal", "a/b", "X", "a/b", "X"),
+    (
+        // A back-reference loops to a group set before the loop that
+        // cannot be empty: translated, each iteration that text again.
+        "backref_loop_to_a_set_group",
+        "(#l: (?:[^;\\n]*;)*?)([^;\\n]*;)\\2+",
+        "\\1\\2",
+        "#l: a;b;b;b;c;c;\n#l: x;x;x;\n#l: ab;b;\n",
+        "#l: a;b;c;c;\n#l: x;\n#l: ab;b;\n",
+    ),
 ];
 
 #[test]
