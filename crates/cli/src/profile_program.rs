@@ -227,6 +227,42 @@ impl Profile {
     }
 }
 
+/// Sums over the passes: each rewrite's (ours, CPython) ms, the rows by
+/// the state's size, and the runs that replaced a match and that did not.
+struct Sums {
+    per_rewrite: Vec<(f64, f64)>,
+    by_size: Vec<Row>,
+    matched: usize,
+    unmatched: usize,
+}
+
+fn sums(n: usize, ours: &Ours, theirs: &Theirs) -> Sums {
+    let mut s = Sums {
+        per_rewrite: vec![(0.0, 0.0); n],
+        by_size: vec![Row::default(); SIZES.len()],
+        matched: 0,
+        unmatched: 0,
+    };
+    for (p, (o, t)) in ours.ms.iter().zip(&theirs.ms).enumerate() {
+        for i in 0..n.min(o.len()).min(t.len()) {
+            s.per_rewrite[i].0 += o[i];
+            s.per_rewrite[i].1 += t[i];
+            let size = theirs.sizes[p][i];
+            let class = SIZES
+                .iter()
+                .rposition(|(from, _)| size >= *from)
+                .unwrap_or(0);
+            s.by_size[class].add(o[i], t[i]);
+            if theirs.matches[p][i] > 0 {
+                s.matched += 1;
+            } else {
+                s.unmatched += 1;
+            }
+        }
+    }
+    s
+}
+
 fn profile(
     pairs: &[(String, String)],
     described: &[Described],
@@ -235,26 +271,12 @@ fn profile(
     job: &Job<'_>,
 ) -> Profile {
     let n = pairs.len();
-    let mut per_rewrite = vec![(0.0, 0.0); n];
-    let mut by_size = vec![Row::default(); SIZES.len()];
-    let (mut matched, mut unmatched) = (0, 0);
-    for (p, (o, t)) in ours.ms.iter().zip(&theirs.ms).enumerate() {
-        for i in 0..n.min(o.len()).min(t.len()) {
-            per_rewrite[i].0 += o[i];
-            per_rewrite[i].1 += t[i];
-            let size = theirs.sizes[p][i];
-            let class = SIZES
-                .iter()
-                .rposition(|(from, _)| size >= *from)
-                .unwrap_or(0);
-            by_size[class].add(o[i], t[i]);
-            if theirs.matches[p][i] > 0 {
-                matched += 1;
-            } else {
-                unmatched += 1;
-            }
-        }
-    }
+    let Sums {
+        per_rewrite,
+        by_size,
+        matched,
+        unmatched,
+    } = sums(n, ours, theirs);
     let passes = ours.ms.len();
     let mut shapes: HashMap<Shape, Row> = HashMap::new();
     let mut constructs: HashMap<Construct, Row> = HashMap::new();

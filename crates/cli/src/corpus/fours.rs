@@ -1,25 +1,29 @@
 //! `fours`: four in a row on an 8x8 board, the engine searching two
 //! plies, written on [`Machine`] in the manner of the original Python
-//! project's chess program, to have that program's profile without its
-//! code.
+//! project's chess program, to have that program's measured profile
+//! (issue 67) without its code.
 //!
 //! One pass per move, as there: the person's line (`d5`) is read into the
 //! thread, checked (a square, and empty), played; if it makes four in a
-//! row the person wins. Otherwise the engine ranks the empty squares by a
-//! heuristic (for each, the stones of either side that run up to three
-//! squares from it along the eight directions), keeps the best
-//! [`BEAM`], forks one thread per move, plays it in each, ranks the
-//! person's replies the same way in each, forks again (the leaves: up to
-//! `BEAM` x `BEAM` threads of about a kilobyte), plays each reply, and
-//! scores each leaf: a loss if the reply makes four, else an offset plus
-//! the engine's open windows of four less the person's, and nearly a loss
-//! when the person has two squares that each complete a four. The leaves
-//! fall to one per engine move (the lowest score, pairs of neighbouring
-//! threads compared by back-reference), then to one (the highest); its
-//! move is played and the screen drawn before the thread. So most of the
-//! list runs on one thread or on the `BEAM` threads of the first ply,
-//! and the scoring runs on the leaves. It writes the program and its
-//! input; it plays no game itself.
+//! row the person wins. Otherwise the engine lists the squares within two
+//! steps of a stone (a `;`-list sorted and stripped of repeats by
+//! back-reference rewrites over every list of the state), rates each
+//! empty one (the stones of either side that run up to three squares from
+//! it along the eight directions, one nested branch per square looked
+//! at), keeps the best [`BEAM`], forks one thread per move, plays it,
+//! scores the position (an offset plus the engine's windows of four less
+//! the person's) and rates the person's replies the same way in each,
+//! then forks again (the leaves: up to `BEAM` x `BEAM` threads of about a
+//! kilobyte). Each leaf plays its reply and takes off the score what the
+//! reply does in the windows through its square: that code runs once per
+//! square, on the few leaves whose reply it is, the others paused. A
+//! reply that makes four is a loss; two squares that each complete the
+//! person's four nearly one. The leaves fall to one per engine move (the
+//! lowest score, neighbouring threads compared by back-reference), then
+//! to one (the highest); its move is played and the screen drawn before
+//! the thread. So most of the list runs on one thread or on the `BEAM`
+//! threads of the first ply, and the time on the leaves. It writes the
+//! program and its input; it plays no game itself.
 
 use super::machine::Machine;
 
@@ -48,6 +52,7 @@ fn boot() -> String {
         ("cell", ""),
         ("ok", ""),
         ("h", ""),
+        ("near", ""),
         ("ranked", ""),
         ("cands", ""),
         ("move", ""),
@@ -147,23 +152,82 @@ fn ray(m: &mut Machine, i: usize, dir: (isize, isize), side: char, k: isize) {
     });
 }
 
-/// `ranked` := `;square=tally` for every empty square, the best first;
-/// `cands` := the first [`BEAM`] squares, each followed by `;`.
+/// The squares within two steps of square `i`.
+fn around(i: usize) -> Vec<usize> {
+    let (r, c) = ((i / SIDE) as isize, (i % SIDE) as isize);
+    let side = SIDE as isize;
+    let mut out = Vec::new();
+    for dr in -2..=2 {
+        for dc in -2..=2 {
+            let (rr, cc) = (r + dr, c + dc);
+            if (dr, dc) != (0, 0) && (0..side).contains(&rr) && (0..side).contains(&cc) {
+                out.push((rr * side + cc) as usize);
+            }
+        }
+    }
+    out
+}
+
+/// Stones of the longest list `near` sorts fully.
+const NEAR_STONES: usize = 2;
+
+/// `near` := the squares within two steps of a stone, two digits and `;`
+/// each, in order and once: every stone adds its squares, the list is
+/// sorted by neighbours swapping (the comparison an alternation over the
+/// digits, keyed by a back-reference to the common first digit) and
+/// repeats are dropped, all lists of the state at once.
+fn near(m: &mut Machine) {
+    m.set("near", "");
+    for i in 0..SIDE * SIDE {
+        m.test_char("board", i, "xo");
+        m.when(|m| {
+            for j in around(i) {
+                m.append("near", &format!("{j:02};"));
+            }
+        });
+    }
+    let second: Vec<String> = (1..10).map(|d| format!(r"{d};\1[0-{}]", d - 1)).collect();
+    let first: Vec<String> = (1..10).map(|d| format!(r"{d}\d;[0-{}]", d - 1)).collect();
+    let after = format!(r"(?=(?:(\d)(?:{})|{}))", second.join("|"), first.join("|"));
+    for _ in 0..24 * NEAR_STONES {
+        m.rule(
+            format!(r"(?<=[ ;]){after}(\d\d);(\d\d)(?=;)"),
+            r"\g<3>;\g<2>",
+        );
+    }
+    m.rule(r"(: |;)([^;\n]*;)\2+", r"\g<1>\g<2>");
+}
+
+/// Appends `;i=tally` to `ranked`: the stones of either side that run
+/// from square `i` along each direction.
+fn rate(m: &mut Machine, i: usize) {
+    m.set("h", "");
+    for side in ['o', 'x'] {
+        for dir in DIRECTIONS {
+            ray(m, i, dir, side, 1);
+        }
+    }
+    m.rule(
+        r"(%%[^%]*#h: (1*)\n[^%]*#ranked: [^\n]*)",
+        format!(r"\g<1>;{i}=\g<2>"),
+    );
+}
+
+/// `ranked` := `;square=tally` for every empty square near a stone, the
+/// best first; `cands` := the first [`BEAM`] squares, each followed by
+/// `;`.
 fn rank(m: &mut Machine) {
+    near(m);
     m.set("ranked", "");
     for i in 0..SIDE * SIDE {
-        m.test_char("board", i, r"\.");
+        m.push("F");
+        m.rule(
+            format!(r"(%%\n#stack:\n)F\n([^%]*#near: [^\n]*[ ;]{i:02};)"),
+            r"\g<1>T\n\g<2>",
+        );
         m.when(|m| {
-            m.set("h", "");
-            for side in ['o', 'x'] {
-                for dir in DIRECTIONS {
-                    ray(m, i, dir, side, 1);
-                }
-            }
-            m.rule(
-                r"(%%[^%]*#h: (1*)\n[^%]*#ranked: [^\n]*)",
-                format!(r"\g<1>;{i}=\g<2>"),
-            );
+            m.test_char("board", i, r"\.");
+            m.when(|m| rate(m, i));
         });
     }
     // Bubble the longer tallies forward: each rewrite swaps every pair
