@@ -49,7 +49,7 @@ pub(crate) struct Timed {
     /// `times[run][pass]`, in ms.
     times: Vec<Vec<f64>>,
     /// The state's size in UTF-8 bytes after each pass.
-    pub sizes: Vec<usize>,
+    sizes: Vec<usize>,
     /// The state after the last pass.
     state: String,
 }

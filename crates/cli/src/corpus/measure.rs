@@ -53,7 +53,9 @@ struct Row {
     name: &'static str,
     rewrites: usize,
     passes: usize,
+    /// The largest state and the most threads of any pass.
     peak_bytes: usize,
+    peak_threads: usize,
     /// Median whole-process ms: ours, CPython, Node.
     whole: [Option<f64>; 3],
     /// Summed per-pass medians: ours, CPython, Node.
@@ -151,8 +153,31 @@ fn passes(written: &super::Written, runs: usize) -> Result<bench_program::Measur
     })
 }
 
+/// The largest state and the most threads of any pass, from one
+/// untimed run on our executor.
+fn peaks(written: &super::Written) -> Result<(usize, usize)> {
+    let program = crate::run::load_exact(&written.program)?;
+    let exec = regex_vm::Executor::new(
+        &program,
+        crate::run::file_config(crate::run::DEFAULT_MAX_STATE_BYTES),
+    )?;
+    let lines = bench_program::read_lines(&written.input)?;
+    let (mut state, mut bytes, mut threads) = (String::new(), 0, 0);
+    for line in std::iter::once(None).chain(lines.iter().map(Some)) {
+        if let Some(line) = line {
+            state.push_str(line);
+            state.push('\n');
+        }
+        let stats = exec.run(&mut state)?;
+        bytes = bytes.max(stats.peak_state_bytes);
+        threads = threads.max(stats.peak_threads);
+    }
+    Ok((bytes, threads))
+}
+
 fn row(entry: &Entry, dir: &Path, node: bool, runs: usize) -> Result<Row> {
     let written = super::write(entry, dir)?;
+    let (peak_bytes, peak_threads) = peaks(&written)?;
     let whole = whole(entry, &written, node, runs)?;
     let measured = passes(&written, runs)?;
     let by_name = |name: &str| measured.engines.iter().find(|e| e.name == name);
@@ -180,7 +205,8 @@ fn row(entry: &Entry, dir: &Path, node: bool, runs: usize) -> Result<Row> {
         name: entry.name,
         rewrites: entry.pairs.len(),
         passes: ours_pass.len(),
-        peak_bytes: ours.sizes.iter().copied().max().unwrap_or(0),
+        peak_bytes,
+        peak_threads,
         whole,
         passes_ms: [
             Some(ours.total()),
@@ -213,11 +239,12 @@ fn print_table(rows: &[Row], runs: usize) -> Result<()> {
     )?;
     writeln!(
         out,
-        "{:<10} {:>7} {:>6} {:>8} {:>9} {:>11} {:>9} {:>9} {:>9}",
+        "{:<10} {:>8} {:>6} {:>8} {:>7} {:>9} {:>11} {:>9} {:>9} {:>9}",
         "program",
         "rewrites",
         "passes",
         "peak KB",
+        "threads",
         "ours ms",
         "CPython ms",
         "Node ms",
@@ -227,11 +254,12 @@ fn print_table(rows: &[Row], runs: usize) -> Result<()> {
     for r in rows {
         writeln!(
             out,
-            "{:<10} {:>7} {:>6} {:>8.0} {:>9} {:>11} {:>9} {:>9} {:>9}",
+            "{:<10} {:>8} {:>6} {:>8.0} {:>7} {:>9} {:>11} {:>9} {:>9} {:>9}",
             r.name,
             r.rewrites,
             r.passes,
             r.peak_bytes as f64 / 1000.0,
+            r.peak_threads,
             ms(r.whole[0]),
             ms(r.whole[1]),
             ms(r.whole[2]),
@@ -284,6 +312,7 @@ fn print_json(rows: &[Row], runs: usize) -> Result<()> {
                 "rewrites": r.rewrites,
                 "passes": r.passes,
                 "peak_state_bytes": r.peak_bytes,
+                "peak_threads": r.peak_threads,
                 "whole_ms": {"ours": r.whole[0], "cpython": r.whole[1], "node": r.whole[2]},
                 "passes_ms": {"ours": r.passes_ms[0], "cpython": r.passes_ms[1], "node": r.passes_ms[2]},
                 "worst_pass": {"pass": r.worst.0, "cpython_ratio": r.worst.1},
