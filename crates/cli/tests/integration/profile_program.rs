@@ -7,8 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
-use common::{bin, describe, needs};
+use crate::common::{bin, describe, needs};
 
 /// One rewrite of each shape (`crate::shape`'s order), on two threads.
 const PROGRAM: &str = r##"[

@@ -12,11 +12,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-mod common;
-use common::{bin, describe, needs};
+use crate::common::{bin, describe, needs};
 
-const PYTHON_LOOP: &str = include_str!("../scripts/run_loop.py");
-const NODE_LOOP: &str = include_str!("../scripts/run_loop.cjs");
+const PYTHON_LOOP: &str = include_str!("../../scripts/run_loop.py");
+const NODE_LOOP: &str = include_str!("../../scripts/run_loop.cjs");
 
 /// Runs `cmd` with the file `input` on its standard input; its output.
 fn printed(mut cmd: Command, input: &Path) -> Vec<u8> {
