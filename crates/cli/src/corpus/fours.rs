@@ -56,13 +56,14 @@ fn boot() -> String {
         ("ranked", ""),
         ("cands", ""),
         ("move", ""),
+        ("won", ""),
+        ("msg", "Your move: a column and a row, like d5."),
+        ("log", ""),
         ("parent", ""),
         ("threats", ""),
         ("score", ""),
-        ("won", ""),
-        ("msg", "Your move: a column and a row, like d5."),
+        // Last: the person's line arrives after it.
         ("screen", ""),
-        ("log", ""),
     ];
     let mut thread = String::from(r"%%\n#stack:\n");
     for (name, value) in vars {

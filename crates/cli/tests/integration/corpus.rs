@@ -143,9 +143,15 @@ fn stack_style_prints_what_cpython_and_node_print() {
 #[test]
 fn fours_prints_what_cpython_and_node_print() {
     let out = String::from_utf8(same_bytes_everywhere("fours")).expect("UTF-8");
-    // The person played d5 and the engine answered.
+    // The first pass shows the empty board and asks for a move; then
+    // the person played d5 and the engine answered, both in the log.
+    assert!(
+        out.contains("  a b c d e f g h\nYour move: a column and a row, like d5.\n%%"),
+        "{out}"
+    );
     assert!(out.contains("5 . . . x"), "{out}");
     assert!(out.contains("I play "), "{out}");
+    assert!(out.contains("#log: d5;"), "{out}");
 }
 
 /// The measured shape of the original project's pass that `fours`
