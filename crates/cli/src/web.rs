@@ -1,7 +1,7 @@
 //! `regex-chess web DIR`: the game as a static web site.
 //!
 //! This module owns writing the site and nothing else: the page's own
-//! files (`index.html`, `app.js`, `worker.js`, `style.css`, kept under
+//! files (`index.html`, `app.js`, `workers.js`, `worker.js`, `style.css`, kept under
 //! `crates/cli/web/` and built into the binary), the turn program of each
 //! depth of the ladder as an ES module (`turn2.js`, `turn3.js`,
 //! `turn5.js`, `turn6.js`), the legal-move program that reads a screen
@@ -10,12 +10,14 @@
 //! (the start screens of the standard position, the help text) and how
 //! the engine thinks: the ladder, each rung's expected growth, the levels
 //! a person picks from (each a set of rungs and a time budget from
-//! `chess::search::clock`, the default the terminal's depth 5). In the
-//! page a Web Worker runs the rewrite lists with JavaScript `RegExp`, one
-//! pass per rung, given up at the level's deadline; the page climbs the
-//! rungs as `chess::search::deepen` does and draws the screen of the
-//! deepest that finished, appending the person's line as the README's
-//! Python loop does. This module decides no chess and runs no program.
+//! `chess::search::clock`; the default thinks 5 s a move, as the
+//! terminal's `play --movetime 5000`). In the page Web Workers run the
+//! rewrite lists with JavaScript `RegExp`, one pass per rung, given up at
+//! the level's deadline; the page climbs the rungs as
+//! `chess::search::deepen` does, each rung once its program has loaded,
+//! and draws the screen of the deepest that finished, appending the
+//! person's line as the README's Python loop does. This module decides no
+//! chess and runs no program.
 
 use std::path::{Path, PathBuf};
 
@@ -46,17 +48,17 @@ struct Level {
 /// The rungs the page climbs: the whole ladder, up to the top a time
 /// limit climbs to in the terminal (`deepen::TIMED_TOP`, depth 6), as
 /// `play --movetime` and `uci`'s `go movetime` climb it. Only the timed
-/// levels reach past depth 5; the untimed default plays the terminal's
-/// `play`, depth 5.
+/// levels reach past depth 5; the untimed level 5 plays the terminal's
+/// `play`, depth 5, however long it takes.
 fn page_ladder() -> Vec<chess::Depth> {
     chess::search::deepen::rungs_to(chess::search::deepen::TIMED_TOP)
 }
 
-/// The page's levels, weakest first; [`DEFAULT_LEVEL`] is the terminal's
-/// engine (depth 5, the same moves as `play`). The timed levels climb as
-/// the terminal's `play --movetime` does (levels 3 and 4 are
-/// `--movetime 1000` and `--movetime 5000`), with the same budget and
-/// growth, in a slower regex engine.
+/// The page's levels, weakest first. The timed levels climb as the
+/// terminal's `play --movetime` does (levels 3 and 4 are `--movetime 1000`
+/// and `--movetime 5000`), with the same budget and growth, in a slower
+/// regex engine; level 5 is the terminal's untimed engine (depth 5, the
+/// same moves as `play`), which in a browser can take a minute a move.
 fn levels() -> Vec<Level> {
     let timed = plies(&page_ladder());
     let untimed = plies(&chess::search::deepen::rungs_to(chess::Depth::DEFAULT));
@@ -82,16 +84,16 @@ fn levels() -> Vec<Level> {
             movetime_ms: Some(5_000),
         },
         Level {
-            name: "5: depth 5, as the terminal plays",
+            name: "5: depth 5, untimed",
             rungs: untimed,
             movetime_ms: None,
         },
     ]
 }
 
-/// The index in [`levels`] the page starts at: the engine's default
-/// strength.
-const DEFAULT_LEVEL: usize = 4;
+/// The index in [`levels`] the page starts at: level 4, 5 s a move, so
+/// that nobody waits longer (as lichess's levels think on a clock).
+const DEFAULT_LEVEL: usize = 3;
 
 /// The plies of each depth of `depths`.
 fn plies(depths: &[chess::Depth]) -> Vec<u32> {
@@ -104,9 +106,10 @@ fn turn_file(depth: chess::Depth) -> String {
 }
 
 /// The page's hand-written files, built into the binary.
-const PAGE_FILES: [(&str, &str); 4] = [
+const PAGE_FILES: [(&str, &str); 5] = [
     ("index.html", include_str!("../web/index.html")),
     ("app.js", include_str!("../web/app.js")),
+    ("workers.js", include_str!("../web/workers.js")),
     ("worker.js", include_str!("../web/worker.js")),
     ("style.css", include_str!("../web/style.css")),
 ];
@@ -234,7 +237,7 @@ pub(crate) fn run(args: WebArgs) -> Result<()> {
     let mut out = crate::textio::stdout();
     writeln!(
         out,
-        "wrote {}: index.html, app.js, worker.js, style.css, screen.js, {}, \
+        "wrote {}: index.html, app.js, workers.js, worker.js, style.css, screen.js, {}, \
          moves.js ({} rewrites); {total} bytes",
         dir.display(),
         listed.join(", "),

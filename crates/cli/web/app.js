@@ -3,78 +3,31 @@
 //
 // The game is the text in <pre id="screen">, exactly as the terminal shows
 // it with --ascii. A move appends the person's line and a newline to it and
-// the worker runs a turn program once over the result, as the README's
+// a worker runs a turn program once over the result, as the README's
 // Python loop does; what comes back is the next screen. The engine thinks
 // as the terminal's does (chess::deepen): the turn programs of the ladder's
 // depths in turn on the same text, the deeper ones only while the level's
-// time allows (and given up at its limit), and the screen of the deepest
-// pass that finished is the next one. The board, the message, the moves
-// for the PGN file and the link are read off that text.
+// time allows (and given up at its limit), each once its program has
+// loaded, and the screen of the deepest pass that finished is the next one.
+// The board, the message, the moves for the PGN file and the link are read
+// off that text.
 // Nothing here decides whether a move is legal or which move the engine
 // plays: the only list of legal moves is the one the regex move program
 // computes (used to read SAN and to mark where a piece can go).
 import { screen as SCREEN } from "./screen.js";
+import { loadInBackground, runPass, stopAll, waitForProgram } from "./workers.js";
 
 const FILES = "abcdefgh";
 const ENGINE = SCREEN.engine;
 const $ = (id) => document.getElementById(id);
 
 // ---------------------------------------------------------------------------
-// The worker. "Move now" ends a pass at once by replacing the worker: a
-// pass cannot be interrupted from here (it checks only its deadline).
+// The workers (workers.js) run the passes; the page asks for the level's
+// programs while the person thinks.
 
-let worker = null;
-const pending = new Map();
-let nextId = 1;
-let workerReady = null;
-
-function startWorker() {
-  worker = new Worker("worker.js", { type: "module" });
-  workerReady = new Promise((resolve, reject) => {
-    worker.addEventListener("message", (event) => {
-      const data = event.data;
-      if (data.ready !== undefined) {
-        if (data.ready) resolve();
-        else reject(new Error(data.error));
-        return;
-      }
-      const job = pending.get(data.id);
-      if (!job) return;
-      pending.delete(data.id);
-      if (data.error) job.reject(new Error(data.error));
-      else job.resolve(data);
-    });
-    worker.addEventListener("error", (event) => {
-      reject(new Error(event.message || "the worker could not start"));
-    });
-  });
-  preloadLevel();
-}
-
-/** The turn programs of the chosen level load while the person thinks. */
-function preloadLevel() {
-  worker.postMessage({ preload: level().rungs.map((d) => `turn${d}`) });
-}
-
-/** Ends the running pass (answered as stopped) with the worker it ran on. */
-function stopWorker() {
-  worker.terminate();
-  for (const job of pending.values()) job.resolve({ stopped: true });
-  pending.clear();
-  startWorker();
-}
-
-/**
- * One pass of `program` ("turn2", "turn3", "turn5", "turn6" or "moves") over
- * `text`, given up once `deadline` (Date.now() ms, or null) passes.
- */
-async function runPass(program, text, deadline = null) {
-  await workerReady;
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    worker.postMessage({ id, program, text, deadline });
-  });
+/** The turn programs of the chosen level load in the background, shallowest first. */
+function loadLevel() {
+  loadInBackground(level().rungs.map((d) => `turn${d}`));
 }
 
 // ---------------------------------------------------------------------------
@@ -373,32 +326,61 @@ function hintFrom(below) {
 
 /** Set by "Move now": take the deepest finished pass. */
 let moveNow = false;
-
 /**
- * Runs the turn programs of the level's rungs over `text`; the deepest
- * pass that finished, with its depth and the time of all of them.
+ * Runs the turn programs of the level's rungs over `text`, as
+ * chess::search::deepen climbs; the deepest pass that finished, with its
+ * depth and the time of all of them. A deeper rung waits for its program
+ * while the level's time lasts (a page just opened has loaded only the
+ * first); when it is in, the rung starts if it is still worth starting.
+ * How the climb went is left in `document.body.dataset.climb` (the
+ * level's limit, each finished rung's depth, time and end, and why no
+ * deeper rung answered), for the stats line and the page's test.
  */
 async function think(text) {
   const { rungs, budget } = level();
   const start = Date.now();
+  const limit = budget ? start + budget.limitMs : null;
   moveNow = false;
   let best = null;
+  const climb = { limitMs: budget ? budget.limitMs : null, rungs: [], ended: { reason: "top" } };
+  const end = (reason, depth, more = {}) => {
+    climb.ended = { reason, depth, at: Date.now() - start, ...more };
+  };
   const ticker = setInterval(() => showThinking(best, start), 200);
   try {
     for (const [i, depth] of rungs.entries()) {
+      const program = `turn${depth}`;
       if (best) {
-        if (moveNow || !engineMoved(text, best.state)) break;
+        if (moveNow) {
+          end("moveNow", depth);
+          break;
+        }
+        if (!engineMoved(text, best.state)) {
+          end("settled", depth);
+          break;
+        }
         const expected = best.ms * ENGINE.growth[depth];
-        if (budget && !worthStarting(budget, Date.now() - start, expected)) break;
+        if (!(await waitForProgram(program, limit))) {
+          end(moveNow ? "moveNow" : "notLoaded", depth);
+          break;
+        }
+        if (budget && !worthStarting(budget, Date.now() - start, expected)) {
+          end("notStarted", depth, { expected: Math.round(expected) });
+          break;
+        }
       }
-      const deadline = i > 0 && budget ? start + budget.limitMs : null;
       const hint = hintFrom(best);
       // The last hint given, for the page's test (empty: none).
       document.body.dataset.hint = hint || "";
       const input = hint ? `Probe:${hint}\n${text}` : text;
-      const result = await runPass(`turn${depth}`, input, deadline);
-      if (result.stopped) break;
+      // The first rung always runs to its end: there is always an answer.
+      const result = await runPass(program, input, i > 0 ? limit : null);
+      if (result.stopped) {
+        end(moveNow ? "moveNow" : "stopped", depth, { at: result.stoppedAt - start });
+        break;
+      }
       best = { ...result, depth };
+      climb.rungs.push({ depth, ms: Math.round(result.ms), at: Date.now() - start });
       showThinking(best, start);
     }
   } finally {
@@ -407,6 +389,8 @@ async function think(text) {
   }
   if (!best) throw new Error("stopped before a search finished");
   best.total = Date.now() - start;
+  best.climb = climb;
+  document.body.dataset.climb = JSON.stringify(climb);
   return best;
 }
 
@@ -428,11 +412,23 @@ async function turn(text) {
   return result;
 }
 
+/** Why a climb answered from the rung it did, or "" when the level's top rung answered. */
+function climbNote(climb) {
+  const { reason, depth } = climb.ended;
+  const limit = climb.limitMs === null ? "" : ` at the ${(climb.limitMs / 1000).toFixed(1)} s limit`;
+  if (reason === "stopped") return ` Depth ${depth} was given up${limit}.`;
+  if (reason === "notStarted") return ` Depth ${depth} would not have ended in time.`;
+  if (reason === "notLoaded") return ` Depth ${depth} was still loading${limit}.`;
+  if (reason === "moveNow") return " Moved when asked.";
+  return "";
+}
+
 /** The time and the rewrites of a turn; `replied`: the engine moved in it. */
 function showStats(result, replied) {
   $("stats").textContent =
     `${replied ? `Engine reply (depth ${result.depth})` : "Turn"}: ${Math.round(result.total)} ms, ` +
-    `${result.applied} rewrites ran (${result.changed} changed the text).`;
+    `${result.applied} rewrites ran (${result.changed} changed the text).` +
+    (replied ? climbNote(result.climb) : "");
 }
 
 /**
@@ -814,12 +810,12 @@ function setUpInput() {
   });
   $("undo").addEventListener("click", undo);
   $("level").addEventListener("change", () => {
-    preloadLevel();
+    loadLevel();
     draw();
   });
   $("move-now").addEventListener("click", () => {
     moveNow = true;
-    stopWorker();
+    stopAll();
   });
 }
 
@@ -846,9 +842,10 @@ async function main() {
   const asked = Number(params.get("level"));
   setUpLevels(asked >= 1 && asked <= ENGINE.levels.length ? asked : ENGINE.defaultLevel);
   setUpInput();
-  startWorker();
+  // The programs of a first move, then the level's deeper ones behind them.
+  loadLevel();
   try {
-    await workerReady;
+    await waitForProgram("turn2", null);
   } catch (error) {
     showMessage(String(error.message || error));
     setStatus("error");

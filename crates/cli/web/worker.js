@@ -1,15 +1,22 @@
 // The regex machine of the page, off the main thread.
 //
-// One message is one pass of a rewrite list over a text: every
+// The page starts one of these per group of programs: the programs of a
+// first move (`moves` and `turn2`) in one, each deeper turn program
+// (`turn3`, `turn5`, `turn6`) in its own, so that a program loads (its
+// module fetched and parsed, its RegExp objects made) beside a running
+// pass rather than in front of it. `{load: [names]}` loads a group and
+// answers `{loaded: true, sizes}` once every one is in (or `{loaded:
+// false, error}`).
+//
+// One pass message is one pass of a rewrite list over a text: every
 // [RegExp, replacement] pair is applied in order with String.replace, as
-// the README's Python loop applies them with re.sub. `turn2`, `turn3`,
-// `turn5`, `turn6` are the turn programs of each search depth (the screen
-// and the person's line in, the next screen out); `moves` is the
-// legal-move program (a screen in, one thread per legal move out). A message may
-// carry a deadline (Date.now() milliseconds): the pass then gives up
-// between two rewrites once it is past, and says it stopped; the page
-// keeps the screen of a pass that finished. This file knows nothing of
-// chess.
+// the README's Python loop applies them with re.sub. The turn programs
+// take the screen and the person's line and give the next screen; `moves`
+// is the legal-move program (a screen in, one thread per legal move out).
+// A message may carry a deadline (Date.now() milliseconds): the pass then
+// gives up between two rewrites once it is past, and says it stopped and
+// when; the page keeps the screen of a pass that finished. This file knows
+// nothing of chess.
 
 const NAME = /^(moves|turn[0-9])$/;
 const loading = new Map();
@@ -25,7 +32,9 @@ function pass(rewrites, text, deadline) {
   let state = text;
   let changed = 0;
   for (const [pattern, replacement] of rewrites) {
-    if (deadline !== null && Date.now() >= deadline) return { state: null, changed, stopped: true };
+    if (deadline !== null && Date.now() >= deadline) {
+      return { state: null, changed, stopped: true, stoppedAt: Date.now() };
+    }
     const next = state.replace(pattern, replacement);
     // replace() hands back the same string when nothing matched.
     if (next !== state) {
@@ -36,26 +45,29 @@ function pass(rewrites, text, deadline) {
   return { state, changed, stopped: false };
 }
 
+async function load(names) {
+  try {
+    const lists = await Promise.all(names.map(program));
+    const sizes = Object.fromEntries(names.map((n, i) => [n, lists[i].length]));
+    self.postMessage({ loaded: true, sizes });
+  } catch (error) {
+    self.postMessage({ loaded: false, error: String(error) });
+  }
+}
+
 self.onmessage = async (event) => {
-  const { id, program: name, text, deadline = null, preload } = event.data;
-  if (preload) {
-    // Loaded in the background, so that a deeper pass starts at once.
-    for (const p of preload) program(p).catch(() => {});
+  const { id, program: name, text, deadline = null } = event.data;
+  if (event.data.load) {
+    load(event.data.load);
     return;
   }
   try {
     const rewrites = await program(name);
     const start = performance.now();
-    const { state, changed, stopped } = pass(rewrites, text, deadline);
+    const result = pass(rewrites, text, deadline);
     const ms = performance.now() - start;
-    self.postMessage({ id, state, ms, applied: rewrites.length, changed, stopped });
+    self.postMessage({ id, ...result, ms, applied: rewrites.length });
   } catch (error) {
     self.postMessage({ id, error: String(error) });
   }
 };
-
-// Ready once the programs of a first move are loaded.
-Promise.all([program("moves"), program("turn2")]).then(
-  ([moves, turn]) => self.postMessage({ ready: true, turn: turn.length, moves: moves.length }),
-  (error) => self.postMessage({ ready: false, error: String(error) }),
-);
