@@ -70,6 +70,19 @@ impl Lexed<'_> {
     }
 }
 
+/// Whether `pattern` has a back-reference (`\1`..`\9` outside a class),
+/// as [`Lexed::has_backrefs`] says. A reference is a backslash and a digit
+/// side by side, so a pattern without that pair has none and is not lexed
+/// (most patterns: a deep program asks this of each of its hundreds of
+/// thousands of rewrites).
+pub(crate) fn has_backrefs(pattern: &str) -> bool {
+    let pair = pattern
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0] == b'\\' && (b'1'..=b'9').contains(&w[1]));
+    pair && lex(pattern).has_backrefs()
+}
+
 /// Cuts `pattern` into lexemes (see the module documentation).
 pub(crate) fn lex(pattern: &str) -> Lexed<'_> {
     let mut lexemes = Vec::new();
@@ -167,5 +180,21 @@ mod tests {
         }
         let inside: Vec<bool> = lex("a[b]").lexemes.iter().map(|l| l.in_class).collect();
         assert_eq!(inside, vec![false, false, true, false]);
+    }
+
+    #[test]
+    fn the_quick_back_reference_answer_is_the_lexers() {
+        for (pattern, refs) in [
+            (r"(a)\1", true),
+            (r"(a)\\\1", true),
+            (r"(a)\\1", false),
+            (r"(a)[\1]", false),
+            (r"(a)\0\n", false),
+            (r"(a)", false),
+            ("", false),
+        ] {
+            assert_eq!(has_backrefs(pattern), refs, "{pattern}");
+            assert_eq!(lex(pattern).has_backrefs(), refs, "{pattern}");
+        }
     }
 }

@@ -26,7 +26,7 @@ impl Engine {
     /// The engine a pattern needs, judged from its text: any `\1`..`\9`
     /// outside a character class means back-references.
     pub fn of_pattern(pattern: &str) -> Engine {
-        if crate::lex::lex(pattern).has_backrefs() {
+        if crate::lex::has_backrefs(pattern) {
             Engine::Backref
         } else {
             Engine::Plain
