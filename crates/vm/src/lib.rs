@@ -31,4 +31,4 @@ pub use program::{Engine, Origin, Piece, Program, Rewrite, Scope, Template};
 pub use quote::{excerpt, EXCERPT_CHARS};
 pub use ranks::ByteRanks;
 pub use state::{State, Tag, Thread, VarName};
-pub use stop::{Stop, StopReason};
+pub use stop::{Stop, StopReason, Ticks, Time};
