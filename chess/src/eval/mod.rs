@@ -40,6 +40,7 @@ use shakmaty::Color;
 
 use crate::board::{index_of, letter, name_at, pieces, square_at, squares, ANY, BOARD_VAR};
 use crate::rules::board_of;
+use crate::rules::lowered::Lowered;
 use crate::rules::specials::{color_name, CAPTURED, FROM, PIECE, PROMOTION, TO};
 use crate::vocabulary::EVEN;
 
@@ -184,7 +185,7 @@ const FIELDS: [char; 8] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
 
 /// The special instruction: variable `ev` := [`evaluate`] of the board for
 /// `us` (moved to the front of the variables, as `set` would).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Eval(pub Color);
 
 /// The variable [`Eval`] sets.
@@ -206,8 +207,10 @@ fn cell_token(ours: bool, value: u32) -> String {
     format!("`{}{}", side(ours, 'c', 'd'), side(!ours, 'g', 'h'))
 }
 
-impl Special for Eval {
-    fn rewrites(&self) -> Vec<Rewrite> {
+impl Eval {
+    /// Its rewrites, built anew (`Special::rewrites` builds them once
+    /// per distinct value: `rules::lowered`).
+    fn build_rewrites(&self) -> Vec<Rewrite> {
         let us = self.0;
         let local = |p: String, t: Template| Rewrite::new(p, t).with_scope(Scope::ActiveThread);
         let mut out = Vec::new();
@@ -323,6 +326,13 @@ impl Special for Eval {
             r
         }));
         out
+    }
+}
+
+impl Special for Eval {
+    fn rewrites(&self) -> Vec<Rewrite> {
+        static LOWERED: Lowered<Eval> = Lowered::new();
+        LOWERED.get(self, Eval::build_rewrites)
     }
 
     fn name(&self) -> String {
@@ -648,8 +658,18 @@ impl Special for ReplyDelta {
 /// changes the other side's evaluation by the same rule, and
 /// `evaluate(b, us) = 2 * EVEN - evaluate(b, !us)`). The mop-up term is
 /// added once, at the leaves.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct MoveDelta(pub Color);
+
+impl MoveDelta {
+    /// Its rewrites, built anew (`Special::rewrites` builds them once
+    /// per distinct value: `rules::lowered`).
+    fn build_rewrites(&self) -> Vec<Rewrite> {
+        let mut out = ReplyDelta(self.0).lookup_rewrites();
+        out.extend(ReplyDelta::digit_rewrites());
+        out
+    }
+}
 
 impl Special for MoveDelta {
     fn name(&self) -> String {
@@ -663,9 +683,8 @@ impl Special for MoveDelta {
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {
-        let mut out = ReplyDelta(self.0).lookup_rewrites();
-        out.extend(ReplyDelta::digit_rewrites());
-        out
+        static LOWERED: Lowered<MoveDelta> = Lowered::new();
+        LOWERED.get(self, MoveDelta::build_rewrites)
     }
 
     fn defines(&self) -> Vec<String> {

@@ -27,6 +27,7 @@ use shakmaty::Color;
 use crate::board::{letter, ANY, BOARD_VAR, EMPTY};
 use crate::eval::{ReplyDelta, DELTA_VAR};
 use crate::rules::board_of;
+use crate::rules::lowered::Lowered;
 use crate::rules::specials::{color_name, CAPTURED, FROM, PIECE, PROMOTION};
 
 /// The variable [`Recapture`] sets (the gain in tens of units), only where
@@ -245,7 +246,7 @@ const BY_ROOK: char = '5';
 /// The special instruction, inside the leaf move pass of `mover` (after
 /// `name_target`, before `place`): the taker's gain on the `*` square, as
 /// [`GAIN_VAR`] inserted before `pc` when it is not zero.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Recapture(pub Color);
 
 impl Recapture {
@@ -271,35 +272,10 @@ fn special_err(instr: String, message: &str) -> RefError {
     }
 }
 
-impl Special for Recapture {
-    fn name(&self) -> String {
-        format!("recapture_{}", color_name(self.0))
-    }
-
-    fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
-        let board = board_of(&self.name(), &t)?.to_string();
-        let star = board
-            .find('*')
-            .ok_or_else(|| special_err(self.name(), "no destination mark on the board"))?;
-        let victim = Recapture::victim(&t)
-            .ok_or_else(|| special_err(self.name(), "pc and u must be set"))?;
-        if t.var(GAIN_VAR).is_some() {
-            return Err(special_err(self.name(), "qg is already set"));
-        }
-        let defended = !attackers(&board, star, self.0).is_empty();
-        let g = gain(victim, least(&attackers(&board, star, !self.0)), defended);
-        if g > 0 {
-            let at = t
-                .vars
-                .iter()
-                .position(|(n, _)| n.as_str() == PIECE)
-                .ok_or_else(|| special_err(self.name(), "pc must be set"))?;
-            t.vars.insert(at, (VarName::must(GAIN_VAR), g.to_string()));
-        }
-        Ok(vec![t])
-    }
-
-    fn rewrites(&self) -> Vec<Rewrite> {
+impl Recapture {
+    /// Its rewrites, built anew (`Special::rewrites` builds them once
+    /// per distinct value: `rules::lowered`).
+    fn build_rewrites(&self) -> Vec<Rewrite> {
         let mover = self.0;
         let taker = !mover;
         let all = "PNBRQK";
@@ -366,6 +342,40 @@ impl Special for Recapture {
         ));
         out
     }
+}
+
+impl Special for Recapture {
+    fn name(&self) -> String {
+        format!("recapture_{}", color_name(self.0))
+    }
+
+    fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
+        let board = board_of(&self.name(), &t)?.to_string();
+        let star = board
+            .find('*')
+            .ok_or_else(|| special_err(self.name(), "no destination mark on the board"))?;
+        let victim = Recapture::victim(&t)
+            .ok_or_else(|| special_err(self.name(), "pc and u must be set"))?;
+        if t.var(GAIN_VAR).is_some() {
+            return Err(special_err(self.name(), "qg is already set"));
+        }
+        let defended = !attackers(&board, star, self.0).is_empty();
+        let g = gain(victim, least(&attackers(&board, star, !self.0)), defended);
+        if g > 0 {
+            let at = t
+                .vars
+                .iter()
+                .position(|(n, _)| n.as_str() == PIECE)
+                .ok_or_else(|| special_err(self.name(), "pc must be set"))?;
+            t.vars.insert(at, (VarName::must(GAIN_VAR), g.to_string()));
+        }
+        Ok(vec![t])
+    }
+
+    fn rewrites(&self) -> Vec<Rewrite> {
+        static LOWERED: Lowered<Recapture> = Lowered::new();
+        LOWERED.get(self, Recapture::build_rewrites)
+    }
 
     fn requires(&self) -> Vec<String> {
         vec![BOARD_VAR.into(), PIECE.into(), PROMOTION.into()]
@@ -375,8 +385,32 @@ impl Special for Recapture {
 /// `eval::ReplyDelta` for `us`, plus the gain [`Recapture`] left in
 /// [`GAIN_VAR`] (which it deletes): `dv` is then the reply's delta plus
 /// ten units per tens of gain.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct LeafDelta(pub Color);
+
+impl LeafDelta {
+    /// Its rewrites, built anew (`Special::rewrites` builds them once
+    /// per distinct value: `rules::lowered`).
+    fn build_rewrites(&self) -> Vec<Rewrite> {
+        let dv = DELTA_VAR;
+        let mut out = ReplyDelta(self.0).tally_rewrites();
+        // The gain joins the tens (the gain line stands just before `pc`,
+        // `dv` just after the parts).
+        for g in 1..=9 {
+            out.push(Rewrite::new(
+                format!(r"#{GAIN_VAR}:{g}\n(#{PIECE}:[^%]*?#{dv}:H*\|T*)"),
+                Template::new().group(1).text(&"T".repeat(g)),
+            ));
+        }
+        // One more tens carry than `ReplyDelta` needs for itself.
+        out.push(Rewrite::new(
+            format!(r"(#{dv}:H*)\|(T*)T{{10}}\|"),
+            Template::new().group(1).text("H|").group(2).text("|"),
+        ));
+        out.extend(ReplyDelta::digit_rewrites());
+        out
+    }
+}
 
 impl Special for LeafDelta {
     fn name(&self) -> String {
@@ -406,23 +440,8 @@ impl Special for LeafDelta {
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {
-        let dv = DELTA_VAR;
-        let mut out = ReplyDelta(self.0).tally_rewrites();
-        // The gain joins the tens (the gain line stands just before `pc`,
-        // `dv` just after the parts).
-        for g in 1..=9 {
-            out.push(Rewrite::new(
-                format!(r"#{GAIN_VAR}:{g}\n(#{PIECE}:[^%]*?#{dv}:H*\|T*)"),
-                Template::new().group(1).text(&"T".repeat(g)),
-            ));
-        }
-        // One more tens carry than `ReplyDelta` needs for itself.
-        out.push(Rewrite::new(
-            format!(r"(#{dv}:H*)\|(T*)T{{10}}\|"),
-            Template::new().group(1).text("H|").group(2).text("|"),
-        ));
-        out.extend(ReplyDelta::digit_rewrites());
-        out
+        static LOWERED: Lowered<LeafDelta> = Lowered::new();
+        LOWERED.get(self, LeafDelta::build_rewrites)
     }
 
     fn defines(&self) -> Vec<String> {

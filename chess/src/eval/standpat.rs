@@ -17,6 +17,7 @@ use shakmaty::Color;
 
 use crate::board::{letter, name_at, squares, ANY, BOARD_VAR};
 use crate::rules::specials::{color_name, CAPTURED, FROM, PIECE, PROMOTION, TO};
+use crate::rules::lowered::Lowered;
 use crate::rules::{append_var, board_of};
 
 /// The move of a null candidate (never a legal move's name).
@@ -25,7 +26,7 @@ pub(crate) const NULL_MOVE: &str = "0000";
 /// Appends to every active thread the parts of a move of `c`'s king from
 /// its square to the same square (`pc`, `f`, `x` = `.`, `u` empty, `t`):
 /// a reply by `c` that changes nothing, for `quiesce::LeafDelta`.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct NullReply(pub Color);
 
 impl NullReply {
@@ -37,6 +38,29 @@ impl NullReply {
             (PROMOTION, String::new()),
             (TO, square.to_string()),
         ]
+    }
+}
+
+impl NullReply {
+    /// Its rewrites, built anew (`Special::rewrites` builds them once
+    /// per distinct value: `rules::lowered`).
+    fn build_rewrites(&self) -> Vec<Rewrite> {
+        let king = letter(self.0, 'K');
+        squares()
+            .map(|i| {
+                let square = name_at(i);
+                let parts: String = self
+                    .parts(&square)
+                    .iter()
+                    .map(|(var, value)| format!("#{var}:{value}\n"))
+                    .collect();
+                Rewrite::new(
+                    format!(r"%%(\n[^%]*?#{BOARD_VAR}:{ANY}{{{i}}}{king}[^%]*)"),
+                    Template::literal("%%").group(1).text(&parts),
+                )
+                .with_scope(Scope::ActiveThread)
+            })
+            .collect()
     }
 }
 
@@ -64,22 +88,8 @@ impl Special for NullReply {
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {
-        let king = letter(self.0, 'K');
-        squares()
-            .map(|i| {
-                let square = name_at(i);
-                let parts: String = self
-                    .parts(&square)
-                    .iter()
-                    .map(|(var, value)| format!("#{var}:{value}\n"))
-                    .collect();
-                Rewrite::new(
-                    format!(r"%%(\n[^%]*?#{BOARD_VAR}:{ANY}{{{i}}}{king}[^%]*)"),
-                    Template::literal("%%").group(1).text(&parts),
-                )
-                .with_scope(Scope::ActiveThread)
-            })
-            .collect()
+        static LOWERED: Lowered<NullReply> = Lowered::new();
+        LOWERED.get(self, NullReply::build_rewrites)
     }
 
     fn defines(&self) -> Vec<String> {

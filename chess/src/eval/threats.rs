@@ -30,6 +30,7 @@ use shakmaty::Color;
 use crate::board::{letter, pieces, ANY, BOARD_VAR};
 use crate::eval::quiesce::{attackers, gain, least, mark_attacked, regex_escape, GAIN_VAR};
 use crate::rules::board_of;
+use crate::rules::lowered::Lowered;
 use crate::rules::specials::{color_name, PIECE};
 
 /// The variable [`Threats`] sets on a candidate where something is
@@ -115,27 +116,13 @@ fn special_err(instr: String, message: &str) -> RefError {
 /// The special instruction on candidate threads (the `replier` to move):
 /// sets [`THREAT_VAR`], as their first variable, where the taker threatens
 /// something.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Threats(pub Color);
 
-impl Special for Threats {
-    fn name(&self) -> String {
-        format!("threats_{}", color_name(self.0))
-    }
-
-    fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
-        if t.var(THREAT_VAR).is_some() {
-            return Err(special_err(self.name(), "ht is already set"));
-        }
-        let board = board_of(&self.name(), &t)?;
-        if let Some((g1, k1, g2)) = threats_on(board, self.0) {
-            let value = format!("{g1}{g2}{}_", rank_letter(k1));
-            t.vars.insert(0, (VarName::must(THREAT_VAR), value));
-        }
-        Ok(vec![t])
-    }
-
-    fn rewrites(&self) -> Vec<Rewrite> {
+impl Threats {
+    /// Its rewrites, built anew (`Special::rewrites` builds them once
+    /// per distinct value: `rules::lowered`).
+    fn build_rewrites(&self) -> Vec<Rewrite> {
         let replier = self.0;
         let taker = !replier;
         let all = "PNBRQK";
@@ -237,6 +224,29 @@ impl Special for Threats {
         // Nothing threatened: no variable.
         out.push(Rewrite::new(format!(r"#{ht}:0[0-9]__\n"), Template::new()));
         out
+    }
+}
+
+impl Special for Threats {
+    fn name(&self) -> String {
+        format!("threats_{}", color_name(self.0))
+    }
+
+    fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
+        if t.var(THREAT_VAR).is_some() {
+            return Err(special_err(self.name(), "ht is already set"));
+        }
+        let board = board_of(&self.name(), &t)?;
+        if let Some((g1, k1, g2)) = threats_on(board, self.0) {
+            let value = format!("{g1}{g2}{}_", rank_letter(k1));
+            t.vars.insert(0, (VarName::must(THREAT_VAR), value));
+        }
+        Ok(vec![t])
+    }
+
+    fn rewrites(&self) -> Vec<Rewrite> {
+        static LOWERED: Lowered<Threats> = Lowered::new();
+        LOWERED.get(self, Threats::build_rewrites)
     }
 
     fn requires(&self) -> Vec<String> {

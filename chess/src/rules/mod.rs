@@ -22,6 +22,7 @@
 pub(crate) mod attacks;
 pub mod ending;
 pub(crate) mod func;
+pub(crate) mod lowered;
 pub(crate) mod specials;
 
 use regex_asm::ir::{RefError, Special};
@@ -29,9 +30,10 @@ use regex_vm::state::{Thread, VarName};
 use regex_vm::{Rewrite, Scope, Template};
 
 use crate::board::{ANY, BOARD_VAR};
+use lowered::Lowered;
 
 /// What a cell becomes in the copy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Put {
     /// Unchanged.
     Keep,
@@ -40,7 +42,7 @@ pub(crate) enum Put {
 }
 
 /// One square of a rule.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct Cell {
     /// Offset from the anchor, in board characters.
     pub offset: i32,
@@ -51,7 +53,7 @@ pub(crate) struct Cell {
 }
 
 /// The value of an appended variable.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) enum Value {
     /// A constant.
     Lit(String),
@@ -63,7 +65,7 @@ pub(crate) enum Value {
 pub(crate) type ForkCopy = (String, Vec<(String, String)>);
 
 /// A board pattern that forks a thread.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct ForkRule {
     /// Allowed anchor positions (inclusive), or anywhere.
     pub at: Option<(usize, usize)>,
@@ -243,7 +245,7 @@ impl ForkRule {
 /// A special instruction made of fork rules: each active thread is
 /// replaced by one copy per matching rule, in rule order (none: the thread
 /// disappears).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct Forks {
     /// Name in listings.
     pub name: String,
@@ -296,6 +298,21 @@ pub(crate) fn append_var(
     Ok(())
 }
 
+impl Forks {
+    /// Its rewrites, built anew (`Special::rewrites` builds them once
+    /// per distinct value: `rules::lowered`).
+    fn build_rewrites(&self) -> Vec<Rewrite> {
+        let mut out: Vec<Rewrite> = self.rules.iter().filter_map(ForkRule::rewrite).collect();
+        // The originals go, the copies wake up.
+        out.push(Rewrite::new(r"%%\n[^%]*", Template::new()).with_scope(Scope::Global));
+        out.push(
+            Rewrite::new(format!(r"%{COPY_TAG}\n"), Template::literal("%%\n"))
+                .with_scope(Scope::Global),
+        );
+        out
+    }
+}
+
 impl Special for Forks {
     fn name(&self) -> String {
         self.name.clone()
@@ -322,14 +339,8 @@ impl Special for Forks {
     }
 
     fn rewrites(&self) -> Vec<Rewrite> {
-        let mut out: Vec<Rewrite> = self.rules.iter().filter_map(ForkRule::rewrite).collect();
-        // The originals go, the copies wake up.
-        out.push(Rewrite::new(r"%%\n[^%]*", Template::new()).with_scope(Scope::Global));
-        out.push(
-            Rewrite::new(format!(r"%{COPY_TAG}\n"), Template::literal("%%\n"))
-                .with_scope(Scope::Global),
-        );
-        out
+        static LOWERED: Lowered<Forks> = Lowered::new();
+        LOWERED.get(self, Forks::build_rewrites)
     }
 
     fn defines(&self) -> Vec<String> {

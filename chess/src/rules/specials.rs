@@ -31,6 +31,7 @@ use crate::board::{
     ANY, BOARD_VAR, EMPTY, ROW,
 };
 use crate::rules::attacks::{king_attacked, king_attacked_parts};
+use crate::rules::lowered::Lowered;
 use crate::rules::{append_var, board_of, set_board, Cell, ForkRule, Forks, Put, Value};
 
 /// Variables the move pass appends, in order.
@@ -340,7 +341,7 @@ pub(crate) fn piece_moves(c: Color, mover: Mover, to: Targets) -> Forks {
 
 /// Stages 3 to 8: one-thread transformations (or deletions, or the
 /// promotion fork).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Stage {
     /// A pawn of this colour on its last rank: four threads.
     Promote(Color),
@@ -447,107 +448,10 @@ impl Stage {
     }
 }
 
-impl Special for Stage {
-    fn name(&self) -> String {
-        match self {
-            Stage::Promote(c) => format!("promote_{}", color_name(*c)),
-            Stage::NameTarget => "name_target".into(),
-            Stage::Place(c) => format!("place_{}", color_name(*c)),
-            Stage::DropIllegal(c) => format!("drop_illegal_{}", color_name(*c)),
-            Stage::FixCastle(c) => format!("fix_castle_{}", color_name(*c)),
-            Stage::ClearEp(c) => format!("clear_ep_{}", color_name(*c)),
-            Stage::InCheck(c) => format!("in_check_{}", color_name(*c)),
-        }
-    }
-
-    fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
-        let board = board_of(&self.name(), &t)?.to_string();
-        let mut b: Vec<char> = board.chars().collect();
-        match *self {
-            Stage::Promote(c) => {
-                let (lo, hi) = rank_range(last_rank(c));
-                let star = self.star(&board)?;
-                let pawn = letter(c, 'P').to_string();
-                if (lo..=hi).contains(&star) && self.var(&t, PIECE)? == pawn {
-                    if !self.var(&t, PROMOTION)?.is_empty() {
-                        return Err(special_err(&self.name(), "promotion already chosen"));
-                    }
-                    return Ok(promoted_copies(&t, &PROMOTIONS));
-                }
-                Ok(vec![t])
-            }
-            Stage::NameTarget => {
-                let star = self.star(&board)?;
-                if t.vars.last().map(|(n, _)| n.as_str()) != Some(PROMOTION) {
-                    return Err(special_err(&self.name(), "u must be the last variable"));
-                }
-                append_var(&self.name(), &mut t, TO, name_at(star))?;
-                Ok(vec![t])
-            }
-            Stage::Place(c) => {
-                let star = self.star(&board)?;
-                let u = self.var(&t, PROMOTION)?;
-                let pc = self.var(&t, PIECE)?.chars().next().unwrap_or('?');
-                let placed = if let Some(p) = u.chars().next() {
-                    letter(c, p.to_ascii_uppercase())
-                } else if pc == castle_rook(c) {
-                    letter(c, 'R')
-                } else {
-                    pc
-                };
-                b[star] = placed;
-                if pc == letter(c, 'K') {
-                    let rank = if c == Color::White { 1 } else { 8 };
-                    for file in [0, 7] {
-                        let i = index(file, rank);
-                        if b[i] == castle_rook(c) {
-                            b[i] = letter(c, 'R');
-                        }
-                    }
-                }
-                set_board(&mut t, b.into_iter().collect());
-                Ok(vec![t])
-            }
-            Stage::DropIllegal(c) => {
-                if king_attacked(&board, c) {
-                    Ok(vec![])
-                } else {
-                    Ok(vec![t])
-                }
-            }
-            Stage::FixCastle(c) => {
-                let rank = if c == Color::White { 1 } else { 8 };
-                let (d, e, f) = (index(3, rank), index(4, rank), index(5, rank));
-                let ph = phantom(c);
-                if b[e] == ph && b[f] == ph {
-                    b[e] = '.';
-                    b[f] = letter(c, 'R');
-                } else if b[d] == ph && b[e] == ph {
-                    b[d] = letter(c, 'R');
-                    b[e] = '.';
-                }
-                set_board(&mut t, b.into_iter().collect());
-                Ok(vec![t])
-            }
-            Stage::InCheck(c) => {
-                let check = if king_attacked(&board, c) { "T" } else { "F" };
-                append_var(&self.name(), &mut t, CHECK_VAR, check.to_string())?;
-                Ok(vec![t])
-            }
-            Stage::ClearEp(c) => {
-                let (lo, hi) = rank_range(if c == Color::White { 6 } else { 3 });
-                for ch in &mut b[lo..=hi] {
-                    if *ch == ',' {
-                        *ch = '.';
-                    }
-                }
-                set_board(&mut t, b.into_iter().collect());
-                Ok(vec![t])
-            }
-        }
-    }
-
-    fn rewrites(&self) -> Vec<Rewrite> {
+impl Stage {
+    /// Its rewrites, built anew (`Special::rewrites` builds them once
+    /// per distinct value: `rules::lowered`).
+    fn build_rewrites(&self) -> Vec<Rewrite> {
         match *self {
             Stage::Promote(c) => vec![promotion_rewrite(c, &PROMOTIONS)],
             Stage::NameTarget => {
@@ -678,6 +582,112 @@ impl Special for Stage {
                 )]
             }
         }
+    }
+}
+
+impl Special for Stage {
+    fn name(&self) -> String {
+        match self {
+            Stage::Promote(c) => format!("promote_{}", color_name(*c)),
+            Stage::NameTarget => "name_target".into(),
+            Stage::Place(c) => format!("place_{}", color_name(*c)),
+            Stage::DropIllegal(c) => format!("drop_illegal_{}", color_name(*c)),
+            Stage::FixCastle(c) => format!("fix_castle_{}", color_name(*c)),
+            Stage::ClearEp(c) => format!("clear_ep_{}", color_name(*c)),
+            Stage::InCheck(c) => format!("in_check_{}", color_name(*c)),
+        }
+    }
+
+    fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
+        let board = board_of(&self.name(), &t)?.to_string();
+        let mut b: Vec<char> = board.chars().collect();
+        match *self {
+            Stage::Promote(c) => {
+                let (lo, hi) = rank_range(last_rank(c));
+                let star = self.star(&board)?;
+                let pawn = letter(c, 'P').to_string();
+                if (lo..=hi).contains(&star) && self.var(&t, PIECE)? == pawn {
+                    if !self.var(&t, PROMOTION)?.is_empty() {
+                        return Err(special_err(&self.name(), "promotion already chosen"));
+                    }
+                    return Ok(promoted_copies(&t, &PROMOTIONS));
+                }
+                Ok(vec![t])
+            }
+            Stage::NameTarget => {
+                let star = self.star(&board)?;
+                if t.vars.last().map(|(n, _)| n.as_str()) != Some(PROMOTION) {
+                    return Err(special_err(&self.name(), "u must be the last variable"));
+                }
+                append_var(&self.name(), &mut t, TO, name_at(star))?;
+                Ok(vec![t])
+            }
+            Stage::Place(c) => {
+                let star = self.star(&board)?;
+                let u = self.var(&t, PROMOTION)?;
+                let pc = self.var(&t, PIECE)?.chars().next().unwrap_or('?');
+                let placed = if let Some(p) = u.chars().next() {
+                    letter(c, p.to_ascii_uppercase())
+                } else if pc == castle_rook(c) {
+                    letter(c, 'R')
+                } else {
+                    pc
+                };
+                b[star] = placed;
+                if pc == letter(c, 'K') {
+                    let rank = if c == Color::White { 1 } else { 8 };
+                    for file in [0, 7] {
+                        let i = index(file, rank);
+                        if b[i] == castle_rook(c) {
+                            b[i] = letter(c, 'R');
+                        }
+                    }
+                }
+                set_board(&mut t, b.into_iter().collect());
+                Ok(vec![t])
+            }
+            Stage::DropIllegal(c) => {
+                if king_attacked(&board, c) {
+                    Ok(vec![])
+                } else {
+                    Ok(vec![t])
+                }
+            }
+            Stage::FixCastle(c) => {
+                let rank = if c == Color::White { 1 } else { 8 };
+                let (d, e, f) = (index(3, rank), index(4, rank), index(5, rank));
+                let ph = phantom(c);
+                if b[e] == ph && b[f] == ph {
+                    b[e] = '.';
+                    b[f] = letter(c, 'R');
+                } else if b[d] == ph && b[e] == ph {
+                    b[d] = letter(c, 'R');
+                    b[e] = '.';
+                }
+                set_board(&mut t, b.into_iter().collect());
+                Ok(vec![t])
+            }
+            Stage::InCheck(c) => {
+                let check = if king_attacked(&board, c) { "T" } else { "F" };
+                append_var(&self.name(), &mut t, CHECK_VAR, check.to_string())?;
+                Ok(vec![t])
+            }
+            Stage::ClearEp(c) => {
+                let (lo, hi) = rank_range(if c == Color::White { 6 } else { 3 });
+                for ch in &mut b[lo..=hi] {
+                    if *ch == ',' {
+                        *ch = '.';
+                    }
+                }
+                set_board(&mut t, b.into_iter().collect());
+                Ok(vec![t])
+            }
+        }
+    }
+
+    fn rewrites(&self) -> Vec<Rewrite> {
+        static LOWERED: Lowered<Stage> = Lowered::new();
+        LOWERED.get(self, Stage::build_rewrites)
     }
 
     fn defines(&self) -> Vec<String> {
