@@ -318,24 +318,36 @@ pub fn reply_pass(depth: Depth) -> Result<&'static Pass, Error> {
     cached(&REPLY, depth, search::reply_program)
 }
 
-/// Builds the reply programs (`turn`: the turn programs) of `depths` at
-/// once, one thread each, so that a game on a clock does not pay for them
-/// on its first moves.
+/// Builds the reply programs (`turn`: the turn programs) of `depths`, on
+/// as many threads as the machine has cores, each taking the next depth
+/// of the list (so the first ones are ready first), so that a game on a
+/// clock does not pay for them on its first moves.
 ///
 /// # Errors
 ///
 /// The first failure, as [`reply_pass`] / [`turn_pass`] give it.
 pub fn build_passes(depths: &[Depth], turn: bool) -> Result<(), Error> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZeroUsize::get)
+        .min(depths.len());
+    let build = |d: Depth| {
+        if turn {
+            turn_pass(d).map(|_| ())
+        } else {
+            reply_pass(d).map(|_| ())
+        }
+    };
+    let take = || depths.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
     std::thread::scope(|scope| {
-        let builds: Vec<_> = depths
-            .iter()
-            .map(|&d| {
-                scope.spawn(move || {
-                    if turn {
-                        turn_pass(d).map(|_| ())
-                    } else {
-                        reply_pass(d).map(|_| ())
+        let builds: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut built = Ok(());
+                    while let Some(&d) = take() {
+                        built = built.and(build(d));
                     }
+                    built
                 })
             })
             .collect();
