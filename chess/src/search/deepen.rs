@@ -8,8 +8,12 @@
 //! each deeper rung runs only if the [`Budget`] expects it to fit
 //! ([`Budget::worth_starting`], from the last rung's time and
 //! [`growth`]), and gives up when the move's limit passes or its flag is
-//! raised (the executor's [`Stop`], asked between rewrites). The answer is
-//! the deepest rung that finished: never a run that was cut short.
+//! raised (the executor's [`Stop`], asked between rewrites). A rung after
+//! the first whose program is not built yet ([`Limits::built`]: a front
+//! end that builds its programs while the clock runs) is skipped, as one
+//! not expected to fit is not started, and the climb goes on to the next
+//! one. The answer is the deepest rung that finished: never a run that
+//! was cut short.
 //!
 //! This module owns the ladder, the order of the rungs and when to stop
 //! climbing; it must not look inside a rung's run (what a program computes
@@ -32,7 +36,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use regex_vm::{ExecError, Stats, Stop, StopReason};
+use regex_vm::{ExecError, Stats, Stop, StopReason, Time};
 
 use crate::search::clock::Budget;
 use crate::vocabulary::{mate_at, Depth};
@@ -113,6 +117,20 @@ pub struct Limits {
     pub flag: Option<Arc<AtomicBool>>,
     /// The rungs, shallowest first (see [`rungs_to`]).
     pub rungs: Vec<Depth>,
+    /// Whether the program of a rung is built. A rung after the first
+    /// whose program is not is skipped rather than waited for (see
+    /// [`Climb::skipped`]); the first is always run, its program built or
+    /// waited for on first use. [`every_program`] by default.
+    pub built: fn(Depth) -> bool,
+    /// Where the move's time is read (the system's clock; in tests, a
+    /// clock that moves only when read: see [`Time`]).
+    pub time: Time,
+}
+
+/// Every rung's program counts as built: each is built on first use, and
+/// a rung waits for its own (the default of [`Limits::built`]).
+pub fn every_program(_: Depth) -> bool {
+    true
 }
 
 impl Limits {
@@ -123,6 +141,8 @@ impl Limits {
             budget: None,
             flag: None,
             rungs: rungs_to(top),
+            built: every_program,
+            time: Time::System,
         }
     }
 
@@ -134,9 +154,9 @@ impl Limits {
         }
     }
 
-    /// Time since [`Limits::start`].
+    /// Time since [`Limits::start`], read from [`Limits::time`].
     pub fn elapsed(&self) -> Duration {
-        self.start.elapsed()
+        self.time.now().saturating_duration_since(self.start)
     }
 
     /// The stop of a rung after the first: the flag and the move's limit.
@@ -145,6 +165,7 @@ impl Limits {
             Some(flag) => Stop::on_flag(Arc::clone(flag)),
             None => Stop::never(),
         };
+        let stop = stop.with_time(self.time.clone());
         match self.budget {
             Some(b) => stop.with_deadline(self.start + b.limit),
             None => stop,
@@ -202,6 +223,12 @@ pub enum Ended {
         /// The rung that did not finish.
         depth: Depth,
     },
+    /// The top rung, `depth`, was skipped: its program was not built yet
+    /// (see [`Climb::skipped`]).
+    NotBuilt {
+        /// The top rung.
+        depth: Depth,
+    },
 }
 
 /// What a climb found: every rung that finished, the last one answering.
@@ -209,6 +236,9 @@ pub enum Ended {
 pub struct Climb<T> {
     /// The finished rungs, shallowest first (never empty).
     pub rungs: Vec<Rung<T>>,
+    /// The rungs skipped because their programs were not built yet
+    /// ([`Limits::built`]), shallowest first.
+    pub skipped: Vec<Depth>,
     /// Why no deeper rung answered.
     pub ended: Ended,
     /// Time from the move's start to the climb's end (a rung stopped or
@@ -242,75 +272,108 @@ pub(crate) fn climb<T>(
     settled: impl Fn(&T) -> bool,
     mut on_rung: impl FnMut(&Rung<T>),
 ) -> Result<Climb<T>, Error> {
-    let mut rungs: Vec<Rung<T>> = Vec::new();
+    let mut climb = Climb {
+        rungs: Vec::new(),
+        skipped: Vec::new(),
+        ended: Ended::Top,
+        elapsed: Duration::ZERO,
+    };
     let stop = limits.stop();
+    // How many times the last finished rung's time the next rung is
+    // expected to take (the rungs skipped since included).
+    let mut growing = 1u32;
     for (i, &depth) in limits.rungs.iter().enumerate() {
-        if let Some(last) = rungs.last() {
-            if settled(&last.answer) {
-                return Ok(Climb {
-                    rungs,
-                    elapsed: limits.elapsed(),
-                    ended: Ended::Settled,
-                });
-            }
-            let expected = last.took.saturating_mul(growth(depth));
-            let fits = limits
-                .budget
-                .is_none_or(|b| b.worth_starting(limits.elapsed(), expected));
-            if limits.flag_raised() {
-                return Ok(Climb {
-                    rungs,
-                    elapsed: limits.elapsed(),
-                    ended: Ended::Stopped {
-                        depth,
-                        reason: StopReason::Flag,
-                    },
-                });
-            }
-            if !fits {
-                return Ok(Climb {
-                    rungs,
-                    elapsed: limits.elapsed(),
-                    ended: Ended::NotStarted { depth, expected },
-                });
+        if let Some(last) = climb.rungs.last() {
+            growing = growing.saturating_mul(growth(depth));
+            match next_rung(limits, last, depth, growing, &settled) {
+                Next::Run => {}
+                Next::Skip => {
+                    climb.skipped.push(depth);
+                    continue;
+                }
+                Next::End(ended) => return Ok(climb.ending(ended, limits)),
             }
         }
         let this_stop = if i == 0 { Stop::never() } else { stop.clone() };
-        let began = Instant::now();
+        let began = limits.time.now();
         match run(depth, &this_stop) {
             Ok((answer, stats)) => {
                 let rung = Rung {
                     depth,
                     answer,
                     stats,
-                    took: began.elapsed(),
+                    took: limits.time.now().saturating_duration_since(began),
                     at: limits.elapsed(),
                 };
                 on_rung(&rung);
-                rungs.push(rung);
+                climb.rungs.push(rung);
+                growing = 1;
             }
             Err(Error::Exec(ExecError::Stopped { reason, .. })) if i > 0 => {
-                return Ok(Climb {
-                    rungs,
-                    elapsed: limits.elapsed(),
-                    ended: Ended::Stopped { depth, reason },
-                })
+                return Ok(climb.ending(Ended::Stopped { depth, reason }, limits))
             }
             Err(Error::Exec(ExecError::StateTooLarge { .. })) if i > 0 => {
-                return Ok(Climb {
-                    rungs,
-                    elapsed: limits.elapsed(),
-                    ended: Ended::TooLarge { depth },
-                })
+                return Ok(climb.ending(Ended::TooLarge { depth }, limits))
             }
             Err(e) => return Err(e),
         }
     }
-    Ok(Climb {
-        rungs,
-        elapsed: limits.elapsed(),
-        ended: Ended::Top,
-    })
+    let ended = match (climb.skipped.last(), limits.rungs.last()) {
+        (Some(&skipped), Some(&top)) if skipped == top => Ended::NotBuilt { depth: top },
+        _ => Ended::Top,
+    };
+    Ok(climb.ending(ended, limits))
+}
+
+/// What the climb does at a rung after the first.
+enum Next {
+    /// Runs it.
+    Run,
+    /// Skips it: its program is not built yet.
+    Skip,
+    /// Ends the climb.
+    End(Ended),
+}
+
+/// What the climb does at the rung of `depth`, after `last` finished:
+/// `growing` is how many times `last`'s time the rung is expected to take.
+fn next_rung<T>(
+    limits: &Limits,
+    last: &Rung<T>,
+    depth: Depth,
+    growing: u32,
+    settled: impl Fn(&T) -> bool,
+) -> Next {
+    if settled(&last.answer) {
+        return Next::End(Ended::Settled);
+    }
+    if limits.flag_raised() {
+        return Next::End(Ended::Stopped {
+            depth,
+            reason: StopReason::Flag,
+        });
+    }
+    if !(limits.built)(depth) {
+        return Next::Skip;
+    }
+    let expected = last.took.saturating_mul(growing);
+    let fits = limits
+        .budget
+        .is_none_or(|b| b.worth_starting(limits.elapsed(), expected));
+    if fits {
+        Next::Run
+    } else {
+        Next::End(Ended::NotStarted { depth, expected })
+    }
+}
+
+impl<T> Climb<T> {
+    /// The climb ended for `ended`, now.
+    fn ending(mut self, ended: Ended, limits: &Limits) -> Climb<T> {
+        self.ended = ended;
+        self.elapsed = limits.elapsed();
+        self
+    }
 }
 
 /// Whether a search's answer cannot be bettered by searching deeper: a

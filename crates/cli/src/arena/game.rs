@@ -67,8 +67,7 @@ fn engine_move(
     let limits = chess::search::deepen::Limits {
         start,
         budget: chess::search::clock::budget(clock),
-        flag: None,
-        rungs: chess::search::deepen::rungs_to(depth),
+        ..chess::search::deepen::Limits::to_depth(depth)
     };
     let thought = chess::think(fen, history, &limits, |_| {}).with_context(context)?;
     let answer = thought.answer();
@@ -84,7 +83,7 @@ fn engine_move(
             stopped: false,
             time: lost,
         }),
-        Ended::Top | Ended::Settled | Ended::NotStarted { .. } => None,
+        Ended::Top | Ended::Settled | Ended::NotStarted { .. } | Ended::NotBuilt { .. } => None,
     };
     Ok(OurMove {
         best: answer.answer.clone(),
