@@ -34,10 +34,14 @@
 //! does. Lines over [`MAX_LINE`] bytes are refused in bounded memory. Unknown
 //! commands are ignored as UCI asks.
 //!
-//! The programs (several seconds to build) are built on a thread of their
-//! own from `uci` on; `isready` waits for them. A search on a clock does
-//! not wait for a deeper program still being built: it answers from the
-//! ones that are.
+//! The programs (seconds to build, the deepest most of it) are built on a
+//! thread of their own from `uci` (or the first `go`) on, in the order a
+//! game needs them: the move program and the ladder's first rung alone,
+//! then the other rungs, shallowest first, on every core; `isready` waits
+//! for them all. A search on a clock waits only for the first rung's
+//! program: a deeper rung whose program is still being built is skipped
+//! and said so (`info string depth N skipped: ...`), so that a `go` sent
+//! right after launch answers within its time.
 //!
 //! This module owns the session and what each line means; the loop and
 //! its threads are `uci::serve`, the parsing of `position` and `go`
@@ -51,7 +55,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use chess::search::clock::{budget, Clock};
-use chess::search::deepen::{rungs_at, rungs_to, Limits, LADDER, TIMED_TOP};
+use chess::search::deepen::{every_program, rungs_at, rungs_to, Limits, LADDER, TIMED_TOP};
 use chess::Depth;
 
 use crate::textio::{self, quote};
@@ -63,7 +67,7 @@ mod serve;
 pub(crate) use answer::{bestmove_line, centipawns, info_line, info_string, score_text};
 pub(crate) use parse::{parse_go, parse_position, GoCmd, PositionCmd};
 
-use answer::{ended_line, failure_lines};
+use answer::{ended_line, failure_lines, skipped_line};
 pub(crate) use serve::serve;
 
 /// The longest input line read (1 MB); a longer one is refused.
@@ -95,9 +99,10 @@ pub(crate) fn clock_of(go: &GoCmd, white_to_move: bool) -> Clock {
 }
 
 /// How far a `go` searches (see the module's doc): `depth N` exactly; a
-/// time limit, the ladder up to the `Depth` option within its budget;
-/// `infinite`/`ponder`, the ladder without a limit; else the `Depth`
-/// option's depth. The time counts from `start`; `flag` stops it.
+/// time limit, the ladder up to the `Depth` option within its budget,
+/// skipping the rungs whose programs are not built yet; `infinite`/`ponder`,
+/// the ladder without a limit; else the `Depth` option's depth. The time
+/// counts from `start`; `flag` stops it.
 pub(crate) fn limits_of(
     go: &GoCmd,
     white_to_move: bool,
@@ -117,7 +122,21 @@ pub(crate) fn limits_of(
         budget,
         flag: Some(flag),
         rungs,
+        // On a clock, a program still being built is skipped rather than
+        // waited for.
+        built: if budget.is_some() {
+            reply_built
+        } else {
+            every_program
+        },
+        ..Limits::to_depth(option)
     }
+}
+
+/// Whether the reply program of `depth` is built (a rung on a clock
+/// runs only then).
+fn reply_built(depth: Depth) -> bool {
+    chess::reply_pass_built(depth).is_some()
 }
 
 /// The position of `position startpos`.
@@ -296,20 +315,14 @@ impl Job {
     /// per finished depth, then why no deeper one answered); returns the
     /// `bestmove` line.
     pub(crate) fn run(&self, emit: &mut dyn FnMut(String)) -> String {
-        // On a clock, a program still being built is left out rather than
-        // waited for.
-        let mut limits = self.limits.clone();
-        if limits.budget.is_some() {
-            let first = limits.rungs.first().copied();
-            limits
-                .rungs
-                .retain(|&d| Some(d) == first || chess::reply_pass_built(d).is_some());
-        }
-        let thought = chess::think(&self.fen, &self.history, &limits, |rung| {
+        let thought = chess::think(&self.fen, &self.history, &self.limits, |rung| {
             emit(info_line(rung.depth, &rung.answer, rung.at, &rung.stats));
         });
         match thought {
             Ok(thought) => {
+                for &depth in &thought.skipped {
+                    emit(skipped_line(depth));
+                }
                 if let Some(line) = ended_line(&thought.ended) {
                     emit(line);
                 }
@@ -328,12 +341,17 @@ impl Job {
 }
 
 /// Starts building the move program and the ladder's reply programs on a
-/// thread of their own (once per process).
+/// thread of their own (once per process): the move program and the first
+/// rung alone (all a first move waits for), then the other rungs,
+/// shallowest first.
 fn start_warm_up() {
     static STARTED: Once = Once::new();
     STARTED.call_once(|| {
         thread::spawn(|| {
-            let _ = WARMED.set(build(&LADDER));
+            let (first, rest) = LADDER.split_at(1);
+            let mut out = build(first);
+            out.extend(build(rest));
+            let _ = WARMED.set(out);
         });
     });
 }
@@ -350,9 +368,17 @@ fn wait_warm_up(top: Depth) -> Vec<String> {
     out
 }
 
-/// Builds the move program and the reply programs of `depths`.
+/// Builds the move program and the reply programs of `depths` (the move
+/// program beside the first of them).
 fn build(depths: &[Depth]) -> Vec<String> {
-    let built = chess::move_pass().and_then(|_| chess::build_passes(depths, false));
+    let built = thread::scope(|scope| {
+        let moves = scope.spawn(|| chess::move_pass().map(|_| ()));
+        let replies = chess::build_passes(depths, false);
+        moves
+            .join()
+            .unwrap_or(Err(chess::Error::BadOutput("a build that panicked")))
+            .and(replies)
+    });
     match built {
         Ok(()) => Vec::new(),
         Err(e) => vec![info_string(&format!(
@@ -424,6 +450,7 @@ pub(crate) fn handle(line: &str, session: &mut Session, at: Instant) -> Handled 
             }
         }
         "go" => {
+            start_warm_up();
             let go = parse_go(args);
             let mut lines: Vec<String> = go.warnings.iter().map(|w| info_string(w)).collect();
             // A search still waiting for `stop` is answered first: every
@@ -482,6 +509,11 @@ fn set_option(args: &[&str], session: &mut Session) -> Option<String> {
     match value.parse::<Depth>() {
         Ok(depth) => {
             session.depth = depth;
+            // A depth off the ladder is built beside it, so that a search
+            // on a clock finds it built (`isready` waits for it).
+            if !LADDER.contains(&depth) {
+                thread::spawn(move || build(&[depth]));
+            }
             None
         }
         Err(_) => Some(info_string(&format!(

@@ -75,8 +75,18 @@ pub(crate) fn ended_line(ended: &Ended) -> Option<String> {
             expected.as_millis()
         ),
         Ended::TooLarge { depth } => format!("depth {depth} outgrew its memory cap"),
+        // Said by its `skipped_line`.
+        Ended::NotBuilt { .. } => return None,
     };
     Some(info_string(&text))
+}
+
+/// The `info string` of a rung skipped on a clock because its program was
+/// still being built.
+pub(crate) fn skipped_line(depth: chess::Depth) -> String {
+    info_string(&format!(
+        "depth {depth} skipped: its program is still being built"
+    ))
 }
 
 /// The lines of a search that failed: why, then `bestmove 0000`.
