@@ -43,13 +43,18 @@ fn word_list(subs: &[Hir]) -> Option<Vec<Box<[u8]>>> {
             _ => None,
         })
         .collect::<Option<_>>()?;
-    let prefix_free = words.iter().enumerate().all(|(i, a)| {
-        words
-            .iter()
-            .enumerate()
-            .all(|(j, b)| i == j || !b.starts_with(a))
-    });
-    prefix_free.then_some(words)
+    prefix_free(&words).then_some(words)
+}
+
+/// Whether no word starts another (nor equals it). In sorted order a word
+/// that starts others comes right before the first of them, so only
+/// neighbours are compared: alternations of hundreds of words are common
+/// in a deep program, and comparing every pair of them was a tenth of the
+/// time its executor took to build.
+fn prefix_free(words: &[Box<[u8]>]) -> bool {
+    let mut sorted: Vec<&[u8]> = words.iter().map(|w| &w[..]).collect();
+    sorted.sort_unstable();
+    sorted.windows(2).all(|w| !w[1].starts_with(w[0]))
 }
 
 impl Builder {
@@ -572,4 +577,38 @@ fn choices(prog: &[Inst]) -> usize {
             _ => false,
         })
         .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prefix_free;
+
+    #[test]
+    fn a_word_list_is_prefix_free_as_every_pair_says() {
+        let every_pair = |words: &[Box<[u8]>]| {
+            words.iter().enumerate().all(|(i, a)| {
+                words
+                    .iter()
+                    .enumerate()
+                    .all(|(j, b)| i == j || !b.starts_with(a))
+            })
+        };
+        for list in [
+            &["ab", "ac", "b"][..],
+            &["ab", "a"],
+            &["b", "abc", "ab"],
+            &["x", "x"],
+            &["abc", "abd", "abe", "ab"],
+            &["ba", "ab", "bb", "aa"],
+            &["a"],
+        ] {
+            let words: Vec<Box<[u8]>> = list.iter().map(|w| w.as_bytes().into()).collect();
+            assert_eq!(prefix_free(&words), every_pair(&words), "{list:?}");
+        }
+        let free: Vec<Box<[u8]>> = ["ab", "ac", "b"]
+            .iter()
+            .map(|w| w.as_bytes().into())
+            .collect();
+        assert!(prefix_free(&free));
+    }
 }
