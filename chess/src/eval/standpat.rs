@@ -16,8 +16,8 @@ use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
 
 use crate::board::{letter, name_at, squares, ANY, BOARD_VAR};
-use crate::rules::specials::{color_name, CAPTURED, FROM, PIECE, PROMOTION, TO};
 use crate::rules::lowered::Lowered;
+use crate::rules::specials::{color_name, CAPTURED, FROM, PIECE, PROMOTION, TO};
 use crate::rules::{append_var, board_of};
 
 /// The move of a null candidate (never a legal move's name).

@@ -413,20 +413,38 @@ mod tests {
         assert_eq!(rung_below(d(2)).map(Depth::plies), None);
     }
 
-    /// A climb over fake rungs that each take `cost(depth)` (sleeping) and
-    /// answer their depth.
+    /// A tick of the test clock: one millisecond.
+    const TICK: Duration = Duration::from_millis(1);
+
+    /// `limits` on a clock that moves a [`TICK`] each time it is read, and
+    /// with the rungs whose programs are `built`.
+    fn ticking(limits: Limits, built: fn(Depth) -> bool) -> Limits {
+        let time = Time::ticking(TICK);
+        Limits {
+            start: time.now(),
+            time,
+            built,
+            ..limits
+        }
+    }
+
+    /// A climb over fake rungs that each take `cost(depth)` milliseconds
+    /// of a ticking clock (see [`ticking`]: the same on any machine at any
+    /// load) and answer their depth.
     fn fake(limits: &Limits, cost: impl Fn(u32) -> u64) -> Climb<u32> {
+        let time = &limits.time;
         climb(
             limits,
             |depth, stop| {
-                let end = Instant::now() + Duration::from_millis(cost(depth.plies()));
-                while Instant::now() < end {
+                let end = time.now() + Duration::from_millis(cost(depth.plies()));
+                loop {
                     if let Some(reason) = stop.due() {
                         return Err(Error::Exec(ExecError::Stopped { rewrite: 0, reason }));
                     }
-                    std::thread::sleep(Duration::from_millis(1));
+                    if time.now() >= end {
+                        return Ok((depth.plies(), Stats::default()));
+                    }
                 }
-                Ok((depth.plies(), Stats::default()))
             },
             |_| false,
             |_| {},
@@ -434,17 +452,22 @@ mod tests {
         .unwrap()
     }
 
+    /// A budget of `target` and `limit` milliseconds, banked (on a clock).
+    fn budget(target: u64, limit: u64) -> Option<Budget> {
+        Some(Budget {
+            target: Duration::from_millis(target),
+            limit: Duration::from_millis(limit),
+            banked: true,
+        })
+    }
+
     #[test]
     fn a_deadline_in_the_past_answers_with_the_first_rung() {
         let limits = Limits {
-            budget: Some(Budget {
-                target: Duration::ZERO,
-                limit: Duration::ZERO,
-                banked: true,
-            }),
+            budget: budget(0, 0),
             ..Limits::to_depth(d(5))
         };
-        let climb = fake(&limits, |_| 5);
+        let climb = fake(&ticking(limits, every_program), |_| 5);
         assert_eq!(climb.rungs.len(), 1);
         assert_eq!(climb.answer().answer, 2);
         assert!(matches!(climb.ended, Ended::NotStarted { depth, .. } if depth == d(3)));
@@ -455,14 +478,10 @@ mod tests {
         // The third rung is expected to fit but takes far longer: it is
         // stopped at the limit, and the second answers.
         let limits = Limits {
-            budget: Some(Budget {
-                target: Duration::from_millis(400),
-                limit: Duration::from_millis(400),
-                banked: true,
-            }),
+            budget: budget(400, 400),
             ..Limits::to_depth(d(5))
         };
-        let climb = fake(&limits, |d| match d {
+        let climb = fake(&ticking(limits, every_program), |d| match d {
             2 => 2,
             3 => 20,
             _ => 5_000,
@@ -476,6 +495,9 @@ mod tests {
         );
         assert_eq!(climb.answer().answer, 3);
         assert!(climb.answer().at < Duration::from_millis(400));
+        // The stop fell due at the limit, within a question of it.
+        assert!(climb.elapsed >= Duration::from_millis(400));
+        assert!(climb.elapsed <= Duration::from_millis(400) + 2 * TICK);
     }
 
     #[test]
@@ -485,7 +507,7 @@ mod tests {
             flag: Some(flag),
             ..Limits::to_depth(d(5))
         };
-        let climb = fake(&limits, |_| 20);
+        let climb = fake(&ticking(limits, every_program), |_| 20);
         assert_eq!(climb.rungs.len(), 1);
         assert_eq!(climb.answer().answer, 2);
         assert_eq!(
@@ -496,7 +518,7 @@ mod tests {
             }
         );
         // Without a limit, every rung runs.
-        let climb = fake(&Limits::to_depth(d(5)), |_| 1);
+        let climb = fake(&ticking(Limits::to_depth(d(5)), every_program), |_| 1);
         assert_eq!(climb.rungs.len(), 3);
         assert_eq!(climb.ended, Ended::Top);
     }
@@ -506,14 +528,10 @@ mod tests {
         // Depth 2 takes 100 ms, so depth 3 is expected to take 800 ms:
         // it would end past three times a 200 ms target.
         let limits = Limits {
-            budget: Some(Budget {
-                target: Duration::from_millis(200),
-                limit: Duration::from_millis(800),
-                banked: true,
-            }),
+            budget: budget(200, 800),
             ..Limits::to_depth(d(5))
         };
-        let climb = fake(&limits, |_| 100);
+        let climb = fake(&ticking(limits, every_program), |_| 100);
         assert_eq!(climb.rungs.len(), 1);
         match climb.ended {
             Ended::NotStarted { depth, expected } => {
@@ -522,5 +540,60 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_rung_whose_program_is_not_built_is_skipped() {
+        // Depth 3 is not built: depth 5 runs in its place, expected to
+        // take what both would (2 ms, 8 then 2 times that).
+        let limits = Limits {
+            budget: budget(10_000, 10_000),
+            ..Limits::to_depth(d(5))
+        };
+        let not_three: fn(Depth) -> bool = |d| d.plies() != 3;
+        let climb = fake(&ticking(limits.clone(), not_three), |_| 2);
+        assert_eq!(plies(&climb.skipped), [3]);
+        assert_eq!(
+            climb.rungs.iter().map(|r| r.answer).collect::<Vec<_>>(),
+            [2, 5]
+        );
+        assert_eq!(climb.ended, Ended::Top);
+        // On a tighter budget, the growth of the skipped rung counts: 16
+        // times depth 2's 20 ms does not fit in three times 50 ms, twice
+        // would.
+        let tight = Limits {
+            budget: budget(50, 1_000),
+            ..limits
+        };
+        let climb = fake(&ticking(tight, not_three), |_| 20);
+        assert_eq!(plies(&climb.skipped), [3]);
+        match climb.ended {
+            Ended::NotStarted { depth, expected } => {
+                assert_eq!(depth, d(5));
+                assert!(expected >= Duration::from_millis(20 * 16), "{expected:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_first_rung_runs_built_or_not_and_a_top_not_built_says_so() {
+        let limits = Limits {
+            budget: budget(10_000, 10_000),
+            ..Limits::to_depth(d(5))
+        };
+        let climb = fake(&ticking(limits, |_| false), |_| 2);
+        assert_eq!(climb.rungs.len(), 1);
+        assert_eq!(climb.answer().answer, 2);
+        assert_eq!(plies(&climb.skipped), [3, 5]);
+        assert_eq!(climb.ended, Ended::NotBuilt { depth: d(5) });
+        // Every program built: nothing skipped.
+        let limits = Limits {
+            budget: budget(10_000, 10_000),
+            ..Limits::to_depth(d(5))
+        };
+        let climb = fake(&ticking(limits, every_program), |_| 2);
+        assert!(climb.skipped.is_empty());
+        assert_eq!(climb.answer().answer, 5);
     }
 }
