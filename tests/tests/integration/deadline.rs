@@ -10,11 +10,12 @@ use regex_chess_tests::depth;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chess::search::clock::Budget;
 use chess::search::deepen::{rungs_to, Ended, Limits};
 use chess::Depth;
+use regex_vm::{StopReason, Time};
 
 /// The rook ending of `bench.epd` after its move: depth 5 takes a few
 /// hundred milliseconds here, so a stop falls in every rung.
@@ -87,38 +88,68 @@ fn a_stop_at_any_moment_answers_with_a_finished_search() {
     assert!(depths.len() >= 2, "{depths:?}");
 }
 
-#[test]
-fn a_budget_keeps_the_climb_within_its_limit() {
-    // Kiwipete after Bxa6: depth 5 takes most of a second on a release
-    // build and depth 3 more, depth 2 a few tens of milliseconds.
-    let fen = "r3k2r/p1ppqpb1/Bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPB1PPP/R3K2R b KQkq - 0 1";
-    chess::reply_pass(Depth::DEFAULT).unwrap();
-    chess::reply_pass(depth(3)).unwrap();
-    let limit = Duration::from_millis(100);
-    let start = Instant::now();
-    let limits = Limits {
-        start,
+/// Limits up to `top` within `limit` ticks of a clock that moves a tick
+/// (1 ms) each time it is read: the climb reads it around each rung and
+/// the executor before each rewrite of a rung with a deadline, so a limit
+/// falls after a count of rewrites, the same on any machine at any load.
+fn ticking(top: Depth, limit: u64) -> Limits {
+    let time = Time::ticking(TICK);
+    let limit = Duration::from_millis(limit);
+    Limits {
+        start: time.now(),
+        time,
         budget: Some(Budget {
             target: limit,
             limit,
             banked: false,
         }),
-        ..Limits::to_depth(Depth::DEFAULT)
-    };
-    let thought = chess::think(fen, &[], &limits, |_| {}).unwrap();
-    let took = start.elapsed();
-    assert!(
-        thought.answer().depth < Depth::DEFAULT,
-        "{:?}",
-        thought.ended
-    );
-    // The stop is asked between rewrites: a generous margin for one
-    // rewrite on a test build.
-    assert!(took < limit + Duration::from_millis(300), "{took:?}");
-    let expected = chess::search(fen, &[], thought.answer().depth)
-        .unwrap()
-        .best;
-    assert_eq!(thought.answer().answer, expected);
+        ..Limits::to_depth(top)
+    }
+}
+
+/// One tick of [`ticking`]'s clock (its ticks are milliseconds).
+const TICK: Duration = Duration::from_millis(1);
+
+/// Ticks of [`ticking`]'s clock.
+fn ticks(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap()
+}
+
+#[test]
+fn a_budget_keeps_the_climb_within_its_limit() {
+    // Kiwipete after Bxa6: thousands of rewrites at depth 3, more at 5.
+    let fen = "r3k2r/p1ppqpb1/Bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPB1PPP/R3K2R b KQkq - 0 1";
+    // Up to depth 3 with a limit that never falls: when each rung ends.
+    let whole = chess::think(fen, &[], &ticking(depth(3), 1 << 40), |_| {}).unwrap();
+    assert_eq!(whole.ended, Ended::Top);
+    let (two, three) = (&whole.rungs[0], &whole.rungs[1]);
+    assert!(ticks(three.took) > 1_000, "{:?}", three.took);
+    // A limit halfway through depth 3, then one just after it: the rung
+    // under way is stopped, the one before answers as it did whole.
+    for (limit, top, cut, answering) in [
+        (ticks(two.at) + ticks(three.took) / 2, depth(3), 3, two),
+        (ticks(three.at) + 50, Depth::DEFAULT, 5, three),
+    ] {
+        let thought = chess::think(fen, &[], &ticking(top, limit), |_| {}).unwrap();
+        assert_eq!(
+            thought.ended,
+            Ended::Stopped {
+                depth: depth(cut),
+                reason: StopReason::Deadline
+            },
+            "limit {limit}"
+        );
+        assert_eq!(thought.answer().depth, answering.depth);
+        assert_eq!(thought.answer().answer, answering.answer);
+        // Stopped at the first rewrite past the limit: a few readings
+        // after it (the climb's own, and the other half's when a stretch
+        // runs on two halves of the state at once, each asking the stop).
+        let elapsed = ticks(thought.elapsed);
+        assert!(
+            (limit..=limit + 8).contains(&elapsed),
+            "{elapsed} ticks against a limit of {limit}"
+        );
+    }
 }
 
 #[test]
