@@ -463,7 +463,10 @@ fn a_plan_is_for_the_native_reference_only_and_must_be_whole() {
 }
 
 /// `--tc`: an opponent that thinks longer than its clock loses on time,
-/// in both colours; the summary and the PGN say so.
+/// in both colours; the summary and the PGN say so. Our side is the native
+/// reference timed by the regex program's cost model (`--regex-time`): its
+/// time is the model's, so its own flag cannot fall however loaded the
+/// machine (the regex program's move would be timed by the wall clock).
 #[test]
 fn a_flag_that_falls_loses_the_game() {
     let dir = tempfile::tempdir().unwrap();
@@ -476,6 +479,9 @@ fn a_flag_that_falls_loses_the_game() {
     let (ok, out, err) = run(&[
         "--opponent",
         &engine,
+        "--native",
+        "threats",
+        "--regex-time",
         "--tc",
         "0.3+0",
         "--depth",
@@ -489,12 +495,14 @@ fn a_flag_that_falls_loses_the_game() {
     ]);
     assert!(ok, "{out}\n{err}");
     assert!(
-        summary_line(&out, "games:").starts_with("2 (regex-chess (up to depth 2, 0.3+0) vs fake"),
+        summary_line(&out, "games:").starts_with(
+            "2 (native reference (up to 2 plies, Threats, 0.3+0 at the regex program's modeled time) vs fake"
+        ),
         "{out}"
     );
     assert_eq!(
         summary_line(&out, "W/D/L:"),
-        "2/0/0 (for regex-chess (up to depth 2, 0.3+0))"
+        "2/0/0 (for native reference (up to 2 plies, Threats, 0.3+0 at the regex program's modeled time))"
     );
     assert_eq!(summary_line(&out, "endings:"), "loss on time 2", "{out}");
     assert_eq!(
