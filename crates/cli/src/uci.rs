@@ -37,11 +37,13 @@
 //! The programs (seconds to build, the deepest most of it) are built on a
 //! thread of their own from `uci` (or the first `go`) on, in the order a
 //! game needs them: the move program and the ladder's first rung alone,
-//! then the other rungs, shallowest first, on every core; `isready` waits
-//! for them all. A search on a clock waits only for the first rung's
-//! program: a deeper rung whose program is still being built is skipped
-//! and said so (`info string depth N skipped: ...`), so that a `go` sent
-//! right after launch answers within its time.
+//! then the other rungs, shallowest first, on every core. `isready` waits
+//! for the first two only (what any search needs to answer). A search on
+//! a clock waits only for them too: a deeper rung whose program is still
+//! being built is skipped and said so (`info string depth N skipped:
+//! ...`), so that a `go` sent right after launch, or right after the
+//! `readyok` a GUI waits for before its first `go`, answers within its
+//! time. A search without a clock waits for its programs.
 //!
 //! This module owns the session and what each line means; the loop and
 //! its threads are `uci::serve`, the parsing of `position` and `go`
@@ -349,22 +351,26 @@ fn start_warm_up() {
     STARTED.call_once(|| {
         thread::spawn(|| {
             let (first, rest) = LADDER.split_at(1);
-            let mut out = build(first);
-            out.extend(build(rest));
-            let _ = WARMED.set(out);
+            let _ = FIRST_BUILT.set(build(first));
+            let _ = ALL_BUILT.set(build(rest));
         });
     });
 }
 
-/// What the warm-up thread said when it was done.
-static WARMED: OnceLock<Vec<String>> = OnceLock::new();
+/// What the warm-up said once the move program and the first rung were
+/// built.
+static FIRST_BUILT: OnceLock<Vec<String>> = OnceLock::new();
+/// What it said once the other rungs were.
+static ALL_BUILT: OnceLock<Vec<String>> = OnceLock::new();
 
-/// Waits for the warm-up, then builds what a search up to `top` needs
-/// beyond the ladder; the failures as `info string` lines.
-fn wait_warm_up(top: Depth) -> Vec<String> {
+/// Waits for what any search needs to answer (the move program and the
+/// first rung), not for the deeper rungs, which a search on a clock skips
+/// while they are built and a search without one waits for; the failures
+/// known so far as `info string` lines.
+fn wait_ready() -> Vec<String> {
     start_warm_up();
-    let mut out = WARMED.wait().clone();
-    out.extend(build(&rungs_to(top)));
+    let mut out = FIRST_BUILT.wait().clone();
+    out.extend(ALL_BUILT.get().into_iter().flatten().cloned());
     out
 }
 
@@ -423,7 +429,7 @@ pub(crate) fn handle(line: &str, session: &mut Session, at: Instant) -> Handled 
             out.into()
         }
         "isready" => {
-            let mut out = wait_warm_up(session.depth);
+            let mut out = wait_ready();
             out.push("readyok".into());
             out.into()
         }
@@ -510,7 +516,7 @@ fn set_option(args: &[&str], session: &mut Session) -> Option<String> {
         Ok(depth) => {
             session.depth = depth;
             // A depth off the ladder is built beside it, so that a search
-            // on a clock finds it built (`isready` waits for it).
+            // on a clock finds it built once it is.
             if !LADDER.contains(&depth) {
                 thread::spawn(move || build(&[depth]));
             }
@@ -670,8 +676,10 @@ mod tests {
     fn go_prints_info_then_a_legal_bestmove() {
         let mut s = Session::new();
         lines(&mut s, "position startpos moves e2e4");
-        // Built: a search on a clock leaves out programs not built yet.
         assert_eq!(lines(&mut s, "isready"), ["readyok"]);
+        // Depth 3 built: a search on a clock skips a program not built
+        // yet, and `isready` waits only for the first rung's.
+        chess::reply_pass(Depth::new(3).unwrap()).unwrap();
         // A 1 s clock leaves a move about 30 ms: depth 2 answers, and
         // depth 3 is not started.
         let out = lines(&mut s, "go wtime 1000 btime 1000");

@@ -302,6 +302,59 @@ impl Drop for Live {
 /// takes.
 const MARGIN: Duration = Duration::from_millis(400);
 
+/// A `go` on a clock sent at once after launch, or at once after the
+/// `readyok` a GUI such as python-chess waits for before its first `go`,
+/// answers from the first rung without waiting for the deeper rungs'
+/// programs, still being built: it says which it skipped. (Those take
+/// seconds of CPU to build, the first rung's search tens of milliseconds,
+/// so the climb reaches a deeper rung long before its program is ready.)
+#[test]
+fn a_first_go_does_not_wait_for_the_deeper_programs() {
+    for ready_first in [false, true] {
+        let mut engine = Live::start();
+        engine.send("uci");
+        if ready_first {
+            engine.send("ucinewgame");
+            engine.send("isready");
+            engine.until("readyok", Duration::from_secs(60));
+        }
+        engine.send("position startpos");
+        engine.send("go wtime 10000 btime 10000 winc 100 binc 100");
+        let mut said = Vec::new();
+        let best = loop {
+            let (line, _) = engine.until("", Duration::from_secs(60));
+            if line.starts_with("bestmove") {
+                break line;
+            }
+            if line.starts_with("info") {
+                said.push(line);
+            }
+        };
+        engine.send("quit");
+        assert_legal_bestmove(&best, &position(START_FEN, &[]));
+        let finished: Vec<&str> = said
+            .iter()
+            .filter_map(|l| l.strip_prefix("info depth ")?.split(' ').next())
+            .collect();
+        let skipped: Vec<&str> = said
+            .iter()
+            .filter_map(|l| {
+                let rest = l.strip_prefix("info string depth ")?;
+                let (depth, why) = rest.split_once(' ')?;
+                (why == "skipped: its program is still being built").then_some(depth)
+            })
+            .collect();
+        assert_eq!(finished.first(), Some(&"2"), "{said:#?}");
+        assert!(!skipped.is_empty(), "ready first: {ready_first}; {said:#?}");
+        assert!(
+            skipped
+                .iter()
+                .all(|d| ["3", "5", "6"].contains(d) && !finished.contains(d)),
+            "{said:#?}"
+        );
+    }
+}
+
 #[test]
 fn go_answers_within_its_time_and_stop_answers_at_once() {
     let mut engine = Live::start();
