@@ -60,6 +60,31 @@ pub struct Analysis {
     /// or could not be read: what matches at a place may depend on the
     /// text before it.
     pub looks: bool,
+    /// Where matches lie on a *lined* state, one whose every thread start
+    /// but at its first byte follows a `\n` (see [`Lined`]); `None` when
+    /// the pattern looks around, can match the empty string, or could
+    /// not be read.
+    pub lined: Option<Lined>,
+}
+
+/// Where a pattern's matches lie on a lined state (every thread start
+/// after a `\n`). A match that runs from one thread into the next
+/// holds the `\n` that ends the first and the `%` that starts the next,
+/// side by side: a pattern none of whose matches holds `\n%` stays in
+/// one piece there, whatever its classes say of `%`; one whose `\n%`
+/// comes only after at most `cross` newlines of the match (say
+/// `(%%\n#stack:\n)([^\n]*)\n`, which reaches the next thread only
+/// from a thread with no line after its head) stays in a thread that has
+/// more newlines than that, counted from the head it starts at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lined {
+    /// The kind of piece every match starts in: the head it starts with
+    /// (`%%`, `` %` ``, `%tag\n`), or [`Reach::AnyPiece`].
+    pub reach: Reach,
+    /// `None`: no match holds `\n%`. `Some(n)`: a match's `\n%` comes
+    /// at its `n`-th newline at the latest (`usize::MAX`: no bound);
+    /// then `reach` is a head.
+    pub cross: Option<usize>,
 }
 
 /// Every fact the executor asks of one pattern, derived once from its
@@ -109,6 +134,7 @@ fn analysis_of(superset: Option<&Hir>) -> Analysis {
         needle: None,
         needle_leads: false,
         looks: true,
+        lined: None,
     };
     let Some(hir) = superset else {
         return unread;
@@ -139,6 +165,9 @@ fn analysis_of(superset: Option<&Hir>) -> Analysis {
         },
         None => (Reach::AnyPiece, Hir::clone(hir)),
     };
+    let lined = (!looks && !empty)
+        .then(|| lined_of(hir, &reach))
+        .flatten();
     let reach = if looks || empty || can_match_percent(&rest) {
         Reach::Global
     } else {
@@ -150,6 +179,133 @@ fn analysis_of(superset: Option<&Hir>) -> Analysis {
         needle,
         needle_leads,
         looks,
+        lined,
+    }
+}
+
+/// The [`Lined`] fact of a pattern without anchors or look-around that
+/// cannot match the empty string, whose head (read as for [`Reach`]) is
+/// `head` (`Global` when it has none on every path).
+fn lined_of(hir: &Hir, head: &Reach) -> Option<Lined> {
+    let cross = seams(hir).cross;
+    match head {
+        Reach::Global | Reach::AnyPiece => cross.is_none().then_some(Lined {
+            reach: Reach::AnyPiece,
+            cross: None,
+        }),
+        _ => Some(Lined {
+            reach: head.clone(),
+            cross,
+        }),
+    }
+}
+
+/// What the analysis of `\n%` keeps of a sub-pattern (see [`Lined`]).
+#[derive(Debug, Clone, Copy)]
+struct Seams {
+    /// It can match the empty string.
+    nullable: bool,
+    /// A match of it can start with `%`.
+    first_percent: bool,
+    /// A match of it can end with `\n`.
+    last_newline: bool,
+    /// The most newlines a match of it holds (`usize::MAX`: no bound).
+    lines: usize,
+    /// A match of it can hold `\n%`, at its this many newlines at the
+    /// latest.
+    cross: Option<usize>,
+}
+
+/// [`Seams`] of `hir`.
+fn seams(hir: &Hir) -> Seams {
+    let none = Seams {
+        nullable: true,
+        first_percent: false,
+        last_newline: false,
+        lines: 0,
+        cross: None,
+    };
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => none,
+        HirKind::Literal(lit) => {
+            let b = &lit.0;
+            let mut seams = Seams {
+                nullable: b.is_empty(),
+                first_percent: b.first() == Some(&b'%'),
+                last_newline: b.last() == Some(&b'\n'),
+                ..none
+            };
+            for (i, &c) in b.iter().enumerate() {
+                if c == b'\n' {
+                    seams.lines += 1;
+                    if b.get(i + 1) == Some(&b'%') {
+                        seams.cross = Some(seams.lines);
+                    }
+                }
+            }
+            seams
+        }
+        HirKind::Class(c) => {
+            let newline = class_has(c, b'\n');
+            Seams {
+                nullable: false,
+                first_percent: class_has(c, b'%'),
+                last_newline: newline,
+                lines: usize::from(newline),
+                cross: None,
+            }
+        }
+        HirKind::Capture(c) => seams(&c.sub),
+        HirKind::Repetition(r) => {
+            let s = seams(&r.sub);
+            let lines = match r.max {
+                _ if s.lines == 0 => 0,
+                Some(max) => s.lines.saturating_mul(max as usize),
+                None => usize::MAX,
+            };
+            let seam = s.last_newline && s.first_percent && r.max.is_none_or(|m| m >= 2);
+            Seams {
+                nullable: r.min == 0 || s.nullable,
+                first_percent: s.first_percent,
+                last_newline: s.last_newline,
+                lines,
+                cross: (s.cross.is_some() || seam).then_some(lines),
+            }
+        }
+        HirKind::Concat(hs) => hs.iter().fold(none, |a, h| {
+            let b = seams(h);
+            let seam = (a.last_newline && b.first_percent).then_some(a.lines);
+            let inside = b.cross.map(|c| a.lines.saturating_add(c));
+            Seams {
+                nullable: a.nullable && b.nullable,
+                first_percent: a.first_percent || (a.nullable && b.first_percent),
+                last_newline: b.last_newline || (b.nullable && a.last_newline),
+                lines: a.lines.saturating_add(b.lines),
+                cross: a.cross.max(seam).max(inside),
+            }
+        }),
+        HirKind::Alternation(hs) => {
+            let mut all = hs.iter().map(seams);
+            let first = all.next().unwrap_or(none);
+            all.fold(first, |a, b| Seams {
+                nullable: a.nullable || b.nullable,
+                first_percent: a.first_percent || b.first_percent,
+                last_newline: a.last_newline || b.last_newline,
+                lines: a.lines.max(b.lines),
+                cross: a.cross.max(b.cross),
+            })
+        }
+    }
+}
+
+/// Whether the class holds the byte `b` (ASCII).
+fn class_has(class: &Class, b: u8) -> bool {
+    match class {
+        Class::Unicode(c) => c
+            .ranges()
+            .iter()
+            .any(|r| r.start() <= char::from(b) && char::from(b) <= r.end()),
+        Class::Bytes(c) => c.ranges().iter().any(|r| r.start() <= b && b <= r.end()),
     }
 }
 

@@ -12,6 +12,7 @@
 use std::sync::{Mutex, PoisonError};
 
 use super::replace::Scratchpad;
+use super::threads::Table;
 
 /// What one run uses.
 #[derive(Default)]
@@ -20,6 +21,8 @@ pub(super) struct Cache {
     pub(super) pad: Scratchpad,
     /// The two halves' of a two-halves stretch (see `halves`).
     pub(super) halves: [HalfSpace; 2],
+    /// The table of threads of a stretch run on it (see `threads`).
+    pub(super) table: Table,
 }
 
 /// What one half of a two-halves stretch keeps between stretches: the

@@ -102,7 +102,7 @@ impl Executor {
         Ok(Self::finish(stats, state, start))
     }
 
-    fn check_size(&self, rewrite: usize, len: usize) -> Result<(), ExecError> {
+    pub(super) fn check_size(&self, rewrite: usize, len: usize) -> Result<(), ExecError> {
         if len > self.config.max_state_bytes {
             return Err(ExecError::StateTooLarge {
                 rewrite,
@@ -133,7 +133,7 @@ impl Executor {
     ) -> Result<Stats, ExecError> {
         let start = Instant::now();
         let mut stats = self.new_stats(state);
-        let Cache { pad, halves } = cache;
+        let Cache { pad, halves, table } = cache;
         let mut lane = LoopState {
             ascii: self.ascii_templates && state.is_ascii(),
             stop,
@@ -142,22 +142,36 @@ impl Executor {
         };
         // No stretch is tried again before this step after one fell back.
         let mut sequential_until = 0;
+        // Nor on the table, after the table declined one.
+        let mut whole_until = 0;
         let mut index = 0;
         while index < self.steps.len() {
             check_stop(stop, index)?;
-            if self.config.parallel
-                && !self.config.profile
-                && index >= sequential_until
-                && state.len() >= self.config.split_bytes
-                && self.stretch_end[index] - index >= MIN_STRETCH
+            let end = self.table_end[index];
+            if self.config.thread_table
+                && index >= whole_until
+                && end - index >= MIN_STRETCH
+                && state.len() >= self.config.table_bytes
             {
-                let end = self.stretch_end[index];
-                if self.run_halves(index..end, state, &lane, &mut stats, halves)? {
-                    lane.found.version += 1;
+                if self.run_table(index..end, state, &mut lane, &mut stats, table)? {
                     index = end;
                     continue;
                 }
-                sequential_until = end;
+                whole_until = end;
+            }
+            let end = self.stretch_end[index];
+            if index >= sequential_until && end - index >= MIN_STRETCH {
+                if self.config.parallel
+                    && !self.config.profile
+                    && state.len() >= self.config.split_bytes
+                {
+                    if self.run_halves(index..end, state, &lane, &mut stats, halves)? {
+                        lane.found.version += 1;
+                        index = end;
+                        continue;
+                    }
+                    sequential_until = end;
+                }
             }
             let t0 = self.config.profile.then(Instant::now);
             let did = self.step(index, state, &mut lane)?;
@@ -249,7 +263,7 @@ impl Executor {
 }
 
 /// [`ExecError::Stopped`] before rewrite `rewrite` when `stop` is due.
-fn check_stop(stop: &Stop, rewrite: usize) -> Result<(), ExecError> {
+pub(super) fn check_stop(stop: &Stop, rewrite: usize) -> Result<(), ExecError> {
     match stop.due() {
         Some(reason) => Err(ExecError::Stopped { rewrite, reason }),
         None => Ok(()),

@@ -42,6 +42,7 @@ mod replace;
 mod strategy;
 #[cfg(test)]
 mod tests;
+mod threads;
 
 use std::time::Duration;
 
@@ -73,6 +74,18 @@ pub struct Config {
     pub parallel: bool,
     /// States shorter than this many bytes are not split.
     pub split_bytes: usize,
+    /// Run stretches of thread-confined rewrites on the state as a table
+    /// of threads, each rewrite only on the threads it can match in (see
+    /// [`Executor::run`]).
+    pub thread_table: bool,
+    /// States shorter than this many bytes run their stretches on the
+    /// whole state.
+    pub table_bytes: usize,
+    /// A rewrite runs on the table when the threads it would visit, each
+    /// priced as this many bytes of the state, come to no more than the
+    /// state's length (or [`Config::table_bytes`]); otherwise on the
+    /// whole state. 0: always on the table.
+    pub visit_bytes: usize,
     /// Record the wall time of every rewrite in [`Stats::per_rewrite`].
     pub profile: bool,
     /// Let our own matcher (see [`backtrack`]) run the patterns it
@@ -95,6 +108,9 @@ impl Default for Config {
             fancy_backtrack_limit: 1_000_000,
             parallel: true,
             split_bytes: SPLIT_BYTES,
+            thread_table: true,
+            table_bytes: threads::TABLE_BYTES,
+            visit_bytes: threads::VISIT_BYTES,
             profile: false,
             own_matcher: true,
             byte_ranks: ByteRanks::grammar(),
@@ -199,6 +215,9 @@ pub struct Stats {
     pub executed: usize,
     /// Rewrites skipped by a fast path (provably no-ops).
     pub skipped: usize,
+    /// Rewrites run on the table of threads: on the threads they can
+    /// match in, not on the whole state (see [`Config::thread_table`]).
+    pub on_table: usize,
     /// Rewrites that changed the state.
     pub changed: usize,
     /// Largest state length seen, in bytes.
@@ -231,6 +250,9 @@ pub struct Executor {
     /// (the first step after it that is not, or the program's end): such
     /// a stretch can run on two halves of the state at once.
     stretch_end: Vec<usize>,
+    /// Per step, the end of the stretch of steps that can run on the
+    /// table of threads it starts (see `threads`).
+    table_end: Vec<usize>,
     /// One per step.
     gates: Vec<Gate>,
     /// The distinct texts of all steps' probes.

@@ -21,6 +21,7 @@ use super::cache::Pool;
 use super::deferred::Deferred;
 use super::gate::{Gate, NO_PROBE};
 use super::reading::Reading;
+use super::threads::OnTable;
 use super::strategy::{
     AsciiForm, Edit, FancyAtPrefix, FancySearch, Literal, Own, Python, RegexAtPrefix, RegexSearch,
     Strategy,
@@ -40,6 +41,10 @@ pub(super) struct Step {
     /// Its matches lie inside one piece and nothing before a place
     /// changes what matches there: it can run on two halves of the state.
     pub(super) confined: bool,
+    /// The pieces of the table of threads it can match in, and what they
+    /// must be for it to run there (see `threads`); `None`: it runs on
+    /// the whole state.
+    pub(super) on_table: Option<OnTable>,
     /// The replacement can add a thread (a fork): it writes two thread
     /// heads, or one not at its start, or copies a group that can hold one.
     /// Others leave the count as it was or lower it.
@@ -94,7 +99,8 @@ impl Executor {
             })
         });
         Ok(Executor {
-            stretch_end: stretch_ends(&steps),
+            stretch_end: stretch_ends(&steps, |s| s.confined),
+            table_end: stretch_ends(&steps, |s| s.on_table.is_some()),
             steps,
             gates,
             probes: probes.finders,
@@ -312,6 +318,7 @@ fn compile_python(pattern: &str, config: &Config) -> Result<Compiled, EngineErro
                 needle,
                 needle_leads,
                 looks: true,
+                lined: None,
             },
             None,
         ),
@@ -431,6 +438,7 @@ fn step_of(r: &Rewrite, id: usize, c: &Compiled, stripped: bool, ranks: ByteRank
         },
         reach: analysis.reach.clone(),
         confined: analysis.reach != Reach::Global && !analysis.looks,
+        on_table: OnTable::of(analysis),
         adds_threads: adds_threads(&c.percent_groups, &r.replacement, &analysis.reach),
     }
 }
@@ -449,12 +457,12 @@ fn literal_of(template: &Template) -> Option<String> {
     })
 }
 
-/// Per step, the end of the stretch of thread-confined steps it starts
-/// (the first step after it that is not, or the program's end).
-fn stretch_ends(steps: &[Step]) -> Vec<usize> {
+/// Per step, the end of the stretch of steps that are `in_stretch` it
+/// starts (the first step after it that is not, or the program's end).
+fn stretch_ends(steps: &[Step], in_stretch: impl Fn(&Step) -> bool) -> Vec<usize> {
     let mut stretch_end = vec![steps.len(); steps.len()];
     for i in (0..steps.len()).rev() {
-        stretch_end[i] = match (steps[i].confined, stretch_end.get(i + 1)) {
+        stretch_end[i] = match (in_stretch(&steps[i]), stretch_end.get(i + 1)) {
             (false, _) => i,
             (true, Some(&end)) => end,
             (true, None) => steps.len(),

@@ -126,7 +126,7 @@ fn stretch(
     stop: &Stop,
     stats: &mut Stats,
 ) -> bool {
-    let Cache { pad, halves } = &mut Cache::default();
+    let Cache { pad, halves, .. } = &mut Cache::default();
     let lane = LoopState {
         ascii: state.is_ascii(),
         stop,

@@ -12,3 +12,4 @@ mod js_differential;
 mod matcher;
 mod python;
 mod python_differential;
+mod thread_table;
