@@ -53,6 +53,11 @@ pub(crate) struct BenchArgs {
     /// (no backtracking matcher of our own), to measure what ours gives.
     #[arg(long, alias = "no-backtrack")]
     pub no_own_matcher: bool,
+    /// Keep the fast paths but run every stretch of thread-local
+    /// rewrites on the whole state (no table of threads), to measure
+    /// what the table gives.
+    #[arg(long)]
+    pub no_thread_table: bool,
     /// Instead of the table, list the N rewrites that took longest over
     /// the whole suite (fastest of the runs, summed over turns), and the
     /// time per instruction name; with `--python`, CPython's time for the
@@ -282,12 +287,13 @@ fn run_python(
 }
 
 /// Our executor's settings for `--program` (`run`'s, with `--naive`,
-/// `--sequential` and `--no-own-matcher` applied).
+/// `--sequential`, `--no-own-matcher` and `--no-thread-table` applied).
 pub(crate) fn program_config(args: &BenchArgs) -> regex_vm::Config {
     regex_vm::Config {
         naive: args.naive,
         parallel: !args.sequential,
         own_matcher: !args.no_own_matcher,
+        thread_table: !args.no_thread_table,
         ..crate::run::file_config(crate::run::DEFAULT_MAX_STATE_BYTES)
     }
 }
@@ -326,27 +332,33 @@ pub(crate) fn run(args: BenchArgs) -> Result<()> {
                 profile: true,
                 parallel: !args.sequential,
                 own_matcher: !args.no_own_matcher,
+                thread_table: !args.no_thread_table,
                 ..chess::config_for(args.depth)
             },
         );
     }
-    let executor =
-        if args.naive || args.sequential || args.no_own_matcher || args.split_bytes.is_some() {
-            let config = chess::config_for(args.depth);
-            other = regex_vm::Executor::new(
-                &pass.program,
-                regex_vm::Config {
-                    naive: args.naive,
-                    parallel: !args.sequential,
-                    own_matcher: !args.no_own_matcher,
-                    split_bytes: args.split_bytes.unwrap_or(config.split_bytes),
-                    ..config
-                },
-            )?;
-            &other
-        } else {
-            &pass.executor
-        };
+    let executor = if args.naive
+        || args.sequential
+        || args.no_own_matcher
+        || args.no_thread_table
+        || args.split_bytes.is_some()
+    {
+        let config = chess::config_for(args.depth);
+        other = regex_vm::Executor::new(
+            &pass.program,
+            regex_vm::Config {
+                naive: args.naive,
+                parallel: !args.sequential,
+                own_matcher: !args.no_own_matcher,
+                thread_table: !args.no_thread_table,
+                split_bytes: args.split_bytes.unwrap_or(config.split_bytes),
+                ..config
+            },
+        )?;
+        &other
+    } else {
+        &pass.executor
+    };
     let states: Vec<String> = turns.iter().map(turn_state).collect::<Result<_>>()?;
     let mut results = Vec::new();
     // Drawn on a terminal only; a pipe gets the table alone.

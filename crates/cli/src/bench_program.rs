@@ -38,7 +38,7 @@ pub(crate) struct Job<'a> {
     /// JSON instead of a table.
     pub json: bool,
     /// Our executor's settings (`run`'s, or with `--naive`,
-    /// `--sequential`, `--no-own-matcher`).
+    /// `--sequential`, `--no-own-matcher`, `--no-thread-table`).
     pub config: regex_vm::Config,
 }
 

@@ -165,9 +165,7 @@ fn analysis_of(superset: Option<&Hir>) -> Analysis {
         },
         None => (Reach::AnyPiece, Hir::clone(hir)),
     };
-    let lined = (!looks && !empty)
-        .then(|| lined_of(hir, &reach))
-        .flatten();
+    let lined = (!looks && !empty).then(|| lined_of(hir, &reach)).flatten();
     let reach = if looks || empty || can_match_percent(&rest) {
         Reach::Global
     } else {

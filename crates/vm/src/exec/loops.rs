@@ -1,7 +1,8 @@
 //! The two loops over the rewrites: the plain loop, every rewrite on the
 //! whole state by its pattern's strategy, and the fast loop, which skips
 //! the rewrites a gate proves cannot match and hands stretches of
-//! thread-confined rewrites to `halves`; with the step that runs one
+//! rewrites that stay in their threads to `threads` (the table of
+//! threads) or `halves` (two cores); with the step that runs one
 //! rewrite and the counting of what it did ([`Stats`]).
 //!
 //! It owns the order of the rewrites, the stop's checks between them, the
@@ -116,15 +117,17 @@ impl Executor {
     /// The fast loop: the plain loop, minus the rewrites that provably
     /// change nothing: those whose pattern needs a kind of thread the state
     /// does not have (see `analysis`), or a literal it does not contain;
-    /// and stretches of thread-confined rewrites on big enough states run
-    /// on two halves at once (see [`Executor::run_halves`]). Profiling runs
-    /// every rewrite here, one at a time, so that each has its own time.
+    /// stretches of rewrites that stay in their threads run on the table
+    /// of threads when it has few threads to visit for the state's length
+    /// (see [`Executor::run_table`]), and otherwise, on big enough states,
+    /// on two halves at once (see [`Executor::run_halves`]). Profiling
+    /// runs every rewrite one at a time (on the table or the whole
+    /// state), so that each has its own time.
     ///
-    /// (A version that held the state as one piece per thread and ran each
-    /// rewrite only on the pieces it could touch, in parallel, was measured
-    /// and dropped: the regex crate's own literal prefilter already jumps
-    /// over paused threads, and per-piece calls cost more than they saved;
-    /// see docs/experiments.md, "Executor: dropped".)
+    /// (Holding every state as one piece per thread, each rewrite on
+    /// rayon over its pieces, was measured slower on the chess program,
+    /// whose rewrites visit most threads: docs/log.md, "One piece per
+    /// thread". The table is taken only where a rewrite visits few.)
     pub(super) fn run_fast(
         &self,
         state: &mut String,
@@ -160,18 +163,18 @@ impl Executor {
                 whole_until = end;
             }
             let end = self.stretch_end[index];
-            if index >= sequential_until && end - index >= MIN_STRETCH {
-                if self.config.parallel
-                    && !self.config.profile
-                    && state.len() >= self.config.split_bytes
-                {
-                    if self.run_halves(index..end, state, &lane, &mut stats, halves)? {
-                        lane.found.version += 1;
-                        index = end;
-                        continue;
-                    }
-                    sequential_until = end;
+            if index >= sequential_until
+                && end - index >= MIN_STRETCH
+                && self.config.parallel
+                && !self.config.profile
+                && state.len() >= self.config.split_bytes
+            {
+                if self.run_halves(index..end, state, &lane, &mut stats, halves)? {
+                    lane.found.version += 1;
+                    index = end;
+                    continue;
                 }
+                sequential_until = end;
             }
             let t0 = self.config.profile.then(Instant::now);
             let did = self.step(index, state, &mut lane)?;

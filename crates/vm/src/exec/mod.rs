@@ -21,8 +21,10 @@
 //!   [`backtrack`], our matcher; `deferred` builds a `regex` automaton when
 //!   it first runs);
 //! - `loops` runs the rewrites in order (the plain loop and the fast one),
-//!   `gate` skips those that cannot match, `halves` runs stretches of
-//!   thread-confined rewrites on two halves of the state;
+//!   `gate` skips those that cannot match, `threads` runs stretches of
+//!   rewrites that stay in their threads on the state as a table of
+//!   threads (each rewrite on the threads it can match in), `halves` runs
+//!   stretches of thread-confined rewrites on two halves of the state;
 //! - `cache` holds what a run keeps between rewrites and runs, owned by
 //!   the executor and passed explicitly to the loops.
 //!
@@ -300,9 +302,12 @@ impl Executor {
 
     /// Applies every rewrite once, in order, to `state`.
     ///
-    /// With [`Config::parallel`], a stretch of rewrites whose matches all
-    /// provably lie inside single threads runs on the two halves of a big
-    /// enough state at once (see [`Executor::run_halves`]); the bytes, the
+    /// With [`Config::thread_table`], a stretch of rewrites whose matches
+    /// provably stay inside single threads runs on the state as a table
+    /// of threads, each rewrite only on the threads it can match in (see
+    /// [`Executor::run_table`]); with [`Config::parallel`], such a stretch
+    /// with too many threads to visit runs on the two halves of a big
+    /// enough state at once (see [`Executor::run_halves`]). The bytes, the
     /// changes counted and the peaks are those of the one-at-a-time loop.
     ///
     /// # Errors

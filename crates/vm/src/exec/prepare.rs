@@ -21,11 +21,11 @@ use super::cache::Pool;
 use super::deferred::Deferred;
 use super::gate::{Gate, NO_PROBE};
 use super::reading::Reading;
-use super::threads::OnTable;
 use super::strategy::{
     AsciiForm, Edit, FancyAtPrefix, FancySearch, Literal, Own, Python, RegexAtPrefix, RegexSearch,
     Strategy,
 };
+use super::threads::OnTable;
 use super::{CompileError, Config, EngineError, Executor};
 use crate::program::{Engine, Piece, Program, Rewrite, Template};
 use crate::ranks::ByteRanks;

@@ -431,7 +431,6 @@ impl Executor {
         };
         table.cut(state);
         if !self.worth(table, on) {
-
             table.assemble(state);
             return Ok(false);
         }
@@ -495,7 +494,8 @@ impl Executor {
         lane: &mut LoopState<'_>,
     ) -> Ran {
         if !table.gather(on)
-            || table.visit.len() * self.config.visit_bytes > table.len.max(self.config.table_bytes) {
+            || table.visit.len() * self.config.visit_bytes > table.len.max(self.config.table_bytes)
+        {
             return Ran::Whole;
         }
         let step = &self.steps[index];
@@ -544,4 +544,3 @@ impl Executor {
         })
     }
 }
-

@@ -98,7 +98,10 @@ fn a_pattern_that_crosses_threads_runs_on_the_whole_state() {
     let stats = same_as_naive(&pairs, THREADS, 0);
     assert_eq!(stats.on_table, LOCAL.len());
     let (joined, _) = run(&program(&pairs), THREADS, naive());
-    assert_eq!(joined.matches('%').count(), THREADS.matches('%').count() - 1);
+    assert_eq!(
+        joined.matches('%').count(),
+        THREADS.matches('%').count() - 1
+    );
 }
 
 /// Condition: a line pattern (`(%%\n#stack:\n)([^\n]*)\n`, which reaches
@@ -254,7 +257,10 @@ const THREAD_LOCAL: &[(&str, &str)] = &[
     (r"%f1\n", "%%\n"),
     (r"%%\n", "%d\n"),
     (r"%d\n", "%%\n"),
-    (r"%%([^%]*#x: )([^;\n]*);([^\n]*)(\n#y: )[^\n]*([^%]*)", r"%k\1\4\2\5%%\1\3\4\2\5"),
+    (
+        r"%%([^%]*#x: )([^;\n]*);([^\n]*)(\n#y: )[^\n]*([^%]*)",
+        r"%k\1\4\2\5%%\1\3\4\2\5",
+    ),
     (r"%k\n", "%%\n"),
     (r"%%\n#stack:\nF\n[^%]*", ""),
     (r"(%%[^%]*#x: )([^;\n]*;)\2+", r"\1\2"),
