@@ -213,7 +213,11 @@ pub enum ExecError {
 pub struct Stats {
     /// Rewrites in the program.
     pub rewrites: usize,
-    /// Rewrites actually run by a regex engine.
+    /// Rewrites actually run by a regex engine. On the table of threads
+    /// a rewrite counts as run when a thread of its kind is there, on the
+    /// whole state when its gate lets it through; so this count (and
+    /// `skipped`) depends on where a stretch begins, while the state's
+    /// bytes and `changed` do not.
     pub executed: usize,
     /// Rewrites skipped by a fast path (provably no-ops).
     pub skipped: usize,
