@@ -98,6 +98,20 @@ pub(crate) struct BenchArgs {
     /// per scanned byte, the figures the model is calibrated on.
     #[arg(long, conflicts_with_all = ["python", "profile", "json"])]
     pub cost_model: bool,
+    /// Instead of the turn suite, time our Python engine against CPython's
+    /// `re` on N generated patterns of each shape it exists for
+    /// (back-reference, look-around, alternation, possessive, lazy), each
+    /// on the same subject in one sitting, and print the ratios per case
+    /// and shape with their median and worst.
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with_all = ["positions", "python", "profile", "program", "cost_model"]
+    )]
+    pub engine: Option<usize>,
+    /// With `--engine`: the generator's seed.
+    #[arg(long, default_value_t = 1, requires = "engine")]
+    pub seed: u64,
 }
 
 const DEFAULT_SUITE: &str = include_str!("../../../tests/data/bench.epd");

@@ -25,6 +25,7 @@ mod bench;
 mod bench_cost;
 mod bench_program;
 mod corpus;
+mod engine_bench;
 mod fuzz;
 mod listing;
 mod notation;
@@ -342,6 +343,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Fuzz(args) => return fuzz::run(args),
         Command::Uci => uci::run()?,
         Command::Bench(args) => match (&args.program, args.profile) {
+            _ if args.engine.is_some() => engine_bench::run(&engine_bench::Job {
+                per_shape: args.engine.unwrap_or_default(),
+                seed: args.seed,
+                runs: args.runs,
+                json: args.json,
+            })?,
             (None, _) => bench::run(args)?,
             (Some(program), None) => bench_program::run(&bench_program::Job {
                 program,
