@@ -10,8 +10,11 @@
 //! finds. Its recursion follows the tree, whose depth `parse` bounds.
 //! It runs nothing.
 
+use memchr::memmem::Finder;
+
 use super::ast::{self, Anchor, CharSet, CharTest, Greed, Node};
-use super::prog::{Follow, Inst, Pc, Prog};
+use super::lead::{lead, positive, ByteSet, Lead};
+use super::prog::{Branches, Follow, Inst, Pc, Prog};
 use super::unicode;
 
 /// The program of a parsed pattern with `groups` capturing groups.
@@ -41,6 +44,9 @@ pub(crate) fn compile(node: &Node, groups: usize) -> Prog {
     for ch in prefix {
         push_utf8(&mut bytes, ch);
     }
+    let behind = behind(&node).into_bytes();
+    let finder = |b: &[u8]| (!b.is_empty()).then(|| Finder::new(b).into_owned());
+    let start = lead(&node).bytes().filter(|s| !s.is_all());
     Prog {
         lead_run: lead_run(&c.insts),
         filter: search_filter,
@@ -48,9 +54,11 @@ pub(crate) fn compile(node: &Node, groups: usize) -> Prog {
         slots: 2 * (groups + 1),
         loops: c.loops as usize,
         anchored_start: anchored(&node),
-        behind: behind(&node).into_bytes(),
-        prefix: bytes,
-        first: first(&node),
+        behind_finder: finder(&behind),
+        behind,
+        prefix_finder: finder(&bytes),
+        start_bytes: start.and_then(|s| s.few()).map(Vec::into_boxed_slice),
+        start,
     }
 }
 
@@ -169,6 +177,27 @@ impl Compiler {
     }
 
     fn alternation(&mut self, branches: &[Node]) {
+        if self.may_dispatch(branches.len(), || branches.iter().any(has_groups)) {
+            let leads: Vec<Lead> = branches.iter().map(lead).collect();
+            let at = self.pc();
+            self.push(Inst::Match);
+            let mut starts = Vec::with_capacity(branches.len());
+            let mut jumps = Vec::new();
+            for (i, b) in branches.iter().enumerate() {
+                starts.push(self.pc());
+                self.emit(b);
+                if i + 1 < branches.len() {
+                    jumps.push(self.pc());
+                    self.push(Inst::Jmp(0));
+                }
+            }
+            let end = self.pc();
+            for j in jumps {
+                self.insts[j as usize] = Inst::Jmp(end);
+            }
+            self.insts[at as usize] = Inst::Branch(Box::new(branch_table(&leads, starts)));
+            return;
+        }
         let mut jumps = Vec::new();
         for (i, b) in branches.iter().enumerate() {
             if i + 1 < branches.len() {
@@ -187,6 +216,15 @@ impl Compiler {
         for j in jumps {
             self.insts[j as usize] = Inst::Jmp(end);
         }
+    }
+
+    /// Whether `n` choices may be dispatched by the next byte (a
+    /// `Branch`): not too many for a table, and none of them passed over
+    /// could have left a capture behind (a leaky save, inside a
+    /// possessive loop that no general loop encloses, is kept when its
+    /// alternative fails).
+    fn may_dispatch(&self, n: usize, groups: impl FnOnce() -> bool) -> bool {
+        n <= Branches::MAX && !(self.possessive && !self.protected && groups())
     }
 
     fn repeat(&mut self, node: &Node, min: u32, max: u32, greed: Greed) {
@@ -221,8 +259,34 @@ impl Compiler {
 
     /// A loop whose body is not one character.
     fn general(&mut self, node: &Node, min: u32, max: u32, greed: Greed) {
-        if min == 1 && max == 1 {
+        if min == max && min <= UNROLL && !has_groups(node) {
+            // A fixed count: no iteration is past the minimum, so the
+            // empty iteration rule cannot arise, and without groups the
+            // copies capture nothing a loop would.
+            for _ in 0..min {
+                self.emit(node);
+            }
+            return;
+        }
+        if min == 0 && max == 1 && self.may_dispatch(2, || has_groups(node)) {
+            // One optional iteration, tried only where it can start (the
+            // counter's only job, the empty iteration rule, cannot arise).
+            let at = self.pc();
+            self.push(Inst::Match);
+            let body = self.pc();
             self.emit(node);
+            let end = self.pc();
+            let (skip, take) = (
+                Lead {
+                    chars: None,
+                    empty: true,
+                },
+                lead(node),
+            );
+            self.insts[at as usize] = Inst::Branch(Box::new(match greed {
+                Greed::Lazy => branch_table(&[skip, take], vec![end, body]),
+                _ => branch_table(&[take, skip], vec![body, end]),
+            }));
             return;
         }
         if min == 0 && max == 1 {
@@ -253,6 +317,7 @@ impl Compiler {
             max,
             lazy: greed == Greed::Lazy,
             exit,
+            body: lead(node).bytes().map(Box::new),
         };
     }
 
@@ -277,6 +342,7 @@ impl Compiler {
             min,
             max,
             exit,
+            body: lead(node).bytes().map(Box::new),
         };
     }
 
@@ -303,6 +369,21 @@ impl Compiler {
                     }
                     match self.insts.get(j) {
                         Some(Inst::Str(s)) => s.first().map_or(Follow::Any, |&b| Follow::Byte(b)),
+                        Some(
+                            Inst::Test(t)
+                            | Inst::RepeatOne {
+                                test: t, min: 1.., ..
+                            },
+                        ) => follow_set(ByteSet::of_ranges(&unicode::normalize(positive(t)))),
+                        Some(Inst::Branch(b)) => {
+                            let mut set = [0u64; 4];
+                            for (byte, row) in b.table.iter().enumerate() {
+                                if *row != 0 {
+                                    set[byte >> 6] |= 1 << (byte & 63);
+                                }
+                            }
+                            follow_set(ByteSet::from_words(set))
+                        }
                         _ => Follow::Any,
                     }
                 }
@@ -311,6 +392,47 @@ impl Compiler {
                 *next = follow;
             }
         }
+    }
+}
+
+/// The most copies of a loop's body a fixed count is written out as.
+const UNROLL: u32 = 4;
+
+/// The table of a `Branch` over branches that start as `leads` say, at
+/// `starts`.
+fn branch_table(leads: &[Lead], starts: Vec<Pc>) -> Branches {
+    let mut table = Box::new([0u64; 256]);
+    let mut at_end = 0;
+    for (i, l) in leads.iter().enumerate() {
+        let bit = 1u64 << i;
+        let set = match (&l.chars, l.empty) {
+            (Some(ranges), false) => Some(ByteSet::of_ranges(ranges)),
+            // It can match empty or start with anything: any place.
+            _ => None,
+        };
+        if l.empty {
+            at_end |= bit;
+        }
+        for (b, row) in table.iter_mut().enumerate() {
+            if set.is_none_or(|s| s.contains(b as u8)) {
+                *row |= bit;
+            }
+        }
+    }
+    Branches {
+        starts,
+        table,
+        at_end,
+    }
+}
+
+/// What must follow a run when it is a byte of `set` (no set when it
+/// holds every byte a character starts with).
+fn follow_set(set: ByteSet) -> Follow {
+    if set.is_all() {
+        Follow::Any
+    } else {
+        Follow::Set(Box::new(set))
     }
 }
 
@@ -422,16 +544,6 @@ fn simplify(node: &Node) -> Node {
     }
 }
 
-/// The code points a test passes, as ranges.
-fn positive(t: &CharTest) -> Vec<(u32, u32)> {
-    match t {
-        CharTest::Lit(c) => vec![(*c, *c)],
-        CharTest::Any => vec![(0, 0x10FFFF)],
-        CharTest::NotNewline => vec![(0, 9), (11, 0x10FFFF)],
-        CharTest::Set(s) => s.positive_ranges(),
-    }
-}
-
 /// The test CPython's search puts a place's first character to before
 /// it tries the pattern there, where it differs from the pattern's own
 /// first step: when the pattern's first item (through capturing groups,
@@ -460,7 +572,6 @@ fn lead_run(insts: &[Inst]) -> Option<Pc> {
     let at = insts.iter().position(|i| !matches!(i, Inst::Save { .. }))?;
     match &insts[at] {
         Inst::RepeatOne {
-            greed: Greed::Greedy,
             max: ast::UNBOUNDED,
             ..
         } => Some(at as Pc),
@@ -533,29 +644,5 @@ fn prefix(node: &Node) -> (Vec<u32>, bool) {
             (first[..n].to_vec(), all_same)
         }
         _ => (Vec::new(), false),
-    }
-}
-
-/// A test every match's first character passes, when one is known.
-fn first(node: &Node) -> Option<CharTest> {
-    match node {
-        Node::Char(t) => Some(t.clone()),
-        Node::Seq(items) => {
-            let head = items.first()?;
-            if ast::can_be_empty(head) {
-                return None;
-            }
-            first(head)
-        }
-        Node::Group(_, n) | Node::Atomic(n) | Node::Scoped(n) => first(n),
-        Node::Repeat { node, min, .. } if *min >= 1 => first(node),
-        Node::Alt(branches) => {
-            let mut ranges = Vec::new();
-            for b in branches {
-                ranges.extend(positive(&first(b)?));
-            }
-            Some(CharTest::Set(CharSet::new(ranges, false)))
-        }
-        _ => None,
     }
 }

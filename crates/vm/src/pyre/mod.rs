@@ -28,6 +28,7 @@ mod escape;
 mod facts;
 mod flags;
 mod js;
+mod lead;
 mod parse;
 mod prog;
 mod search;

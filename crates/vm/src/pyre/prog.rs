@@ -4,7 +4,10 @@
 //! It owns the instruction set (what each instruction does is written on
 //! it) and nothing else: `compile` writes programs, `vm` runs them.
 
+use memchr::memmem::Finder;
+
 use super::ast::{Anchor, CharTest, Fold, Greed};
+use super::lead::ByteSet;
 
 /// An instruction's index in [`Prog::insts`].
 pub(crate) type Pc = u32;
@@ -34,6 +37,10 @@ pub(crate) enum Inst {
     Split(Pc),
     /// Try `second` first; on failure `pc + 1` (a lazy `?`).
     SplitLazy(Pc),
+    /// Alternatives in order, each tried only where the text can start
+    /// it (see [`Branches`]): the same choices as a chain of `Split`s,
+    /// less those that would fail at their first character.
+    Branch(Box<Branches>),
     /// Go to.
     Jmp(Pc),
     /// The text group `n` last captured (failing when it has none).
@@ -72,6 +79,10 @@ pub(crate) enum Inst {
         lazy: bool,
         /// Where the loop continues when it leaves.
         exit: Pc,
+        /// The bytes an iteration can start with, when it cannot be
+        /// empty: elsewhere an iteration would fail at once, so it is
+        /// not tried.
+        body: Option<Box<ByteSet>>,
     },
     /// A lazy loop's iteration past its minimum, starting here; its body
     /// follows.
@@ -94,6 +105,10 @@ pub(crate) enum Inst {
         max: u32,
         /// Where the loop continues when it leaves.
         exit: Pc,
+        /// As `LoopCheck`'s: an iteration that would fail at once is not
+        /// tried (a failed iteration leaves no trace, its captures given
+        /// back by the snapshot).
+        body: Option<Box<ByteSet>>,
     },
     /// Pop the innermost barrier (a possessive iteration that failed).
     DropBarrier,
@@ -127,14 +142,45 @@ pub(crate) enum Inst {
     Match,
 }
 
+/// The alternatives of a [`Inst::Branch`], each with where it can start.
+#[derive(Debug, Clone)]
+pub(crate) struct Branches {
+    /// Each branch's first instruction, in the pattern's order.
+    pub(crate) starts: Vec<Pc>,
+    /// For each byte, the branches (a bit each, branch `i` bit `i`) that
+    /// can match at a place whose text starts with that byte: those that
+    /// can start with its character, or match empty.
+    pub(crate) table: Box<[u64; 256]>,
+    /// The branches that can match at the text's end (those that can
+    /// match empty).
+    pub(crate) at_end: u64,
+}
+
+impl Branches {
+    /// The most branches one table holds.
+    pub(crate) const MAX: usize = 64;
+
+    /// The branches that can match at `pos` of `text`.
+    #[inline]
+    pub(crate) fn viable(&self, text: &[u8], pos: usize) -> u64 {
+        match text.get(pos) {
+            Some(&b) => self.table[usize::from(b)],
+            None => self.at_end,
+        }
+    }
+}
+
 /// What must stand where a greedy `RepeatOne` run ends (through the
 /// saves after it), so that giving characters back stops only there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Follow {
     /// Anything.
     Any,
     /// This byte (the first of a byte string).
     Byte(u8),
+    /// A byte of this set (what a character test, a run or the branches
+    /// of an alternation can start with).
+    Set(Box<ByteSet>),
     /// The end of the text (`\Z`).
     End,
     /// The end, or a final newline (`$`).
@@ -154,22 +200,28 @@ pub(crate) struct Prog {
     pub(crate) loops: usize,
     /// Every match starts at the text's start (`\A`, `^` without `(?m)`).
     pub(crate) anchored_start: bool,
-    /// Every match starts with these bytes (exact characters).
-    pub(crate) prefix: Vec<u8>,
+    /// The finder of the bytes every match starts with (exact
+    /// characters), when there are some.
+    pub(crate) prefix_finder: Option<Finder<'static>>,
     /// Every match starts right after these bytes (a look-behind of
-    /// exact text first in the pattern: `(?<=#a:)\d+`).
+    /// exact text first in the pattern: `(?<=#a:)\d+`), and their finder.
     pub(crate) behind: Vec<u8>,
-    /// Every match starts with a character passing this test, when known.
-    pub(crate) first: Option<CharTest>,
+    pub(crate) behind_finder: Option<Finder<'static>>,
+    /// Every match starts with a character whose first byte is in this
+    /// set, when known (see `lead`).
+    pub(crate) start: Option<ByteSet>,
+    /// Its bytes when it has at most three (for `memchr`).
+    pub(crate) start_bytes: Option<Box<[u8]>>,
     /// A test CPython's search puts every place's first character to
     /// (see `compile::filter`): a place whose character fails is not
     /// tried, even where the pattern would match.
     pub(crate) filter: Option<CharTest>,
-    /// The program starts (after saves) with a greedy unbounded
-    /// `RepeatOne` at this index, and nothing in it reads a group
-    /// (no back-reference, no conditional): when a place fails, so does
-    /// every place up to where that run stops, since each tries a subset
-    /// of the ends the first tried and what follows does not depend on
-    /// where the match started.
+    /// The program starts (after saves) with an unbounded `RepeatOne`
+    /// (greedy, lazy or possessive) at this index, and nothing in it
+    /// reads a group (no back-reference, no conditional): when a place
+    /// fails, so does every place up to where that run stops, since each
+    /// tries a subset of the ends the first tried (a possessive run the
+    /// same one) and what follows does not depend on where the match
+    /// started.
     pub(crate) lead_run: Option<Pc>,
 }

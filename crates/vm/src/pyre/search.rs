@@ -6,10 +6,10 @@
 //! every match starts with, a first look-behind of exact text, a
 //! first-character test), over those CPython's own search filter
 //! refuses (see `compile::filter`), and, after a failed place, over the
-//! places inside a leading greedy run (see `Prog::lead_run`). Running the
+//! places inside a leading run (see `Prog::lead_run`). Running the
 //! program at a place is `vm`'s.
 
-use memchr::memmem;
+use memchr::{memchr, memchr2, memchr3};
 
 use super::prog::{Inst, Prog};
 use super::text::{char_at, run_end};
@@ -32,8 +32,8 @@ pub(crate) fn search(
     limits: &SearchLimits<'_>,
 ) -> Result<bool, MatchError> {
     let bytes = text.as_bytes();
-    let finder = (!prog.prefix.is_empty()).then(|| memmem::Finder::new(&prog.prefix));
-    let behind = (!prog.behind.is_empty()).then(|| memmem::Finder::new(&prog.behind));
+    let finder = &prog.prefix_finder;
+    let behind = &prog.behind_finder;
     let mut at = start;
     loop {
         if prog.anchored_start && at > 0 {
@@ -54,14 +54,20 @@ pub(crate) fn search(
                 Some(i) => at += i,
                 None => return Ok(false),
             }
-        } else if let Some(test) = &prog.first {
-            // Pass over characters no match can start with.
-            loop {
-                match char_at(bytes, at) {
-                    None => return Ok(false),
-                    Some((c, n)) if !test.matches(c) => at += n,
-                    Some(_) => break,
-                }
+        } else if let Some(set) = &prog.start {
+            // Pass over characters no match can start with (the set holds
+            // no continuation byte: a byte found starts a character).
+            let rest = &bytes[at..];
+            let found = match prog.start_bytes.as_deref() {
+                Some([]) => None,
+                Some([a]) => memchr(*a, rest),
+                Some([a, b]) => memchr2(*a, *b, rest),
+                Some([a, b, c]) => memchr3(*a, *b, *c, rest),
+                _ => rest.iter().position(|&b| set.contains(b)),
+            };
+            match found {
+                Some(i) => at += i,
+                None => return Ok(false),
             }
         }
         let filtered = prog

@@ -18,6 +18,7 @@
 use memchr::memrchr;
 
 use super::ast::{CharTest, Fold, Greed, UNBOUNDED};
+use super::lead::ByteSet;
 use super::prog::{Follow, Inst, Pc, Prog};
 use super::text::{anchor_holds, char_at, prev_boundary, run_end};
 use super::unicode;
@@ -58,6 +59,9 @@ pub(crate) const FRAME_BYTES: usize = std::mem::size_of::<Frame>();
 enum Frame {
     /// Resume at `pc`, at `pos`.
     Alt { pc: Pc, pos: usize },
+    /// Resume the `Branch` at `pc` at `pos`, with the branches `rest` (a
+    /// bit each) still to try.
+    Branch { pc: Pc, pos: usize, rest: u64 },
     /// Give capture slot `slot` back its value.
     Slot { slot: u32, old: usize },
     /// Give a loop back its count and last iteration's start.
@@ -130,6 +134,24 @@ pub(crate) fn run(
         limits,
     };
     m.run(at, not_empty)
+}
+
+/// Whether `text` has the bytes `s` at `pos` (the first byte compared
+/// first: most places differ there).
+#[inline]
+fn starts_with_at(text: &[u8], pos: usize, s: &[u8]) -> bool {
+    match (text.get(pos..pos + s.len()), s.first()) {
+        (Some(t), Some(&first)) => t[0] == first && t[1..] == s[1..],
+        (Some(_), None) => true,
+        (None, _) => false,
+    }
+}
+
+/// Whether a choice whose matches start with a byte of `set` (none: any
+/// place) can start at `pos`.
+#[inline]
+fn can_start(set: Option<&ByteSet>, text: &[u8], pos: usize) -> bool {
+    set.is_none_or(|s| text.get(pos).is_some_and(|&b| s.contains(b)))
 }
 
 struct Machine<'a, 'c, 's> {
@@ -205,7 +227,7 @@ impl Machine<'_, '_, '_> {
         let go = |p: usize| Next::Go(pc + 1, p);
         Ok(match inst {
             Inst::Str(s) => {
-                if text.len() - pos >= s.len() && text[pos..pos + s.len()] == s[..] {
+                if starts_with_at(text, pos, s) {
                     go(pos + s.len())
                 } else {
                     Next::Fail
@@ -234,6 +256,17 @@ impl Machine<'_, '_, '_> {
                 self.push(Frame::Alt { pc: pc + 1, pos })?;
                 Next::Go(*second, pos)
             }
+            Inst::Branch(b) => {
+                let viable = b.viable(text, pos);
+                if viable == 0 {
+                    return Ok(Next::Fail);
+                }
+                let rest = viable & (viable - 1);
+                if rest != 0 {
+                    self.push(Frame::Branch { pc, pos, rest })?;
+                }
+                Next::Go(b.starts[viable.trailing_zeros() as usize], pos)
+            }
             Inst::Jmp(to) => Next::Go(*to, pos),
             Inst::Backref(group, fold) => self.backref(*group, *fold, pc, pos),
             Inst::RepeatOne {
@@ -260,11 +293,20 @@ impl Machine<'_, '_, '_> {
                 max,
                 lazy,
                 exit,
+                body,
             } => {
                 // CPython's rule: `last` is where the last iteration past
                 // the minimum started (none yet after the minimum ones);
                 // the loop leaves when it would start another one there.
                 let (count, last) = self.cache.counters[*loop_ as usize];
+                if !can_start(body.as_deref(), text, pos) {
+                    // An iteration would fail at once, undoing all it did.
+                    return Ok(if count < *min {
+                        Next::Fail
+                    } else {
+                        Next::Go(*exit, pos)
+                    });
+                }
                 if count < *min {
                     self.count_iteration(*loop_, count, last, last)?;
                     Next::Go(pc + 2, pos)
@@ -290,12 +332,22 @@ impl Machine<'_, '_, '_> {
                 min,
                 max,
                 exit,
+                body,
             } => {
                 // As a general loop: only the iterations past the minimum
                 // record where they start, and an empty one ends the loop.
                 let (count, last) = self.cache.counters[*loop_ as usize];
                 if count >= *max || (count >= *min && last == pos) {
                     return Ok(Next::Go(*exit, pos));
+                }
+                if !can_start(body.as_deref(), text, pos) {
+                    // An iteration would fail at once, and its snapshot
+                    // give back any capture it left.
+                    return Ok(if count < *min {
+                        Next::Fail
+                    } else {
+                        Next::Go(*exit, pos)
+                    });
                 }
                 self.cache.barriers.push(self.cache.stack.len());
                 self.push(Frame::Atomic)?;
@@ -642,6 +694,20 @@ impl Machine<'_, '_, '_> {
             self.tick()?;
             match f {
                 Frame::Alt { pc, pos } => return Ok(Some((pc, pos))),
+                Frame::Branch { pc, pos, rest } => {
+                    let Inst::Branch(b) = &self.prog.insts[pc as usize] else {
+                        continue;
+                    };
+                    let next = rest & (rest - 1);
+                    if next != 0 {
+                        self.cache.stack.push(Frame::Branch {
+                            pc,
+                            pos,
+                            rest: next,
+                        });
+                    }
+                    return Ok(Some((b.starts[rest.trailing_zeros() as usize], pos)));
+                }
                 Frame::Slot { .. }
                 | Frame::Counter { .. }
                 | Frame::LastMark(_)
@@ -660,6 +726,14 @@ impl Machine<'_, '_, '_> {
                             Some(i) => floor + i,
                             None => continue,
                         },
+                        // The set holds no continuation byte: a byte of it
+                        // starts a character.
+                        Follow::Set(set) => {
+                            match text[floor..end].iter().rposition(|&b| set.contains(b)) {
+                                Some(i) => floor + i,
+                                None => continue,
+                            }
+                        }
                         // The run reached `end` <= len before: nothing
                         // shorter ends at the end.
                         Follow::End => continue,

@@ -102,6 +102,60 @@ fn run_gives_cpythons_bytes_or_its_refusal() {
     assert!(ran * 2 > ran + pattern + replacement, "too few cases ran");
 }
 
+/// Generated cases of the Python engine's shapes per run
+/// (`gen::engine_case`: alternations of many branches, loops of every
+/// greed around them, back-references, zero-width items first);
+/// `PYRE_ENGINE_CASES` asks for another number.
+const ENGINE_CASES: u32 = 4_000;
+
+#[test]
+fn the_engine_shapes_give_cpythons_bytes() {
+    let Some(oracle) = Oracle::start() else {
+        return;
+    };
+    let oracle = RefCell::new(oracle);
+    let fast = config(false);
+    let naive = config(true);
+    let counts = RefCell::new([0usize; 2]);
+    let cases = std::env::var("PYRE_ENGINE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(ENGINE_CASES);
+    let mut runner = TestRunner::new(RunnerConfig {
+        cases,
+        source_file: Some(file!()),
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        max_shrink_iters: 4096,
+        ..RunnerConfig::default()
+    });
+    let result = runner.run(&gen::engine_case(), |case: Case| {
+        let theirs = oracle.borrow_mut().ask(&case);
+        let mine = ours(&case, &fast);
+        proptest::prop_assert!(
+            mine.agrees(&theirs),
+            "fast: {case:?}\nours:    {mine:?}\nCPython: {theirs:?}"
+        );
+        let slow = ours(&case, &naive);
+        proptest::prop_assert!(
+            slow.agrees(&theirs),
+            "naive: {case:?}\nours:    {slow:?}\nCPython: {theirs:?}"
+        );
+        counts.borrow_mut()[usize::from(!matches!(theirs, Outcome::Out(_)))] += 1;
+        Ok(())
+    });
+    let [ran, refused] = *counts.borrow();
+    eprintln!(
+        "{} engine-shape cases: {ran} ran, {refused} refused by both",
+        ran + refused
+    );
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    assert!(ran * 2 > ran + refused, "too few cases ran");
+}
+
 // A corpus of hand-written patterns of the kinds people write (dates,
 // e-mail addresses, quoted strings, word boundaries, look-around, named
 // groups, verbose and case-insensitive patterns, the original project's

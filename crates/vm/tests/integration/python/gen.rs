@@ -713,3 +713,89 @@ pub(crate) fn case() -> impl Strategy<Value = Case> {
             subject,
         })
 }
+
+/// Words of the engine cases: few letters, so that many branches of an
+/// alternation start alike and loops meet what follows them.
+const WORDISH: &[&str] = &["a", "ab", "abc", "b", "ba", "c", "ca", "aa", "é", " ", "\n"];
+
+/// Zero-width items, classes and small loops of the engine cases (what
+/// leads an alternation's branch or a loop's body, or lets it be empty).
+const ENGINE_RAW: &[&str] = &[
+    r"\b",
+    r"\B",
+    "^",
+    "$",
+    "(?=a)",
+    "(?!b)",
+    "(?<=a)",
+    "(?<!c)",
+    r"\w",
+    r"\s",
+    ".",
+    "[ab]",
+    "[^a]",
+    "a?",
+    "b*",
+    "(?:)",
+    r"\d",
+    "(?i:B)",
+    "(?:(a)|b)",
+    "(b|(c))",
+    "(?:(a)|(b)|c)",
+];
+
+/// Quantifiers of the engine cases: every greed, fixed counts.
+const ENGINE_QUANTIFIERS: &[&str] = &[
+    "*", "+", "?", "*?", "+?", "??", "*+", "++", "?+", "{2}", "{3}", "{0,1}", "{1,2}", "{2}+",
+    "{0,1}?", "{3}?", "{4}", "{5}",
+];
+
+/// Trees of the Python engine's shapes: alternations of up to 16
+/// branches (always in a group), loops of every greed around them,
+/// back-references, zero-width items first.
+fn engine_piece() -> impl Strategy<Value = Piece> {
+    let leaf = prop_oneof![
+        4 => proptest::sample::select(WORDISH).prop_map(Piece::Raw),
+        2 => proptest::sample::select(ENGINE_RAW).prop_map(Piece::Raw),
+        1 => (0u8..3).prop_map(|n| Piece::Backref(n, false)),
+    ];
+    leaf.prop_recursive(4, 48, 16, |inner| {
+        let group = prop_oneof![
+            3 => Just(Kind::NonCapture),
+            3 => Just(Kind::Capture),
+            1 => Just(Kind::Atomic),
+            1 => Just(Kind::Ahead),
+            1 => Just(Kind::NotAhead),
+        ];
+        prop_oneof![
+            3 => proptest::collection::vec(inner.clone(), 1..4).prop_map(Piece::Seq),
+            4 => (group.clone(), proptest::collection::vec(inner.clone(), 2..16))
+                .prop_map(|(k, b)| Piece::Group(k, Box::new(Piece::Alt(b)))),
+            2 => (group, inner.clone()).prop_map(|(k, p)| Piece::Group(k, Box::new(p))),
+            3 => (inner, proptest::sample::select(ENGINE_QUANTIFIERS))
+                .prop_map(|(p, q)| Piece::Rep(Box::new(p), q)),
+        ]
+    })
+}
+
+/// The characters of the engine cases' subjects.
+const ENGINE_LETTERS: &[char] = &['a', 'b', 'c', 'a', ' ', '\n', 'é', 'B'];
+
+/// A case of the Python engine's shapes (see [`engine_piece`]) on a
+/// longer subject of the same few letters.
+// Only `python_differential` asks for it.
+#[allow(dead_code)]
+pub(crate) fn engine_case() -> impl Strategy<Value = Case> {
+    let subject = proptest::collection::vec(proptest::sample::select(ENGINE_LETTERS), 0..48)
+        .prop_map(|v| v.into_iter().collect::<String>());
+    (proptest::sample::select(GLOBAL_FLAGS), engine_piece())
+        .prop_flat_map(move |(flags, p)| {
+            let (pattern, names, groups) = render(flags, &p);
+            (Just(pattern), template(names, groups), subject.clone())
+        })
+        .prop_map(|(pattern, replacement, subject)| Case {
+            pattern,
+            replacement,
+            subject,
+        })
+}
