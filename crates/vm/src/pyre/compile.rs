@@ -376,9 +376,11 @@ impl Compiler {
                             },
                         ) => follow_set(ByteSet::of_ranges(&unicode::normalize(positive(t)))),
                         Some(Inst::Branch(b)) => {
+                            // The bytes some branch can take a place at
+                            // (never a continuation byte: no place is one).
                             let mut set = [0u64; 4];
                             for (byte, row) in b.table.iter().enumerate() {
-                                if *row != 0 {
+                                if *row != 0 && !(0x80..0xC0).contains(&byte) {
                                     set[byte >> 6] |= 1 << (byte & 63);
                                 }
                             }

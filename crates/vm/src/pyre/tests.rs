@@ -215,3 +215,12 @@ fn a_run_backs_off_past_anchors_to_the_text_after_them() {
         "<az>"
     );
 }
+
+#[test]
+fn a_run_gives_back_whole_characters_only() {
+    // What follows the run may start anywhere (an empty branch): the run
+    // still gives back one character at a time, never half of `é`.
+    assert_eq!(sub("(.*)(?:x|).", r"<\1>", "é"), "<>");
+    assert_eq!(sub(r"(.*)(?:x|)\w", r"<\1>", "aéb"), "<aé>");
+    assert_eq!(sub(r"(\S*)(?:x|\w)", r"<\1>", "éé "), "<é> ");
+}

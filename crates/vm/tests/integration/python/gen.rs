@@ -742,6 +742,12 @@ const ENGINE_RAW: &[&str] = &[
     "(?:(a)|b)",
     "(b|(c))",
     "(?:(a)|(b)|c)",
+    ".*",
+    r"\S+",
+    "[^ ]*",
+    r"\w*",
+    "(?:a|)",
+    "(?:x|b?)",
 ];
 
 /// Quantifiers of the engine cases: every greed, fixed counts.
@@ -768,7 +774,7 @@ fn engine_piece() -> impl Strategy<Value = Piece> {
             1 => Just(Kind::NotAhead),
         ];
         prop_oneof![
-            3 => proptest::collection::vec(inner.clone(), 1..4).prop_map(Piece::Seq),
+            4 => proptest::collection::vec(inner.clone(), 1..5).prop_map(Piece::Seq),
             4 => (group.clone(), proptest::collection::vec(inner.clone(), 2..16))
                 .prop_map(|(k, b)| Piece::Group(k, Box::new(Piece::Alt(b)))),
             2 => (group, inner.clone()).prop_map(|(k, p)| Piece::Group(k, Box::new(p))),
@@ -779,7 +785,7 @@ fn engine_piece() -> impl Strategy<Value = Piece> {
 }
 
 /// The characters of the engine cases' subjects.
-const ENGINE_LETTERS: &[char] = &['a', 'b', 'c', 'a', ' ', '\n', 'é', 'B'];
+const ENGINE_LETTERS: &[char] = &['a', 'b', 'c', 'a', ' ', '\n', 'é', 'B', 'é', '\u{10400}'];
 
 /// A case of the Python engine's shapes (see [`engine_piece`]) on a
 /// longer subject of the same few letters.
