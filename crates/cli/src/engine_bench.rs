@@ -4,19 +4,19 @@
 //!
 //! Every case is loaded as `run` loads a one-entry program
 //! (`regex_vm::python::load`) and timed through the executor as `run`
-//! runs it (`run::file_config`), the subject copied and rewritten again
-//! and again until a few milliseconds have passed; CPython times
-//! `compiled.sub(replacement, subject)` the same way
-//! (`crates/cli/scripts/time_subs.py`). The two alternate `--runs` times
-//! and each keeps its fastest time per call. The first round also
+//! runs it (`run::file_config`, on one core as CPython runs), the subject
+//! copied and rewritten again and again until a few milliseconds have
+//! passed; CPython times `compiled.sub(replacement, subject)` the same
+//! way (`crates/cli/scripts/time_subs.py`). Both count the thread's CPU
+//! time, not the wall's, so that other processes on a loaded machine
+//! disturb the figures less. The two alternate `--runs` times and each
+//! keeps its fastest time per call. The first round also
 //! compares the results: a case whose bytes differ stops the command. It
 //! prints each case's ratio (CPython's time over ours) with the path our
 //! executor takes, then the median and the worst ratio per shape and
 //! over all. It measures; it changes no engine.
 
 pub(crate) mod patterns;
-
-use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use regex_vm::{Engine, Executor};
@@ -75,6 +75,12 @@ fn path_of(case: &Case) -> &'static str {
     }
 }
 
+/// This thread's CPU time so far, in ms.
+fn cpu_ms() -> f64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 / 1e6
+}
+
 /// Our time per call of each case (ms), and the results when asked.
 fn time_ours(
     executors: &[Executor],
@@ -85,18 +91,19 @@ fn time_ours(
     let mut out = Vec::new();
     for (i, (exec, case)) in executors.iter().zip(cases).enumerate() {
         let mut calls = 0u32;
-        let t0 = Instant::now();
+        let t0 = cpu_ms();
         let mut last;
-        loop {
+        let elapsed = loop {
             last = case.subject.clone();
             exec.run(&mut last)
                 .with_context(|| format!("case {i}: pattern {:?}", case.pattern))?;
             calls += 1;
-            if t0.elapsed().as_secs_f64() * 1e3 >= MIN_MS {
-                break;
+            let elapsed = cpu_ms() - t0;
+            if elapsed >= MIN_MS {
+                break elapsed;
             }
-        }
-        times.push(t0.elapsed().as_secs_f64() * 1e3 / f64::from(calls));
+        };
+        times.push(elapsed / f64::from(calls));
         if outputs {
             out.push(last);
         }
@@ -137,7 +144,10 @@ fn time_cpython(cases: &[Case], outputs: bool) -> Result<(Vec<f64>, Vec<String>)
 /// differ.
 pub(crate) fn run(job: &Job) -> Result<()> {
     let cases = patterns::generate(job.seed, job.per_shape);
-    let config = crate::run::file_config(256 << 20);
+    let config = regex_vm::Config {
+        parallel: false,
+        ..crate::run::file_config(256 << 20)
+    };
     let executors = cases
         .iter()
         .enumerate()
@@ -213,7 +223,7 @@ fn print_table(timed: &[Timed], job: &Job) -> Result<()> {
     let mut out = crate::textio::stdout();
     writeln!(
         out,
-        "{} generated cases ({} a shape, seed {}), fastest of {} rounds, ours and CPython alternated; ratio: CPython's time / ours",
+        "{} generated cases ({} a shape, seed {}), fastest of {} rounds, ours and CPython alternated, thread CPU time, one core; ratio: CPython's time / ours",
         timed.len(),
         job.per_shape,
         job.seed,
