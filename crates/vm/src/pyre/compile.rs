@@ -390,7 +390,16 @@ impl Compiler {
                     }
                 }
             };
-            if let Some(Inst::RepeatOne { next, .. }) = self.insts.get_mut(i) {
+            if let Some(Inst::RepeatOne {
+                next, greed, test, ..
+            }) = self.insts.get_mut(i)
+            {
+                if *greed == Greed::Greedy && never_follows(&follow, test) {
+                    // Giving back could only end the run on one of its own
+                    // characters, where what follows cannot stand: the run
+                    // is as good as possessive, and keeps no choice.
+                    *greed = Greed::Possessive;
+                }
                 *next = follow;
             }
         }
@@ -425,6 +434,20 @@ fn branch_table(leads: &[Lead], starts: Vec<Pc>) -> Branches {
         starts,
         table,
         at_end,
+    }
+}
+
+/// Whether what must follow a run of `test` can never stand at a
+/// shorter end of it (on one of its characters, or before the end of
+/// the text where only the end will do).
+fn never_follows(follow: &Follow, test: &CharTest) -> bool {
+    let taken = || ByteSet::of_ranges(&unicode::normalize(positive(test)));
+    match follow {
+        Follow::Any => false,
+        Follow::End => true,
+        Follow::EndOrFinalNewline | Follow::LineEnd => !test.matches(u32::from(b'\n')),
+        Follow::Byte(b) => !taken().contains(*b),
+        Follow::Set(set) => taken().is_disjoint(set),
     }
 }
 

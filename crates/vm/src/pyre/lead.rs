@@ -177,6 +177,11 @@ impl ByteSet {
         (n <= 3).then(|| (0..=255u8).filter(|&b| self.contains(b)).collect())
     }
 
+    /// Whether no byte is in both.
+    pub(crate) fn is_disjoint(&self, other: &ByteSet) -> bool {
+        self.0.iter().zip(&other.0).all(|(a, b)| a & b == 0)
+    }
+
     /// Whether it holds every byte that can start a character.
     pub(crate) fn is_all(&self) -> bool {
         *self == ByteSet::of_ranges(&[(0, 0x10FFFF)])

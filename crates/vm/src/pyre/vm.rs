@@ -92,6 +92,11 @@ pub(crate) struct Cache {
     stack: Vec<Frame>,
     /// Stack indices of the barriers, innermost last.
     barriers: Vec<usize>,
+    /// How many frames on the stack resume the match (choices: `Alt`,
+    /// `Branch`, `Run`, `LazyRun`, a negative look-around's `Look`). With
+    /// none, a failure fails the place, so the undo records it would pop
+    /// are not kept at all.
+    choices: usize,
     /// The highest capture slot set (CPython's "lastmark", in slots:
     /// group `i` is set only while `2i + 1 <= lastmark`); 1 for none.
     lastmark: usize,
@@ -124,6 +129,7 @@ pub(crate) fn run(
     cache.counters.resize(prog.loops, (0, NONE));
     cache.stack.clear();
     cache.barriers.clear();
+    cache.choices = 0;
     cache.snaps.clear();
     cache.lastmark = 1;
     cache.bad_group = None;
@@ -134,6 +140,16 @@ pub(crate) fn run(
         limits,
     };
     m.run(at, not_empty)
+}
+
+/// Whether a frame is a choice (see `Cache::choices`; a negative
+/// look-around's `Look` is counted where it is pushed and popped).
+#[inline]
+fn is_choice(f: &Frame) -> bool {
+    matches!(
+        f,
+        Frame::Alt { .. } | Frame::Branch { .. } | Frame::Run { .. } | Frame::LazyRun { .. }
+    )
 }
 
 /// Whether `text` has the bytes `s` at `pos` (the first byte compared
@@ -176,8 +192,30 @@ impl Machine<'_, '_, '_> {
                 limit: self.limits.max_frames,
             });
         }
+        if is_choice(&f) {
+            self.cache.choices += 1;
+        }
         self.cache.stack.push(f);
         Ok(())
+    }
+
+    /// Pushes an undo record, when a choice below it could need it.
+    fn record(&mut self, f: Frame) -> Result<(), MatchError> {
+        if self.cache.choices == 0 {
+            return Ok(());
+        }
+        self.push(f)
+    }
+
+    /// Whether a frame resumes the match when popped.
+    fn resumes(&self, f: &Frame) -> bool {
+        match f {
+            Frame::Look { pc, .. } => matches!(
+                self.prog.insts[*pc as usize],
+                Inst::LookStart { negate: true, .. }
+            ),
+            f => is_choice(f),
+        }
     }
 
     fn tick(&mut self) -> Result<(), MatchError> {
@@ -279,7 +317,7 @@ impl Machine<'_, '_, '_> {
             } => self.repeat_one(pc, pos, test, *min, *max, *greed, stops.as_deref())?,
             Inst::LoopStart(l) => {
                 let (count, last) = self.cache.counters[*l as usize];
-                self.push(Frame::Counter {
+                self.record(Frame::Counter {
                     loop_: *l,
                     count,
                     last,
@@ -354,7 +392,7 @@ impl Machine<'_, '_, '_> {
                 if count >= *min {
                     self.push(Frame::Alt { pc: exit - 1, pos })?;
                 }
-                self.push(Frame::Counter {
+                self.record(Frame::Counter {
                     loop_: *loop_,
                     count,
                     last,
@@ -396,6 +434,10 @@ impl Machine<'_, '_, '_> {
                     Some(from) => {
                         self.cache.barriers.push(self.cache.stack.len());
                         self.push(Frame::Look { pc, pos })?;
+                        if *negate {
+                            // Its body failing resumes the match.
+                            self.cache.choices += 1;
+                        }
                         go(from)
                     }
                     // Not enough text behind: the body cannot match.
@@ -433,7 +475,7 @@ impl Machine<'_, '_, '_> {
         old_last: usize,
         last: usize,
     ) -> Result<(), MatchError> {
-        self.push(Frame::Counter {
+        self.record(Frame::Counter {
             loop_: l,
             count,
             last: old_last,
@@ -470,7 +512,7 @@ impl Machine<'_, '_, '_> {
                 let old = self.cache.slots[j];
                 if old != NONE {
                     if !leaky {
-                        self.push(Frame::Slot {
+                        self.record(Frame::Slot {
                             slot: j as u32,
                             old,
                         })?;
@@ -478,12 +520,12 @@ impl Machine<'_, '_, '_> {
                     self.cache.slots[j] = NONE;
                 }
             }
-            self.push(Frame::LastMark(lastmark))?;
+            self.record(Frame::LastMark(lastmark))?;
             self.cache.lastmark = slot;
         }
         if !leaky {
             let old = self.cache.slots[slot];
-            self.push(Frame::Slot {
+            self.record(Frame::Slot {
                 slot: slot as u32,
                 old,
             })?;
@@ -649,6 +691,9 @@ impl Machine<'_, '_, '_> {
                 Frame::Snapshot { at } => {
                     snaps_from.get_or_insert(at);
                 }
+                // Inner barriers are gone before this one ends: what
+                // resumes here is a choice.
+                f if is_choice(&f) => self.cache.choices -= 1,
                 _ => {}
             }
         }
@@ -663,6 +708,9 @@ impl Machine<'_, '_, '_> {
     fn unwind_to(&mut self, b: usize) {
         while self.cache.stack.len() > b {
             if let Some(f) = self.cache.stack.pop() {
+                if self.resumes(&f) {
+                    self.cache.choices -= 1;
+                }
                 self.undo(f);
             }
         }
@@ -690,8 +738,19 @@ impl Machine<'_, '_, '_> {
 
     /// The next choice: pops frames, undoing records, until one resumes.
     fn backtrack(&mut self) -> Result<Option<(Pc, usize)>, MatchError> {
-        while let Some(f) = self.cache.stack.pop() {
+        loop {
+            if self.cache.choices == 0 {
+                // Nothing resumes: the place fails (its records are left
+                // as they are; the next place starts afresh).
+                return Ok(None);
+            }
+            let Some(f) = self.cache.stack.pop() else {
+                return Ok(None);
+            };
             self.tick()?;
+            if self.resumes(&f) {
+                self.cache.choices -= 1;
+            }
             match f {
                 Frame::Alt { pc, pos } => return Ok(Some((pc, pos))),
                 Frame::Branch { pc, pos, rest } => {
@@ -700,7 +759,7 @@ impl Machine<'_, '_, '_> {
                     };
                     let next = rest & (rest - 1);
                     if next != 0 {
-                        self.cache.stack.push(Frame::Branch {
+                        self.repush(Frame::Branch {
                             pc,
                             pos,
                             rest: next,
@@ -751,7 +810,7 @@ impl Machine<'_, '_, '_> {
                         },
                     };
                     if new_end > floor {
-                        self.cache.stack.push(Frame::Run {
+                        self.repush(Frame::Run {
                             pc,
                             floor,
                             end: new_end,
@@ -767,7 +826,7 @@ impl Machine<'_, '_, '_> {
                         Some((c, k)) if test.matches(c) => {
                             let (end, n) = (end + k, n + 1);
                             if n < *max {
-                                self.cache.stack.push(Frame::LazyRun { pc, end, n });
+                                self.repush(Frame::LazyRun { pc, end, n });
                             }
                             return Ok(Some((pc + 1, end)));
                         }
@@ -789,6 +848,12 @@ impl Machine<'_, '_, '_> {
                 }
             }
         }
-        Ok(None)
+    }
+
+    /// Puts back a choice just popped, with what it has left to try (the
+    /// stack has room: it held the frame).
+    fn repush(&mut self, f: Frame) {
+        self.cache.choices += 1;
+        self.cache.stack.push(f);
     }
 }
