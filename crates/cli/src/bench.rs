@@ -112,6 +112,10 @@ pub(crate) struct BenchArgs {
     /// With `--engine`: the generator's seed.
     #[arg(long, default_value_t = 1, requires = "engine")]
     pub seed: u64,
+    /// With `--engine`: also write each case into DIR as a program file
+    /// (`caseN.json`: a boot pass writing the subject, then the rewrite).
+    #[arg(long, value_name = "DIR", requires = "engine")]
+    pub write: Option<PathBuf>,
 }
 
 const DEFAULT_SUITE: &str = include_str!("../../../tests/data/bench.epd");

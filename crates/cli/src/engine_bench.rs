@@ -40,6 +40,10 @@ pub(crate) struct Job {
     pub runs: usize,
     /// JSON instead of tables.
     pub json: bool,
+    /// Write each case into this directory as a program file
+    /// (`caseN.json`: a boot pass writing the subject, then the rewrite),
+    /// for `run`, `bench --program` and `bench --profile`.
+    pub write: Option<std::path::PathBuf>,
 }
 
 /// One case's figures.
@@ -144,6 +148,9 @@ fn time_cpython(cases: &[Case], outputs: bool) -> Result<(Vec<f64>, Vec<String>)
 /// differ.
 pub(crate) fn run(job: &Job) -> Result<()> {
     let cases = patterns::generate(job.seed, job.per_shape);
+    if let Some(dir) = &job.write {
+        write_cases(dir, &cases)?;
+    }
     let config = regex_vm::Config {
         parallel: false,
         ..crate::run::file_config(256 << 20)
@@ -196,6 +203,21 @@ pub(crate) fn run(job: &Job) -> Result<()> {
     } else {
         print_table(&timed, job)
     }
+}
+
+/// Each case as a program file in `dir`: `^$` writes the subject (its
+/// backslashes doubled, the only escape a replacement has that a subject
+/// can hold), then the case's rewrite.
+fn write_cases(dir: &std::path::Path, cases: &[Case]) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    for (i, c) in cases.iter().enumerate() {
+        let boot = c.subject.replace('\\', r"\\");
+        let program = serde_json::json!([["^$", boot], [c.pattern, c.replacement]]);
+        let path = dir.join(format!("case{i}.json"));
+        std::fs::write(&path, format!("{program}\n"))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// The median and the worst (lowest) ratio of some cases, with the

@@ -348,6 +348,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 seed: args.seed,
                 runs: args.runs,
                 json: args.json,
+                write: args.write.clone(),
             })?,
             (None, _) => bench::run(args)?,
             (Some(program), None) => bench_program::run(&bench_program::Job {
