@@ -352,8 +352,10 @@ impl Compiler {
             if !matches!(self.insts[i], Inst::RepeatOne { .. }) {
                 continue;
             }
+            // A leaky save is not passed: it records where the run ended
+            // even when what follows fails, so every end must be tried.
             let mut j = i + 1;
-            while matches!(self.insts.get(j), Some(Inst::Save { .. })) {
+            while matches!(self.insts.get(j), Some(Inst::Save { leaky: false, .. })) {
                 j += 1;
             }
             let follow = match self.insts.get(j) {
@@ -364,7 +366,10 @@ impl Compiler {
                     // Other anchors read no character: the first byte of
                     // the text after them is still the next one read
                     // (`[^%]*^#a:` backs off only to a `#`).
-                    while matches!(self.insts.get(j), Some(Inst::Save { .. } | Inst::Anchor(_))) {
+                    while matches!(
+                        self.insts.get(j),
+                        Some(Inst::Save { leaky: false, .. } | Inst::Anchor(_))
+                    ) {
                         j += 1;
                     }
                     match self.insts.get(j) {

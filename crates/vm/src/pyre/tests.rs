@@ -224,3 +224,12 @@ fn a_run_gives_back_whole_characters_only() {
     assert_eq!(sub(r"(.*)(?:x|)\w", r"<\1>", "aéb"), "<aé>");
     assert_eq!(sub(r"(\S*)(?:x|\w)", r"<\1>", "éé "), "<é> ");
 }
+
+#[test]
+fn a_run_before_a_leaky_capture_tries_every_end() {
+    // In a possessive loop no general loop encloses, a failed branch's
+    // capture start stays where its run last ended: CPython gives the run
+    // back one character at a time even where `b` cannot follow.
+    assert_eq!(sub(r"(?:x*(b)|x*c)*+", r"<\1>", "bxxc"), "<><>");
+    assert_eq!(sub(r"(?:x*(b)|x*c)*+", r"<\1>", "bxxcbxc"), "<><>");
+}
