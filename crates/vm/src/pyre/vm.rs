@@ -152,6 +152,20 @@ fn is_choice(f: &Frame) -> bool {
     )
 }
 
+/// Whether what must follow a run (see `Follow`) can stand at `pos`.
+#[inline]
+fn can_follow(follow: &Follow, text: &[u8], pos: usize) -> bool {
+    let len = text.len();
+    match follow {
+        Follow::Any => true,
+        Follow::Byte(b) => text.get(pos) == Some(b),
+        Follow::Set(set) => text.get(pos).is_some_and(|&b| set.contains(b)),
+        Follow::End => pos == len,
+        Follow::EndOrFinalNewline => pos == len || (pos + 1 == len && text[pos] == b'\n'),
+        Follow::LineEnd => pos == len || text[pos] == b'\n',
+    }
+}
+
 /// Whether `text` has the bytes `s` at `pos` (the first byte compared
 /// first: most places differ there).
 #[inline]
@@ -819,18 +833,32 @@ impl Machine<'_, '_, '_> {
                     return Ok(Some((pc + 1, new_end)));
                 }
                 Frame::LazyRun { pc, end, n } => {
-                    let Inst::RepeatOne { test, max, .. } = &self.prog.insts[pc as usize] else {
+                    let Inst::RepeatOne {
+                        test, max, next, ..
+                    } = &self.prog.insts[pc as usize]
+                    else {
                         continue;
                     };
-                    match char_at(self.text, end) {
-                        Some((c, k)) if test.matches(c) => {
-                            let (end, n) = (end + k, n + 1);
-                            if n < *max {
-                                self.repush(Frame::LazyRun { pc, end, n });
+                    // One character more, and on while what follows could
+                    // not stand at the new end (those ends would fail).
+                    let (mut end, mut n) = (end, n);
+                    let resumed = loop {
+                        match char_at(self.text, end) {
+                            Some((c, k)) if test.matches(c) => {
+                                end += k;
+                                n += 1;
                             }
-                            return Ok(Some((pc + 1, end)));
+                            _ => break false,
                         }
-                        _ => {}
+                        if n >= *max || can_follow(next, self.text, end) {
+                            break true;
+                        }
+                    };
+                    if resumed {
+                        if n < *max {
+                            self.repush(Frame::LazyRun { pc, end, n });
+                        }
+                        return Ok(Some((pc + 1, end)));
                     }
                 }
                 Frame::Look { pc, pos } => {
