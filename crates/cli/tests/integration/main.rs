@@ -13,6 +13,7 @@ mod cli;
 mod common;
 mod corpus;
 mod endings;
+mod engine_bench;
 mod fuzz;
 mod inspect;
 mod play;
