@@ -16,7 +16,8 @@
 //! `class`). It owns no structure (that is `parse`'s) and runs nothing.
 
 use super::ast::{Anchor, CharSet, CharTest, Node};
-use super::parse::{error, Flags, Parser, PatternError};
+use super::cursor::{error, Cursor, PatternError};
+use super::flags::Flags;
 use super::unicode::{self, Category};
 
 /// A class item with the end of its range, for a range.
@@ -44,7 +45,7 @@ pub(crate) enum Item {
 }
 
 /// The escape after the `\` at `start` (outside a class).
-pub(crate) fn outside(p: &mut Parser, start: usize, flags: Flags) -> Result<Escaped, PatternError> {
+pub(crate) fn outside(p: &mut Cursor, start: usize, flags: Flags) -> Result<Escaped, PatternError> {
     let Some(c) = p.peek() else {
         return Err(error("bad escape (end of pattern)", start));
     };
@@ -92,7 +93,7 @@ pub(crate) fn outside(p: &mut Parser, start: usize, flags: Flags) -> Result<Esca
 
 /// The character escapes both places share (after `\` and `c`); anything
 /// else is itself, except an ASCII letter, which is refused.
-fn common(p: &mut Parser, start: usize, c: char) -> Result<u32, PatternError> {
+fn common(p: &mut Cursor, start: usize, c: char) -> Result<u32, PatternError> {
     Ok(match c {
         'a' => 7,
         'f' => 12,
@@ -117,7 +118,7 @@ fn common(p: &mut Parser, start: usize, c: char) -> Result<u32, PatternError> {
 }
 
 /// Exactly `n` hex digits after `\x`, `\u` or `\U`.
-fn hex(p: &mut Parser, start: usize, letter: char, n: usize) -> Result<u32, PatternError> {
+fn hex(p: &mut Cursor, start: usize, letter: char, n: usize) -> Result<u32, PatternError> {
     let mut value = 0u32;
     for i in 0..n {
         match p.peek().and_then(|c| c.to_digit(16)) {
@@ -138,7 +139,7 @@ fn hex(p: &mut Parser, start: usize, letter: char, n: usize) -> Result<u32, Patt
 }
 
 /// `\N{name}` after its `N`.
-fn named(p: &mut Parser, start: usize) -> Result<u32, PatternError> {
+fn named(p: &mut Cursor, start: usize) -> Result<u32, PatternError> {
     if p.peek() != Some('{') {
         return Err(error("missing {", p.pos));
     }
@@ -163,7 +164,7 @@ fn octal_digit(c: char) -> Option<u32> {
 
 /// An octal escape's value after its first digit (`value`): up to two
 /// more octal digits.
-fn octal_tail(p: &mut Parser, mut value: u32) -> u32 {
+fn octal_tail(p: &mut Cursor, mut value: u32) -> u32 {
     for _ in 0..2 {
         match p.peek().and_then(octal_digit) {
             Some(d) => {
@@ -188,7 +189,7 @@ fn category(c: char) -> (Category, bool) {
 }
 
 /// The escape after a `\` at `start` inside a class.
-fn class_escape(p: &mut Parser, start: usize) -> Result<Item, PatternError> {
+fn class_escape(p: &mut Cursor, start: usize) -> Result<Item, PatternError> {
     let Some(c) = p.peek() else {
         return Err(error("unterminated character set", start));
     };
@@ -217,7 +218,7 @@ fn class_escape(p: &mut Parser, start: usize) -> Result<Item, PatternError> {
 
 /// A class after its `[` at `start`: its items, and whether it is
 /// negated.
-pub(crate) fn class(p: &mut Parser, start: usize) -> Result<(Vec<ClassItem>, bool), PatternError> {
+pub(crate) fn class(p: &mut Cursor, start: usize) -> Result<(Vec<ClassItem>, bool), PatternError> {
     let negated = p.peek() == Some('^');
     if negated {
         p.pos += 1;

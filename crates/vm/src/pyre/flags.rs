@@ -6,7 +6,7 @@
 //! stand and what a scoped group holds is `parse`'s.
 
 use super::ast::Fold;
-use super::parse::{error, Parser, PatternError};
+use super::cursor::{error, Cursor, PatternError};
 
 /// The flags in force at a place of the pattern.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -44,7 +44,7 @@ pub(crate) enum Inline {
 ///
 /// CPython's: `L` (a bytes flag), `a` with `u`, turning off `a`/`u`/`L`,
 /// a flag turned on and off, a missing flag, `:` or `)`, an unknown flag.
-pub(crate) fn read(p: &mut Parser) -> Result<Inline, PatternError> {
+pub(crate) fn read(p: &mut Cursor) -> Result<Inline, PatternError> {
     let mut on = Flags::default();
     let mut any_on = false;
     while let Some(c) = p.peek() {

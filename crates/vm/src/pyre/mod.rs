@@ -3,8 +3,9 @@
 //! and expands matches.
 //!
 //! The pipeline, one stage per module: [`parse`] reads a pattern (with
-//! [`escape`] for escapes and classes, [`flags`] for inline flags) into the tree of [`ast`], or the
-//! error CPython raises; [`compile`] turns the tree into a program for
+//! [`escape`] for escapes and classes, [`flags`] for inline flags, each
+//! reading through a [`cursor`]) into the tree of [`ast`], or the error
+//! CPython raises; [`compile`] turns the tree into a program for
 //! the backtracking machine ([`prog`]); [`search`] picks the places of a
 //! text to try, [`vm`] runs the program at one, [`text`] reads UTF-8 text
 //! at byte positions; [`sub`] places matches as `re.sub` does; [`ascii`] writes the
@@ -24,6 +25,7 @@
 mod ascii;
 mod ast;
 mod compile;
+mod cursor;
 mod escape;
 mod facts;
 mod flags;
@@ -43,8 +45,8 @@ mod vm;
 
 use std::collections::HashMap;
 
+pub use cursor::PatternError;
 pub use js::JsRefusal;
-pub use parse::PatternError;
 pub use shape::{features, Features};
 pub use template::TemplateError;
 pub use vm::MatchError;

@@ -19,35 +19,14 @@
 use std::collections::HashMap;
 
 use super::ast::{self, Anchor, CharTest, Greed, Node, UNBOUNDED};
+use super::cursor::{error, Cursor, PatternError};
 use super::escape::{self, Escaped, Item};
-pub(crate) use super::flags::Flags;
-use super::flags::{self, fold_of, is_flag_start, Inline};
+use super::flags::{self, fold_of, is_flag_start, Flags, Inline};
 use super::unicode;
 
 /// The deepest nesting of groups we read (ours, a stated limit: CPython's
 /// recursive parser raises `RecursionError` near 500).
 pub(crate) const MAX_NESTING: usize = 400;
-
-/// A pattern CPython refuses (or one past our nesting limit).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}{}", at_position(.pos))]
-pub struct PatternError {
-    /// What is wrong.
-    pub message: String,
-    /// Where, in characters from the pattern's start, when CPython says.
-    pub pos: Option<usize>,
-}
-
-fn at_position(pos: &Option<usize>) -> String {
-    pos.map_or(String::new(), |p| format!(" at position {p}"))
-}
-
-pub(crate) fn error(message: impl Into<String>, pos: usize) -> PatternError {
-    PatternError {
-        message: message.into(),
-        pos: Some(pos),
-    }
-}
 
 /// A pattern, parsed.
 #[derive(Debug, Clone)]
@@ -67,8 +46,7 @@ pub(crate) struct Parsed {
 /// [`PatternError`] wherever `re.compile(pattern)` raises.
 pub(crate) fn parse(pattern: &str) -> Result<Parsed, PatternError> {
     let mut p = Parser {
-        chars: pattern.chars().collect(),
-        pos: 0,
+        text: Cursor::new(pattern),
         groups: 0,
         open: Vec::new(),
         names: HashMap::new(),
@@ -79,9 +57,9 @@ pub(crate) fn parse(pattern: &str) -> Result<Parsed, PatternError> {
         cond_refs: Vec::new(),
     };
     let node = p.alternation(0)?;
-    if p.pos < p.chars.len() {
+    if p.text.pos < p.text.chars.len() {
         // Only a `)` stops the top level early.
-        return Err(error("unbalanced parenthesis", p.pos));
+        return Err(error("unbalanced parenthesis", p.text.pos));
     }
     for &(group, pos) in &p.cond_refs {
         if group > p.groups {
@@ -111,8 +89,8 @@ enum Last {
 }
 
 pub(crate) struct Parser {
-    pub(crate) chars: Vec<char>,
-    pub(crate) pos: usize,
+    /// The pattern and the place being read.
+    text: Cursor,
     /// Groups opened so far.
     groups: usize,
     /// Groups open now.
@@ -132,23 +110,6 @@ pub(crate) struct Parser {
 }
 
 impl Parser {
-    pub(crate) fn peek(&self) -> Option<char> {
-        self.chars.get(self.pos).copied()
-    }
-
-    pub(crate) fn peek_at(&self, ahead: usize) -> Option<char> {
-        self.chars.get(self.pos + ahead).copied()
-    }
-
-    fn eat(&mut self, c: char) -> bool {
-        if self.peek() == Some(c) {
-            self.pos += 1;
-            true
-        } else {
-            false
-        }
-    }
-
     /// Alternatives up to a `)` or the end, at nesting `depth`.
     fn alternation(&mut self, depth: usize) -> Result<Node, PatternError> {
         let branches = self.branches(depth, None)?;
@@ -165,7 +126,7 @@ impl Parser {
         flags: Option<Flags>,
     ) -> Result<Vec<(Node, Option<Spec>)>, PatternError> {
         let mut branches = vec![self.sequence(depth, flags)?];
-        while self.eat('|') {
+        while self.text.eat('|') {
             if depth == 0 {
                 self.top_started = true;
             }
@@ -199,19 +160,19 @@ impl Parser {
     }
 
     fn skip_verbose(&mut self) {
-        while let Some(c) = self.peek() {
+        while let Some(c) = self.text.peek() {
             if matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c') {
-                self.pos += 1;
+                self.text.pos += 1;
             } else if c == '#' {
                 // To the end of the line, read as CPython reads it: a
                 // backslash takes the next character (a newline too).
-                while let Some(c) = self.peek() {
-                    self.pos += 1;
+                while let Some(c) = self.text.peek() {
+                    self.text.pos += 1;
                     if c == '\n' {
                         break;
                     }
-                    if c == '\\' && self.peek().is_some() {
-                        self.pos += 1;
+                    if c == '\\' && self.text.peek().is_some() {
+                        self.text.pos += 1;
                     }
                 }
             } else {
@@ -237,12 +198,12 @@ impl Parser {
             if flags.verbose {
                 self.skip_verbose();
             }
-            let Some(c) = self.peek() else { break };
+            let Some(c) = self.text.peek() else { break };
             if c == '|' || c == ')' {
                 break;
             }
-            let start = self.pos;
-            self.pos += 1;
+            let start = self.text.pos;
+            self.text.pos += 1;
             let quantifier = match c {
                 '*' => Some((0, UNBOUNDED)),
                 '+' => Some((1, UNBOUNDED)),
@@ -256,9 +217,9 @@ impl Parser {
                     Last::Quantified => return Err(error("multiple repeat", start)),
                     Last::Item => {}
                 }
-                let greed = if self.eat('?') {
+                let greed = if self.text.eat('?') {
                     Greed::Lazy
-                } else if self.eat('+') {
+                } else if self.text.eat('+') {
                     Greed::Possessive
                 } else {
                     Greed::Greedy
@@ -284,7 +245,7 @@ impl Parser {
                     None => continue,
                 },
                 '[' => {
-                    let (class_items, negated) = escape::class(self, start)?;
+                    let (class_items, negated) = escape::class(&mut self.text, start)?;
                     if !negated {
                         item_spec = Some(class_items.clone());
                     }
@@ -310,7 +271,7 @@ impl Parser {
                 } else {
                     Anchor::EndOrFinalNewline
                 }),
-                '\\' => match escape::outside(self, start, flags)? {
+                '\\' => match escape::outside(&mut self.text, start, flags)? {
                     Escaped::Char(c) => {
                         item_spec = Some(vec![(Item::Char(c), None)]);
                         literal(c, flags)
@@ -363,22 +324,22 @@ impl Parser {
     /// inside), else `None` with the position back after the `{` (a
     /// literal `{`).
     fn braces(&mut self) -> Result<Option<(u32, u32)>, PatternError> {
-        let open = self.pos - 1;
+        let open = self.text.pos - 1;
         let digits = |p: &mut Parser| {
-            let from = p.pos;
-            while p.peek().is_some_and(|c| c.is_ascii_digit()) {
-                p.pos += 1;
+            let from = p.text.pos;
+            while p.text.peek().is_some_and(|c| c.is_ascii_digit()) {
+                p.text.pos += 1;
             }
-            p.chars[from..p.pos].iter().collect::<String>()
+            p.text.chars[from..p.text.pos].iter().collect::<String>()
         };
         let lo = digits(self);
-        let (hi, comma) = if self.eat(',') {
+        let (hi, comma) = if self.text.eat(',') {
             (digits(self), true)
         } else {
             (lo.clone(), false)
         };
-        if !self.eat('}') || (lo.is_empty() && !comma) {
-            self.pos = open + 1;
+        if !self.text.eat('}') || (lo.is_empty() && !comma) {
+            self.text.pos = open + 1;
             return Ok(None);
         }
         let number = |s: &str| -> Result<Option<u32>, PatternError> {
@@ -447,7 +408,7 @@ impl Parser {
                 start,
             ));
         }
-        if !self.eat('?') {
+        if !self.text.eat('?') {
             if depth == 0 {
                 self.top_started = true;
             }
@@ -455,19 +416,19 @@ impl Parser {
                 .capture(start, depth, flags, None)
                 .map(|n| Some((n, None)));
         }
-        let Some(c) = self.peek() else {
-            return Err(error("unexpected end of pattern", self.pos));
+        let Some(c) = self.text.peek() else {
+            return Err(error("unexpected end of pattern", self.text.pos));
         };
-        let ext = self.pos;
-        self.pos += 1;
+        let ext = self.text.pos;
+        self.text.pos += 1;
         if depth == 0 && c != '#' && !is_flag_start(c) {
             self.top_started = true;
         }
         let node = match c {
             ':' => return self.body(start, depth, flags).map(Some),
-            'P' => match self.peek() {
+            'P' => match self.text.peek() {
                 Some('<') => {
-                    self.pos += 1;
+                    self.text.pos += 1;
                     let name = self.name('>', "missing >, unterminated name")?;
                     if depth == 0 {
                         self.top_started = true;
@@ -477,8 +438,8 @@ impl Parser {
                         .map(|n| Some((n, None)));
                 }
                 Some('=') => {
-                    self.pos += 1;
-                    let at = self.pos;
+                    self.text.pos += 1;
+                    let at = self.text.pos;
                     let (name, _) = self.name(')', "missing ), unterminated name")?;
                     let Some(&group) = self.names.get(&name) else {
                         return Err(error(format!("unknown group name '{name}'"), at));
@@ -490,7 +451,7 @@ impl Parser {
                     return Ok(Some((Node::Backref(group, fold_of(flags)), None)));
                 }
                 Some(c) => return Err(error(format!("unknown extension ?P{c}"), ext)),
-                None => return Err(error("unexpected end of pattern", self.pos)),
+                None => return Err(error("unexpected end of pattern", self.text.pos)),
             },
             '=' | '!' => {
                 let (node, _) = self.body(start, depth, flags)?;
@@ -501,13 +462,13 @@ impl Parser {
                 }
             }
             '<' => {
-                let negate = match self.peek() {
+                let negate = match self.text.peek() {
                     Some('=') => false,
                     Some('!') => true,
                     Some(c) => return Err(error(format!("unknown extension ?<{c}"), ext)),
-                    None => return Err(error("unexpected end of pattern", self.pos)),
+                    None => return Err(error("unexpected end of pattern", self.text.pos)),
                 };
-                self.pos += 1;
+                self.text.pos += 1;
                 let outer = self.lookbehind;
                 if outer.is_none() {
                     self.lookbehind = Some(self.groups);
@@ -537,13 +498,13 @@ impl Parser {
             '#' => {
                 // Read as CPython reads it: a backslash takes the next
                 // character with it (`(?#\))` is unterminated).
-                while let Some(c) = self.peek() {
-                    self.pos += 1;
+                while let Some(c) = self.text.peek() {
+                    self.text.pos += 1;
                     if c == ')' {
                         return Ok(None);
                     }
-                    if c == '\\' && self.peek().is_some() {
-                        self.pos += 1;
+                    if c == '\\' && self.text.peek().is_some() {
+                        self.text.pos += 1;
                     }
                 }
                 return Err(error("missing ), unterminated comment", start));
@@ -551,7 +512,7 @@ impl Parser {
             '(' => self.conditional(start, depth, flags)?,
             '>' => Node::Atomic(Box::new(self.body(start, depth, flags)?.0)),
             c if is_flag_start(c) => {
-                self.pos -= 1;
+                self.text.pos -= 1;
                 return self.flags(start, depth, flags);
             }
             c => return Err(error(format!("unknown extension ?{c}"), ext)),
@@ -572,7 +533,7 @@ impl Parser {
     }
 
     fn close(&mut self, start: usize) -> Result<(), PatternError> {
-        if self.eat(')') {
+        if self.text.eat(')') {
             Ok(())
         } else {
             Err(error("missing ), unterminated subpattern", start))
@@ -627,15 +588,15 @@ impl Parser {
         end: char,
         unterminated: &str,
     ) -> Result<(String, usize), PatternError> {
-        let at = self.pos;
-        let Some(len) = self.chars[at..].iter().position(|&c| c == end) else {
+        let at = self.text.pos;
+        let Some(len) = self.text.chars[at..].iter().position(|&c| c == end) else {
             return Err(error(unterminated, at));
         };
-        self.pos = at + len + 1;
+        self.text.pos = at + len + 1;
         if len == 0 {
             return Err(error("missing group name", at));
         }
-        Ok((self.chars[at..at + len].iter().collect(), at))
+        Ok((self.text.chars[at..at + len].iter().collect(), at))
     }
 
     /// `(?(id)yes|no)` after its `(?(`.
@@ -679,7 +640,7 @@ impl Parser {
         if branches.len() > 2 {
             return Err(error(
                 "conditional backref with more than two branches",
-                self.pos,
+                self.text.pos,
             ));
         }
         self.close(start)?;
@@ -705,7 +666,7 @@ impl Parser {
         depth: usize,
         flags: Flags,
     ) -> Result<Option<(Node, Option<Spec>)>, PatternError> {
-        match flags::read(self)? {
+        match flags::read(&mut self.text)? {
             Inline::Global(on) => {
                 if depth > 0 || self.top_started {
                     return Err(error(

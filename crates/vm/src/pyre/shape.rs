@@ -6,8 +6,9 @@
 //! It reads the tree only; it decides nothing about engines or the state.
 
 use super::ast::{Greed, Node};
+use super::cursor::PatternError;
 use super::facts;
-use super::parse::{self, PatternError};
+use super::parse;
 
 /// What a pattern is made of (see [`features`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
