@@ -11,7 +11,8 @@
 //! FILE` `main` hands the arguments to [`crate::bench_program`] (any
 //! program on three engines) or, with `--profile`, to
 //! [`crate::profile_program`]; both reuse this module's script driver
-//! ([`script_job`]). This module measures; it computes no chess.
+//! ([`script_job`]); with `--cost-model`, the suite to
+//! [`crate::bench_cost`]. This module measures; it computes no chess.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -316,25 +317,32 @@ pub(crate) fn program_config(args: &BenchArgs) -> regex_vm::Config {
     }
 }
 
-/// Runs the benchmark of the turn suite (`--program` is `main`'s to hand
-/// to [`crate::bench_program`] or [`crate::profile_program`]).
+/// The turn suite `--positions` names, or the built-in one.
 ///
 /// # Errors
 ///
-/// An unreadable suite, a program that does not build, a failing run, or a
-/// CPython run that ends in different bytes.
-pub(crate) fn run(args: BenchArgs) -> Result<()> {
+/// An unreadable file, or a line without a FEN, a move or an id.
+pub(crate) fn suite(args: &BenchArgs) -> Result<Vec<Turn>> {
     let text = match &args.positions {
         Some(p) => {
             std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?
         }
         None => DEFAULT_SUITE.to_string(),
     };
-    let turns = parse_suite(&text)?;
+    parse_suite(&text)
+}
+
+/// Runs the benchmark of the turn suite (`--program` and `--cost-model`
+/// are `main`'s to hand to [`crate::bench_program`],
+/// [`crate::profile_program`] or [`crate::bench_cost`]).
+///
+/// # Errors
+///
+/// An unreadable suite, a program that does not build, a failing run, or a
+/// CPython run that ends in different bytes.
+pub(crate) fn run(args: BenchArgs) -> Result<()> {
+    let turns = suite(&args)?;
     let runs = args.runs.max(1);
-    if args.cost_model {
-        return crate::bench_cost::run(&turns, args.depth, runs);
-    }
     let t0 = Instant::now();
     let pass = chess::turn_pass(args.depth).context("building the turn program")?;
     let build_ms = t0.elapsed().as_secs_f64() * 1e3;

@@ -350,6 +350,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 json: args.json,
                 write: args.write.clone(),
             })?,
+            (None, _) if args.cost_model => {
+                bench_cost::run(&bench::suite(&args)?, args.depth, args.runs.max(1))?
+            }
             (None, _) => bench::run(args)?,
             (Some(program), None) => bench_program::run(&bench_program::Job {
                 program,
