@@ -30,6 +30,7 @@ mod fuzz;
 mod listing;
 mod notation;
 mod pgn;
+mod phases;
 mod play;
 mod profile_program;
 mod record;

@@ -10,7 +10,7 @@
 
 use std::fmt::Write;
 
-use crate::trace::{file_name, Phase, PhaseRun};
+use crate::phases::{file_name, Phase, PhaseRun};
 
 const WIDTH: f64 = 820.0;
 const LEFT: f64 = 78.0;

@@ -1,9 +1,9 @@
 //! `regex-chess trace`: one turn of the turn program, phase by phase.
 //!
-//! It owns the cutting of a program into named phases and the running of
-//! one turn through them (a pass of any program file, cut by rewrite
-//! index, is `trace_program`'s, which uses this module's [`Tracer`]). A
-//! phase starts at a marker instruction, named by
+//! It owns the cutting of the turn program into named phases and the
+//! running of one turn through them (the phases' executors are
+//! `phases`'s; a pass of any program file, cut by rewrite index, is
+//! `trace_program`'s). A phase starts at a marker instruction, named by
 //! the chess program's own special instructions (`boot`/`sanitize`/
 //! `parse_screen`: parse; `select_*`: a move generation, called ply 1 when
 //! the next marker is an evaluation `eval_*`, ply 2 when it is a reply
@@ -13,22 +13,21 @@
 //! names come from the instruction names only, so a changed chess program
 //! gets phases cut the same way without a change here.
 //!
-//! Each phase's rewrites run on an [`Executor`] of their own (built before
+//! Each phase's rewrites run on an executor of their own (built before
 //! the turn starts), one after the other on the same state: the rewrites
 //! applied, in order, are the whole program's, so the final state is the
 //! one `play` reaches. It never edits the VM or the chess program; the
 //! HTML report and its plot are `report`'s.
 
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::ops::Range;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context, Result};
-use regex_vm::{Config, Executor, Program};
 use shakmaty::Color;
 
 use crate::listing::{self, Assembled, Which};
+use crate::phases::{file_name, Phase, PhaseRun, Tracer};
 
 /// Arguments of `trace`.
 #[derive(clap::Args, Debug)]
@@ -106,19 +105,6 @@ fn marker(name: &str) -> Option<Marker> {
     })
 }
 
-/// A named stretch of the program.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Phase {
-    /// What it does (`parse`, `ply 1 (white)`, `keep-best`, ...).
-    pub name: String,
-    /// The name of its first instruction.
-    pub opener: String,
-    /// Its instructions.
-    pub instrs: Range<usize>,
-    /// Its rewrites.
-    pub rewrites: Range<usize>,
-}
-
 /// Cuts a program into phases: consecutive, covering every instruction and
 /// every rewrite once, in order.
 ///
@@ -171,103 +157,6 @@ pub(crate) fn phases(a: &Assembled) -> Result<Vec<Phase>> {
         });
     }
     Ok(out)
-}
-
-/// What one phase did on one turn.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct PhaseRun {
-    /// Rewrites a regex engine ran.
-    pub executed: usize,
-    /// Rewrites skipped as provable no-ops.
-    pub skipped: usize,
-    /// Rewrites that changed the state.
-    pub changed: usize,
-    /// State bytes after the phase.
-    pub bytes: usize,
-    /// Largest state during the phase.
-    pub peak_bytes: usize,
-    /// Active threads after the phase.
-    pub active: usize,
-    /// Paused threads after the phase.
-    pub paused: usize,
-    /// Most threads during the phase.
-    pub peak_threads: usize,
-    /// Wall time of the phase.
-    pub time: Duration,
-}
-
-/// A program cut into phases, each with its executor.
-pub(crate) struct Tracer {
-    /// The phases, in order.
-    pub phases: Vec<Phase>,
-    executors: Vec<Executor>,
-}
-
-impl Tracer {
-    /// Cuts `a` into phases and compiles one executor per phase.
-    ///
-    /// # Errors
-    ///
-    /// As [`phases`], or when a pattern does not compile.
-    pub(crate) fn new(a: &Assembled, config: &Config) -> Result<Tracer> {
-        Tracer::with_phases(&a.program, phases(a)?, config)
-    }
-
-    /// Compiles one executor per phase of `program`, cut as `phases` say
-    /// (consecutive ranges of its rewrites).
-    ///
-    /// # Errors
-    ///
-    /// When a pattern does not compile.
-    pub(crate) fn with_phases(
-        program: &Program,
-        phases: Vec<Phase>,
-        config: &Config,
-    ) -> Result<Tracer> {
-        let executors = phases
-            .iter()
-            .map(|p| {
-                let part = Program::new(program.rewrites()[p.rewrites.clone()].to_vec());
-                Executor::new(&part, config.clone())
-                    .with_context(|| format!("compiling phase {}", p.name))
-            })
-            .collect::<Result<Vec<_>>>()?;
-        Ok(Tracer { phases, executors })
-    }
-
-    /// Runs every phase on `state`, in order, calling `after` with each
-    /// phase's index, figures and the state it left.
-    ///
-    /// # Errors
-    ///
-    /// When the VM stops (`state` is then as it left it) or `after` fails.
-    pub(crate) fn run(
-        &self,
-        state: &mut String,
-        mut after: impl FnMut(usize, &PhaseRun, &str) -> Result<()>,
-    ) -> Result<Vec<PhaseRun>> {
-        let mut runs = Vec::with_capacity(self.phases.len());
-        for (i, (phase, exec)) in self.phases.iter().zip(&self.executors).enumerate() {
-            let t0 = Instant::now();
-            let stats = exec
-                .run(state)
-                .with_context(|| format!("phase {i} ({})", phase.name))?;
-            let run = PhaseRun {
-                executed: stats.executed,
-                skipped: stats.skipped,
-                changed: stats.changed,
-                bytes: state.len(),
-                peak_bytes: stats.peak_state_bytes,
-                active: stats.active_threads,
-                paused: stats.paused_threads,
-                peak_threads: stats.peak_threads,
-                time: t0.elapsed(),
-            };
-            after(i, &run, state)?;
-            runs.push(run);
-        }
-        Ok(runs)
-    }
 }
 
 /// The screen a trace starts from, and the line the turn gets: with a move,
@@ -333,27 +222,6 @@ fn thread_starts(bytes: &[u8]) -> Vec<usize> {
         .collect()
 }
 
-/// A file name for phase `i`: `07-ply-1-white.txt`.
-pub(crate) fn file_name(i: usize, phase: &Phase) -> String {
-    let slug: String = phase
-        .name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let slug = slug
-        .split('-')
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join("-");
-    format!("{i:02}-{slug}.txt")
-}
-
 fn header(out: &mut impl Write) -> io::Result<()> {
     writeln!(
         out,
@@ -388,7 +256,7 @@ pub(crate) fn run(args: TraceArgs) -> Result<()> {
     let (mut state, line) = start(&args.fen, args.mv.as_deref())?;
     let a = listing::assemble(Which::Turn, args.depth)?;
     let t0 = Instant::now();
-    let tracer = Tracer::new(&a, &chess::config_for(args.depth))?;
+    let tracer = Tracer::with_phases(&a.program, phases(&a)?, &chess::config_for(args.depth))?;
     let build = t0.elapsed();
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -486,6 +354,7 @@ pub(crate) fn run(args: TraceArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use regex_vm::{Config, Executor};
 
     fn turn() -> Assembled {
         listing::assemble(Which::Turn, chess::Depth::FAST).expect("assembles")
@@ -596,7 +465,8 @@ mod tests {
             ..Config::default()
         };
         for (config, with_counts) in [(Config::default(), false), (table_off, true)] {
-            let tracer = Tracer::new(&a, &config).expect("compiles");
+            let tracer = Tracer::with_phases(&a.program, phases(&a).expect("cuts"), &config)
+                .expect("compiles");
             let whole = Executor::new(&a.program, config).expect("compiles");
             let ways =
                 |fen: &str, mv: Option<&str>| both_ways(&tracer, &whole, fen, mv, with_counts);
@@ -621,16 +491,5 @@ mod tests {
             "[text before the threads]\nscreen\n%%\n#stack:\n... (1 more lines)\n\
              %t\n#stack:\n... (2 more lines)\n... (1 more threads)\n"
         );
-    }
-
-    #[test]
-    fn file_names_are_plain() {
-        let p = Phase {
-            name: "ply 1 (white)".into(),
-            opener: "select_w".into(),
-            instrs: 0..1,
-            rewrites: 0..1,
-        };
-        assert_eq!(file_name(7, &p), "07-ply-1-white.txt");
     }
 }

@@ -19,8 +19,9 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use regex_vm::{Executor, Program};
 
+use crate::phases::{file_name, Phase, PhaseRun, Tracer};
 use crate::report::Subject;
-use crate::trace::{file_name, Phase, PhaseRun, TraceArgs, Tracer};
+use crate::trace::TraceArgs;
 
 /// How many characters of a phase's first pattern its row shows.
 const OPENER_CHARS: usize = 40;
