@@ -8,9 +8,11 @@
 //! [`NullReply`], the instruction that turns a copy of a candidate into a
 //! reply that leaves the board as it is, so that `eval::ReplyDelta` (its
 //! delta, the mop-up term) and the mate test treat it as any other reply.
+//! [`with_null_move`] makes a ply's moves and its null move in one run.
 //! It does not decide where the capture plies are.
 
 use regex_asm::ir::{RefError, Special};
+use regex_asm::Machine;
 use regex_vm::state::Thread;
 use regex_vm::{Rewrite, Scope, Template};
 use shakmaty::Color;
@@ -22,6 +24,22 @@ use crate::rules::{append_var, board_of};
 
 /// The move of a null candidate (never a legal move's name).
 pub(crate) const NULL_MOVE: &str = "0000";
+
+/// Runs `moves` on the active threads and `null` on a copy of each made
+/// before (paused meanwhile), which stays right after the threads the
+/// moves made: a capture ply's moves and its null move, in one run.
+pub(crate) fn with_null_move(
+    m: &mut Machine,
+    moves: impl FnOnce(&mut Machine),
+    null: impl FnOnce(&mut Machine),
+) {
+    let stand = m.fork_inactive();
+    moves(m);
+    let moved = m.pause();
+    m.reactivate(stand);
+    null(m);
+    m.reactivate(moved);
+}
 
 /// Appends to every active thread the parts of a move of `c`'s king from
 /// its square to the same square (`pc`, `f`, `x` = `.`, `u` empty, `t`):

@@ -13,7 +13,7 @@ use regex_asm::Machine;
 use shakmaty::Color;
 
 use crate::board::codec::TURN_VAR;
-use crate::eval::standpat::NULL_MOVE;
+use crate::eval::standpat::{with_null_move, NULL_MOVE};
 use crate::eval::{DELTA_OFFSET, DELTA_VAR, EVAL_VAR};
 use crate::movegen::{legal_captures_for, legal_moves_for, side_letter, Options, MOVE_VAR};
 use crate::rules::specials::CHECK_VAR;
@@ -107,20 +107,4 @@ pub(crate) fn carry_over_own(m: &mut Machine, moves: impl FnOnce(&mut Machine)) 
     moves(m);
     m.set(EVAL_VAR, m.get(EVAL_VAR) - m.get(DELTA_VAR));
     m.delete(DELTA_VAR);
-}
-
-/// Runs `moves` on the active threads and `null` on a copy of each made
-/// before (paused meanwhile), which stays right after the threads the
-/// moves made: a capture ply's moves and its null move, in one run.
-pub(crate) fn with_null_move(
-    m: &mut Machine,
-    moves: impl FnOnce(&mut Machine),
-    null: impl FnOnce(&mut Machine),
-) {
-    let stand = m.fork_inactive();
-    moves(m);
-    let moved = m.pause();
-    m.reactivate(stand);
-    null(m);
-    m.reactivate(moved);
 }

@@ -18,7 +18,7 @@ use regex_asm::Machine;
 use shakmaty::Color;
 
 use crate::eval::quiesce::LeafDelta;
-use crate::eval::standpat::{NullReply, NULL_MOVE};
+use crate::eval::standpat::{with_null_move, NullReply, NULL_MOVE};
 use crate::eval::threats::{Threats, THREAT_VAR};
 use crate::eval::{Eval, DELTA_OFFSET, DELTA_VAR, EVAL_VAR};
 use crate::movegen::{
@@ -26,7 +26,6 @@ use crate::movegen::{
 };
 use crate::rules::specials::{Mover, Stage, CHECK_VAR};
 use crate::search::answer::{hand_up_best, keep_best, no_reply_score};
-use crate::search::captures::with_null_move;
 use crate::search::plan::At;
 use crate::search::reduce::Better;
 use crate::search::{name_candidates, push_if_legal_move, strip, KeepOnly};
