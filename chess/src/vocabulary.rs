@@ -100,7 +100,7 @@ impl Depth {
 
     /// How the search spends its plies: depths 2 and 3 are full width;
     /// depth 4 is 2 full-width plies and 2 capture plies, depth 5 three and
-    /// two (searched with probes, `probe`); depth 6 four and two, where
+    /// two (searched with probes, `search::probed`); depth 6 four and two, where
     /// only the root's candidates that depth 5's root cut keeps get the
     /// ply more (`search::deep_root`). Which node kind searches each
     /// ply is the search's plan (`search::plan::NodePlan::of`).

@@ -24,7 +24,7 @@
 //! with the best reply depth 5's search of the candidate found, in the same
 //! variable, which costs time or saves it, never a score. This module owns
 //! the line, the variables and those three steps; it must not choose
-//! between the candidates or compare scores itself (`probe` does, by
+//! between the candidates or compare scores itself (`probed::probe` does, by
 //! `reduce::KeepBest`).
 
 use std::sync::Arc;

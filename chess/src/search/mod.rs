@@ -23,8 +23,8 @@
 //! - `captures`: the capture plies (good captures, standing pat, every
 //!   evasion in check), their positions evaluated by carrying the node
 //!   above's evaluation down the moves (`eval::MoveDelta`);
-//! - `probed`, `standing`, `own_probes`, with the probe (`probe`): the
-//!   plies above the capture plies, cut by a probe first searched;
+//! - `probed` (with the probe), `standing`, `own_probes`: the plies
+//!   above the capture plies, cut by a probe first searched;
 //! - `probed_root`, `deep_root`: the root with the probe cut, and depth
 //!   6's ply more.
 //!
@@ -42,7 +42,6 @@ pub(crate) mod hint;
 mod leaves;
 mod own_probes;
 pub(crate) mod plan;
-mod probe;
 mod probed;
 mod probed_root;
 pub(crate) mod reduce;
@@ -66,7 +65,7 @@ use crate::board::BOARD_VAR;
 use crate::movegen::{moves_to_count_of, MOVE_VAR};
 use crate::rules::specials::Mover;
 use crate::vocabulary::{Depth, BEST, SCORE};
-use plan::{At, Kind, NodePlan};
+use plan::{At, Kind, NodePlan, Probed};
 use vars::{HINT_MOVE, HISTORY};
 
 /// Searches every active thread (a position with `us` to move) `depth`
@@ -96,6 +95,20 @@ pub(crate) fn node(m: &mut Machine, us: Color, at: At) {
         Kind::Probed(probed) => probed::node(m, us, at, probed, false),
         Kind::ProbedRoot => probed_root::node(m, us, at),
         Kind::DeepRoot { bounded } => deep_root::node(m, us, at, bounded),
+    }
+}
+
+/// The candidates of the probed node at `at`, given its probe
+/// (`probed::given_probe`): made, cut as `kind` says and searched, as
+/// [`node`] dispatches the node kinds; where `names_best`, each keeps its
+/// move (see `own_probes::candidates`).
+pub(crate) fn cut_candidates(m: &mut Machine, us: Color, at: At, kind: Probed, names_best: bool) {
+    match kind {
+        Probed::Standing => {
+            debug_assert!(!names_best, "a standing node names no best move");
+            standing::candidates(m, us, at);
+        }
+        Probed::OwnProbes => own_probes::candidates(m, us, at, names_best),
     }
 }
 

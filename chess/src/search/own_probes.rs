@@ -21,8 +21,7 @@ use crate::movegen::{legal_moves_for, Options, MOVE_VAR};
 use crate::rules::specials::{Stage, CHECK_VAR};
 use crate::search::answer::{no_reply_score, pop_reply_score};
 use crate::search::plan::At;
-use crate::search::probe::probe;
-use crate::search::probed::{drop_probe_move, given_probe};
+use crate::search::probed::{drop_probe_move, given_probe, probe};
 use crate::search::vars::{
     BEST_REPLY_MOVE, DEEP_ROOT_BOUND, NODE_PROBE_MOVE, OWN_PROBE_SCORE, PROBE_SCORE,
 };

@@ -1,7 +1,7 @@
 //! The probed root ([`Kind::ProbedRoot`](crate::search::plan::Kind::ProbedRoot)):
 //! the root searched without searching every candidate.
 //!
-//! The root first searches its own probe (`probe`: the candidate a 2-ply
+//! The root first searches its own probe (`probed::probe`: the candidate a 2-ply
 //! look scores best; given a hint, `hint`, the rung below's answer, that
 //! move too, the better score taken); then every other candidate gets its
 //! own probe (the probe of its node, one ply down), the least its node
@@ -37,8 +37,7 @@ use crate::movegen::{legal_moves_for, Options};
 use crate::rules::specials::{Stage, CHECK_VAR};
 use crate::search::answer::{keep_best, no_reply_score, pop_reply_score};
 use crate::search::plan::At;
-use crate::search::probe::{probe, probe_picking, Pick};
-use crate::search::probed::given_probe;
+use crate::search::probed::{given_probe, probe, probe_picking, Pick};
 use crate::search::reduce::Better;
 use crate::search::vars::{
     DEEP_ROOT_BOUND, HINT_MOVE, NODE_PROBE_MOVE, NO_MOVE, OWN_PROBE_SCORE, PROBE_MOVE, PROBE_SCORE,

@@ -1,5 +1,5 @@
 //! Depth 5 (three full-width plies, then two capture plies) searched with
-//! the probe cut (`chess/src/search/probe.rs`): the regex program drops the
+//! the probe cut (`chess/src/search/probed.rs`): the regex program drops the
 //! candidates that cannot beat a probe, so its score must still be the
 //! whole search's, which the native reference computes without any cut.
 // A failing unwrap in a test helper is a failing test.
