@@ -8,35 +8,33 @@
 //! CPython raises; [`compile`] turns the tree into a program for
 //! the backtracking machine ([`prog`]); [`search`] picks the places of a
 //! text to try, [`vm`] runs the program at one, [`text`] reads UTF-8 text
-//! at byte positions; [`sub`] places matches as `re.sub` does; [`ascii`] writes the
-//! pattern in the `regex` crate's syntax where that is exact on ASCII
-//! text (the executor's fast path), [`superset`] as a superset (for the
-//! executor's analysis); [`template`] reads
+//! at byte positions; [`sub`] places matches as `re.sub` does; [`print`]
+//! writes the tree in three dialects: the `regex` crate's syntax where
+//! that is exact on ASCII text (the executor's fast path), the same as a
+//! superset (for the executor's analysis), and a JavaScript regex with
+//! its meaning (the JavaScript dump); [`template`] reads
 //! `re.sub`'s replacement strings; [`facts`] gives the executor the texts
 //! every match needs; [`shape`] says which constructs a pattern uses
-//! (for profiles); [`js`] writes the pattern as a JavaScript regex
-//! with its meaning (the JavaScript dump); [`unicode`] answers what a
+//! (for profiles); [`unicode`] answers what a
 //! character is to Python, from [`tables`] (generated from CPython
 //! itself).
 //!
 //! This module is the surface: [`Regex`] (a compiled pattern) and the
 //! errors. It knows nothing of the state grammar, the executor or files.
 
-mod ascii;
 mod ast;
 mod compile;
 mod cursor;
 mod escape;
 mod facts;
 mod flags;
-mod js;
 mod lead;
 mod parse;
+mod print;
 mod prog;
 mod search;
 mod shape;
 mod sub;
-mod superset;
 mod tables;
 mod template;
 mod text;
@@ -46,7 +44,7 @@ mod vm;
 use std::collections::HashMap;
 
 pub use cursor::PatternError;
-pub use js::JsRefusal;
+pub use print::javascript::JsRefusal;
 pub use shape::{features, Features};
 pub use template::TemplateError;
 pub use vm::MatchError;
@@ -113,7 +111,7 @@ impl Groups {
 
 /// `pattern` as the body of a JavaScript regex that, with the flags
 /// `gu`, means under `String.prototype.replace` what the pattern means to
-/// CPython under `re.sub` (see `js`).
+/// CPython under `re.sub` (see `print::javascript`).
 ///
 /// # Errors
 ///
@@ -122,7 +120,8 @@ impl Groups {
 pub fn javascript(pattern: &str) -> Result<String, JavascriptError> {
     let parsed = parse::parse(pattern).map_err(JavascriptError::Pattern)?;
     let filter = compile::filter(&parsed.node);
-    js::translate(&parsed.node, parsed.groups, filter.as_ref()).map_err(JavascriptError::Refused)
+    print::javascript::translate(&parsed.node, parsed.groups, filter.as_ref())
+        .map_err(JavascriptError::Refused)
 }
 
 /// Why a pattern has no JavaScript form (see [`javascript`]).
@@ -164,8 +163,8 @@ impl Regex {
         let parsed = parse::parse(pattern)?;
         let prog = compile::compile(&parsed.node, parsed.groups);
         Ok(Regex {
-            ascii: ascii::translate(&parsed.node, prog.filter.is_some()),
-            superset: superset::superset(&parsed.node),
+            ascii: print::ascii::translate(&parsed.node, prog.filter.is_some()),
+            superset: print::superset::superset(&parsed.node),
             prog,
             prefix: facts::prefix(&parsed.node),
             needle: facts::needle(&parsed.node),
@@ -202,7 +201,7 @@ impl Regex {
     }
 
     /// A pattern in the `regex` crate's syntax that matches every text
-    /// this one can match (see `superset`), to read facts from.
+    /// this one can match (see `print::superset`), to read facts from.
     pub fn superset_pattern(&self) -> Option<&str> {
         self.superset.as_deref()
     }

@@ -17,7 +17,8 @@
 //! crate's leftmost-first reading, the one a backtracker has, groups
 //! numbered alike. It runs nothing.
 
-use super::ast::{self, Anchor, CharTest, Greed, Node, UNBOUNDED};
+use super::{braces, class, print, Dialect, Form};
+use crate::pyre::ast::{self, Anchor, CharTest, Greed, Node};
 
 /// The pattern in the `regex` crate's syntax, exact on ASCII text, or
 /// `None` where it declines.
@@ -25,69 +26,58 @@ pub(crate) fn translate(node: &Node, has_filter: bool) -> Option<String> {
     if has_filter || ast::can_be_empty(node) {
         return None;
     }
-    let mut out = String::new();
-    write(node, &mut out)?;
-    Some(out)
+    print(node, &mut Ascii).ok().map(|p| p.text)
 }
 
-fn write(node: &Node, out: &mut String) -> Option<()> {
-    match node {
-        Node::Empty => out.push_str("(?:)"),
-        Node::Char(t) => class(t, out)?,
-        Node::Seq(items) => {
-            for n in items {
-                out.push_str("(?:");
-                write(n, out)?;
-                out.push(')');
-            }
-        }
-        Node::Alt(branches) => {
-            out.push_str("(?:");
-            for (i, b) in branches.iter().enumerate() {
-                if i > 0 {
-                    out.push('|');
-                }
-                write(b, out)?;
-            }
-            out.push(')');
-        }
-        Node::Group(_, n) => {
-            out.push('(');
-            write(n, out)?;
-            out.push(')');
-        }
-        Node::Scoped(n) => write(n, out)?,
-        Node::Repeat {
-            node,
-            min,
-            max,
-            greed,
-        } => {
-            if *greed == Greed::Possessive || ast::can_be_empty(node) {
-                return None;
-            }
-            out.push_str("(?:");
-            write(node, out)?;
-            out.push(')');
-            match *max {
-                UNBOUNDED => out.push_str(&format!("{{{min},}}")),
-                max => out.push_str(&format!("{{{min},{max}}}")),
-            }
-            if *greed == Greed::Lazy {
-                out.push('?');
-            }
-        }
-        Node::Anchor(a) => out.push_str(match a {
+/// The dialect: every piece in its own group, for the analysis and for
+/// people to read.
+struct Ascii;
+
+/// A construct this dialect has no exact form for.
+struct Declined;
+
+impl<'t> Dialect<'t> for Ascii {
+    type Refusal = Declined;
+    type Saved = ();
+    const EXPLICIT: bool = true;
+
+    fn char_test(&mut self, t: &CharTest) -> Result<String, Declined> {
+        ascii_class(t).ok_or(Declined)
+    }
+
+    fn anchor(&mut self, a: Anchor) -> Result<String, Declined> {
+        Ok(match a {
             Anchor::Start => r"\A",
             Anchor::End => r"\z",
             Anchor::LineStart => "(?m:^)",
             Anchor::LineEnd => "(?m:$)",
             Anchor::WordBoundary { .. } => r"(?-u:\b)",
-            Anchor::EndOrFinalNewline | Anchor::NotWordBoundary { .. } => return None,
-        }),
-        Node::Backref(..) | Node::Look { .. } | Node::Atomic(_) | Node::Cond { .. } => return None,
+            Anchor::EndOrFinalNewline | Anchor::NotWordBoundary { .. } => return Err(Declined),
+        }
+        .to_string())
     }
-    Some(())
+
+    fn bounds(&self, min: u32, max: u32, greed: Greed) -> String {
+        let mut out = braces(min, max);
+        if greed == Greed::Lazy {
+            out.push('?');
+        }
+        out
+    }
+
+    fn form(&mut self, node: &'t Node) -> Result<(Form<'t>, ()), Declined> {
+        match node {
+            Node::Repeat { node, greed, .. }
+                if *greed == Greed::Possessive || ast::can_be_empty(node) =>
+            {
+                Err(Declined)
+            }
+            Node::Backref(..) | Node::Look { .. } | Node::Atomic(_) | Node::Cond { .. } => {
+                Err(Declined)
+            }
+            _ => Ok((Form::Walk, ())),
+        }
+    }
 }
 
 /// The ASCII characters a test passes, as a class (declined when there
@@ -95,7 +85,7 @@ fn write(node: &Node, out: &mut String) -> Option<()> {
 /// a class may say anything of the rest: one that refuses few ASCII
 /// characters is written negated (`[^%\n]`, which the executor's matcher
 /// runs with `memchr`).
-fn class(t: &CharTest, out: &mut String) -> Option<()> {
+fn ascii_class(t: &CharTest) -> Option<String> {
     let ranges = |pass: bool| {
         let mut ranges: Vec<(u32, u32)> = Vec::new();
         for c in (0..128u32).filter(|&c| t.matches(c) == pass) {
@@ -108,28 +98,14 @@ fn class(t: &CharTest, out: &mut String) -> Option<()> {
     };
     let (passed, refused) = (ranges(true), ranges(false));
     let count = |r: &[(u32, u32)]| r.iter().map(|(lo, hi)| hi - lo + 1).sum::<u32>();
-    match (&passed[..], &refused[..]) {
+    let in_class = |c| escaped(c, true);
+    Some(match (&passed[..], &refused[..]) {
         ([], _) => return None,
-        (_, []) => out.push_str("(?s:.)"),
-        ([(lo, hi)], _) if lo == hi => out.push_str(&escaped(*lo, false)),
-        (p, r) if count(r) < count(p) => write_class(out, "[^", r),
-        (p, _) => write_class(out, "[", p),
-    }
-    Some(())
-}
-
-fn write_class(out: &mut String, open: &str, ranges: &[(u32, u32)]) {
-    out.push_str(open);
-    for &(lo, hi) in ranges {
-        out.push_str(&escaped(lo, true));
-        if hi > lo {
-            if hi > lo + 1 {
-                out.push('-');
-            }
-            out.push_str(&escaped(hi, true));
-        }
-    }
-    out.push(']');
+        (_, []) => "(?s:.)".to_string(),
+        ([(lo, hi)], _) if lo == hi => escaped(*lo, false),
+        (p, r) if count(r) < count(p) => class("[^", r, in_class),
+        (p, _) => class("[", p, in_class),
+    })
 }
 
 /// An ASCII character as the `regex` crate (and the portable subset,
@@ -164,8 +140,8 @@ fn escaped(c: u32, in_class: bool) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{compile, parse};
     use super::*;
+    use crate::pyre::{compile, parse};
 
     fn ascii(p: &str) -> Option<String> {
         let parsed = parse::parse(p).expect("parses");

@@ -30,8 +30,9 @@
 //! a group of the same look-behind, and one to a group set before it reads
 //! the same text from either side. It runs nothing.
 
-use super::ast::{self, Anchor, CharTest, Fold, Greed, Node, UNBOUNDED};
-use super::unicode::{self, Category};
+use super::{class, print, push, Binding, Dialect, Form};
+use crate::pyre::ast::{self, Anchor, CharTest, Fold, Greed, Node, UNBOUNDED};
+use crate::pyre::unicode::{self, Category};
 
 /// Why a pattern has no JavaScript form with its meaning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -73,17 +74,6 @@ pub enum JsRefusal {
     InLookBehind,
 }
 
-/// How an emitted piece binds, to know where it needs `(?:...)`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Binding {
-    /// An alternation: wrapped inside a sequence or a loop.
-    Alt,
-    /// A sequence (or a loop): wrapped inside a loop.
-    Seq,
-    /// One atom: a loop takes it as it is.
-    Atom,
-}
-
 /// The body of a JavaScript regex (to be used with the flags `gu`) that
 /// means what `node`, a pattern of `groups` groups, means to CPython
 /// under `re.sub`; `filter` is CPython's search filter of the pattern, if
@@ -106,25 +96,25 @@ pub(crate) fn translate(
             *slot = !ast::can_be_empty(inner);
         }
     });
-    let mut w = Writer {
+    let mut dialect = Javascript {
         set: vec![false; groups + 1],
         nonempty,
         behind: false,
     };
-    let (body, binding) = w.emit(node)?;
+    let body = print(node, &mut dialect)?;
     Ok(match filter {
         // A place whose first character fails the filter is never tried.
         Some(f) => {
             let mut out = format!("(?={})", char_test(f));
-            push_wrapped(&mut out, &body, binding < Binding::Seq);
+            push(&mut out, body, Binding::Seq, false);
             out
         }
-        None => body,
+        None => body.text,
     })
 }
 
-/// The translation's walk over the tree.
-struct Writer {
+/// The dialect, with what it knows of the walk so far.
+struct Javascript {
     /// `set[n]`: group `n` has certainly matched here, in JavaScript's
     /// reading (which forgets a loop's groups as each iteration starts).
     set: Vec<bool>,
@@ -134,7 +124,26 @@ struct Writer {
     behind: bool,
 }
 
-impl Writer {
+/// What a construct needs back after its parts: the groups set before it.
+enum Saved {
+    /// Nothing.
+    Nothing,
+    /// An alternation's: before it, and set in every branch so far.
+    Alt {
+        before: Vec<bool>,
+        all: Option<Vec<bool>>,
+    },
+    /// A loop's: before it, and the groups of its body.
+    Loop {
+        before: Vec<bool>,
+        inside: Vec<usize>,
+    },
+    /// A look-around's: before it, and whether it is inside a
+    /// look-behind.
+    Look { before: Vec<bool>, behind: bool },
+}
+
+impl Javascript {
     /// Whether `node`, the body of a loop that holds the groups `inside`,
     /// can match the empty string: [`ast::can_be_empty`], but a
     /// back-reference to a group set before the loop (and not inside it)
@@ -155,102 +164,9 @@ impl Writer {
         }
     }
 
-    fn emit(&mut self, node: &Node) -> Result<(String, Binding), JsRefusal> {
-        Ok(match node {
-            Node::Empty => ("(?:)".to_string(), Binding::Atom),
-            Node::Char(t) => (char_test(t), Binding::Atom),
-            Node::Seq(items) => {
-                let mut out = String::new();
-                for n in items {
-                    let (s, b) = self.emit(n)?;
-                    push_wrapped(&mut out, &s, b < Binding::Seq);
-                }
-                (out, Binding::Seq)
-            }
-            Node::Alt(branches) => {
-                let before = self.set.clone();
-                let mut all: Option<Vec<bool>> = None;
-                let mut out = String::new();
-                for (i, b) in branches.iter().enumerate() {
-                    if i > 0 {
-                        out.push('|');
-                    }
-                    self.set.clone_from(&before);
-                    out.push_str(&self.emit(b)?.0);
-                    all = Some(match all {
-                        None => self.set.clone(),
-                        Some(a) => a.iter().zip(&self.set).map(|(x, y)| *x && *y).collect(),
-                    });
-                }
-                self.set = all.unwrap_or(before);
-                (out, Binding::Alt)
-            }
-            Node::Group(n, inner) => {
-                let (s, _) = self.emit(inner)?;
-                self.mark(*n);
-                (format!("({s})"), Binding::Atom)
-            }
-            Node::Scoped(inner) => self.emit(inner)?,
-            Node::Repeat {
-                node,
-                min,
-                max,
-                greed,
-            } => self.repeat(node, *min, *max, *greed)?,
-            Node::Anchor(a) => (anchor(*a), Binding::Atom),
-            // Inside a look-behind, CPython refuses a reference to a group
-            // of the same look-behind: the group is set before it starts,
-            // and JavaScript's right-to-left matching reads the same text.
-            Node::Backref(n, Fold::Exact) => {
-                if !self.set.get(*n).copied().unwrap_or(false) {
-                    return Err(JsRefusal::MaybeUnset(*n));
-                }
-                // Wrapped: `\1` then a digit would be `\10`.
-                (format!("(?:\\{n})"), Binding::Atom)
-            }
-            Node::Backref(_, Fold::Lower { .. }) => return Err(JsRefusal::FoldedBackref),
-            Node::Look {
-                behind,
-                negate,
-                node,
-            } => {
-                let before = self.set.clone();
-                let outer = self.behind;
-                self.behind = outer || behind.is_some();
-                let emitted = self.emit(node);
-                self.behind = outer;
-                let (s, _) = emitted?;
-                // A negative look-around that holds has matched nothing.
-                if *negate {
-                    self.set = before;
-                }
-                let open = match (behind.is_some(), negate) {
-                    (false, false) => "(?=",
-                    (false, true) => "(?!",
-                    (true, false) => "(?<=",
-                    (true, true) => "(?<!",
-                };
-                (format!("{open}{s})"), Binding::Atom)
-            }
-            Node::Atomic(_) => return Err(JsRefusal::Atomic),
-            Node::Cond { .. } => return Err(JsRefusal::Conditional),
-        })
-    }
-
-    fn mark(&mut self, n: usize) {
-        if self.set.len() <= n {
-            self.set.resize(n + 1, false);
-        }
-        self.set[n] = true;
-    }
-
-    fn repeat(
-        &mut self,
-        body: &Node,
-        min: u32,
-        max: u32,
-        greed: Greed,
-    ) -> Result<(String, Binding), JsRefusal> {
+    /// Refuses a loop JavaScript reads otherwise, or forgets its body's
+    /// groups as an iteration starts.
+    fn enter_loop(&mut self, body: &Node, max: u32, greed: Greed) -> Result<Saved, JsRefusal> {
         if greed == Greed::Possessive {
             return Err(JsRefusal::Possessive);
         }
@@ -262,49 +178,127 @@ impl Writer {
         if self.behind && max > 1 && !inside.is_empty() {
             return Err(JsRefusal::InLookBehind);
         }
-        // JavaScript forgets the body's groups as an iteration starts.
         let before = self.set.clone();
         for &g in &inside {
             self.set[g] = false;
         }
-        let (s, b) = self.emit(body)?;
-        if max > 1 {
-            if let Some(&g) = inside.iter().find(|&&g| !self.set[g]) {
-                return Err(JsRefusal::SkippedInLoop(g));
-            }
-        }
-        if min == 0 {
-            // No iteration: the groups are as before the loop (unset, as
-            // nothing outside the body sets them).
-            for &g in &inside {
-                self.set[g] = before[g];
-            }
-        }
-        let mut out = String::new();
-        push_wrapped(&mut out, &s, b < Binding::Atom);
-        match (min, max) {
-            (0, UNBOUNDED) => out.push('*'),
-            (1, UNBOUNDED) => out.push('+'),
-            (0, 1) => out.push('?'),
-            (m, UNBOUNDED) => out.push_str(&format!("{{{m},}}")),
-            (m, n) if m == n => out.push_str(&format!("{{{m}}}")),
-            (m, n) => out.push_str(&format!("{{{m},{n}}}")),
-        }
-        if greed == Greed::Lazy {
-            out.push('?');
-        }
-        // A loop of a loop needs the inner one wrapped.
-        Ok((out, Binding::Seq))
+        Ok(Saved::Loop { before, inside })
     }
 }
 
-fn push_wrapped(out: &mut String, s: &str, wrap: bool) {
-    if wrap {
-        out.push_str("(?:");
-        out.push_str(s);
-        out.push(')');
-    } else {
-        out.push_str(s);
+/// The groups set in both `all` (none yet: every group `set` has) and
+/// `set`.
+fn meet(all: Option<Vec<bool>>, set: &[bool]) -> Vec<bool> {
+    match all {
+        None => set.to_vec(),
+        Some(a) => a.iter().zip(set).map(|(x, y)| *x && *y).collect(),
+    }
+}
+
+impl<'t> Dialect<'t> for Javascript {
+    type Refusal = JsRefusal;
+    type Saved = Saved;
+    const EXPLICIT: bool = false;
+
+    fn char_test(&mut self, t: &CharTest) -> Result<String, JsRefusal> {
+        Ok(char_test(t))
+    }
+
+    fn anchor(&mut self, a: Anchor) -> Result<String, JsRefusal> {
+        Ok(anchor(a))
+    }
+
+    fn bounds(&self, min: u32, max: u32, greed: Greed) -> String {
+        let mut out = match (min, max) {
+            (0, UNBOUNDED) => "*".to_string(),
+            (1, UNBOUNDED) => "+".to_string(),
+            (0, 1) => "?".to_string(),
+            (m, UNBOUNDED) => format!("{{{m},}}"),
+            (m, n) if m == n => format!("{{{m}}}"),
+            (m, n) => format!("{{{m},{n}}}"),
+        };
+        if greed == Greed::Lazy {
+            out.push('?');
+        }
+        out
+    }
+
+    fn form(&mut self, node: &'t Node) -> Result<(Form<'t>, Saved), JsRefusal> {
+        let saved = match node {
+            Node::Alt(_) => Saved::Alt {
+                before: self.set.clone(),
+                all: None,
+            },
+            Node::Repeat {
+                node, max, greed, ..
+            } => self.enter_loop(node, *max, *greed)?,
+            // Inside a look-behind, CPython refuses a reference to a group
+            // of the same look-behind: the group is set before it starts,
+            // and JavaScript's right-to-left matching reads the same text.
+            Node::Backref(n, Fold::Exact) => {
+                if !self.set.get(*n).copied().unwrap_or(false) {
+                    return Err(JsRefusal::MaybeUnset(*n));
+                }
+                Saved::Nothing
+            }
+            Node::Backref(_, Fold::Lower { .. }) => return Err(JsRefusal::FoldedBackref),
+            Node::Look { behind, .. } => {
+                let saved = Saved::Look {
+                    before: self.set.clone(),
+                    behind: self.behind,
+                };
+                self.behind |= behind.is_some();
+                saved
+            }
+            Node::Atomic(_) => return Err(JsRefusal::Atomic),
+            Node::Cond { .. } => return Err(JsRefusal::Conditional),
+            _ => Saved::Nothing,
+        };
+        Ok((Form::Walk, saved))
+    }
+
+    fn branch(&mut self, saved: &mut Saved, i: usize) {
+        if let Saved::Alt { before, all } = saved {
+            if i > 0 {
+                *all = Some(meet(all.take(), &self.set));
+            }
+            self.set.clone_from(before);
+        }
+    }
+
+    fn after(&mut self, node: &'t Node, saved: Saved) -> Result<(), JsRefusal> {
+        match (node, saved) {
+            (Node::Group(n, _), _) => {
+                if self.set.len() <= *n {
+                    self.set.resize(n + 1, false);
+                }
+                self.set[*n] = true;
+            }
+            (Node::Alt(_), Saved::Alt { all, .. }) => self.set = meet(all, &self.set),
+            (Node::Repeat { min, max, .. }, Saved::Loop { before, inside }) => {
+                if *max > 1 {
+                    if let Some(&g) = inside.iter().find(|&&g| !self.set[g]) {
+                        return Err(JsRefusal::SkippedInLoop(g));
+                    }
+                }
+                if *min == 0 {
+                    // No iteration: the groups are as before the loop
+                    // (unset, as nothing outside the body sets them).
+                    for &g in &inside {
+                        self.set[g] = before[g];
+                    }
+                }
+            }
+            (Node::Look { negate, .. }, Saved::Look { before, behind }) => {
+                self.behind = behind;
+                // A negative look-around that holds has matched nothing.
+                if *negate {
+                    self.set = before;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
     }
 }
 
@@ -329,7 +323,7 @@ fn anchor(a: Anchor) -> String {
 }
 
 fn word_class(ascii: bool) -> String {
-    class(&unicode::category_ranges(Category::Word, ascii), false)
+    js_class(&unicode::category_ranges(Category::Word, ascii), false)
 }
 
 fn char_test(t: &CharTest) -> String {
@@ -342,8 +336,8 @@ fn char_test(t: &CharTest) -> String {
             let outside = unicode::complement(&ranges);
             match ranges[..] {
                 [(lo, hi)] if lo == hi => literal(lo, false),
-                _ if outside.len() < ranges.len() => class(&outside, true),
-                _ => class(&ranges, false),
+                _ if outside.len() < ranges.len() => js_class(&outside, true),
+                _ => js_class(&ranges, false),
             }
         }
     }
@@ -351,19 +345,10 @@ fn char_test(t: &CharTest) -> String {
 
 /// `[...]` of the sorted, disjoint ranges (`[^...]` when `negated`); an
 /// empty set is `[]`, which matches nothing.
-fn class(ranges: &[(u32, u32)], negated: bool) -> String {
-    let mut out = String::from(if negated { "[^" } else { "[" });
-    for &(lo, hi) in ranges {
-        out.push_str(&literal(lo, true));
-        if hi > lo {
-            if hi > lo + 1 {
-                out.push('-');
-            }
-            out.push_str(&literal(hi, true));
-        }
-    }
-    out.push(']');
-    out
+fn js_class(ranges: &[(u32, u32)], negated: bool) -> String {
+    class(if negated { "[^" } else { "[" }, ranges, |c| {
+        literal(c, true)
+    })
 }
 
 /// One code point as a `u`-mode regex literal reads it: printable ASCII
@@ -392,12 +377,12 @@ fn literal(c: u32, in_class: bool) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::javascript;
     use super::*;
+    use crate::pyre::javascript;
 
     fn js(p: &str) -> Result<String, JsRefusal> {
         javascript(p).map_err(|e| match e {
-            super::super::JavascriptError::Refused(r) => r,
+            crate::pyre::JavascriptError::Refused(r) => r,
             other => panic!("{p}: {other}"),
         })
     }
