@@ -39,8 +39,8 @@ mod run;
 mod shape;
 mod successors;
 mod textio;
-mod trace;
 mod trace_program;
+mod trace_turn;
 mod uci;
 mod web;
 
@@ -167,7 +167,7 @@ enum Command {
     Listing(listing::ListingArgs),
     /// Run one turn phase by phase: rewrites run, state size, threads, time
     /// (or with --program, one pass of any program file).
-    Trace(trace::TraceArgs),
+    Trace(trace_turn::TraceArgs),
     /// Write the game as a static web site into DIR (the regex program runs in the browser).
     Web(web::WebArgs),
     /// Play a match against a UCI engine and report the score and Elo.
@@ -374,7 +374,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Listing(args) => listing::run(args)?,
         Command::Trace(args) => match args.program.clone() {
             Some(program) => trace_program::run(&args, &program)?,
-            None => trace::run(args)?,
+            None => trace_turn::run(args)?,
         },
         Command::Web(args) => web::run(args)?,
         Command::Match(args) => arena::run(*args)?,

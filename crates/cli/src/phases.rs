@@ -1,7 +1,7 @@
 //! A program cut into phases, each run on an executor of its own: the
 //! phases (consecutive ranges of instructions and rewrites, named), what
 //! each did on one run, and the file each one's state is written to.
-//! `trace` cuts the turn program by its marker instructions,
+//! `trace_turn` cuts the turn program by its marker instructions,
 //! `trace_program` any program file by rewrite index; `report` draws the
 //! figures. It decides no cut and prints nothing.
 

@@ -6,7 +6,7 @@
 //! phase as a thin bar), and a self-contained page with the plot and the
 //! phase table (no script, no style sheet or font from the network). Both
 //! are well-formed XML so that any XML parser reads them. It runs nothing
-//! and knows of the turn only the figures `trace` hands it.
+//! and knows of the turn only the figures `trace_turn` and `trace_program` hand it.
 
 use std::fmt::Write;
 

@@ -21,7 +21,7 @@ use regex_vm::{Executor, Program};
 
 use crate::phases::{file_name, Phase, PhaseRun, Tracer};
 use crate::report::Subject;
-use crate::trace::TraceArgs;
+use crate::trace_turn::TraceArgs;
 
 /// How many characters of a phase's first pattern its row shows.
 const OPENER_CHARS: usize = 40;

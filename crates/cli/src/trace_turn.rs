@@ -1,4 +1,5 @@
-//! `regex-chess trace`: one turn of the turn program, phase by phase.
+//! `regex-chess trace`: one turn of the turn program, phase by phase (and
+//! the subcommand's arguments, which `trace_program` shares).
 //!
 //! It owns the cutting of the turn program into named phases and the
 //! running of one turn through them (the phases' executors are
