@@ -28,7 +28,7 @@ mod corpus;
 mod engine_bench;
 mod fuzz;
 mod listing;
-mod notation;
+mod move_text;
 mod pgn;
 mod phases;
 mod play;

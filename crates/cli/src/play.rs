@@ -22,7 +22,7 @@ use chess::codec::decode;
 use chess::screen::{parse_screen, start_screen, GAME_OVER};
 use shakmaty::{Color, Position};
 
-use crate::notation::{read_move, san_of, Reading};
+use crate::move_text::{read_move, san_of, Reading};
 use crate::record::{load, PgnFile, Record};
 use crate::textio::{self, quote, Line};
 

@@ -18,7 +18,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Position};
 
-use crate::notation::san_candidates;
+use crate::move_text::san_candidates;
 use crate::pgn::{self, today};
 use crate::textio::quote;
 

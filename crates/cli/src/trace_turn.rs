@@ -177,9 +177,9 @@ pub(crate) fn start(fen: &str, mv: Option<&str>) -> Result<(String, Option<Strin
         .with_context(|| format!("position {fen:?}"))?;
     let line = match mv {
         None => None,
-        Some(m) => Some(match crate::notation::read_move(fen, m)? {
-            crate::notation::Reading::Send(line) => line,
-            crate::notation::Reading::Say(why) => anyhow::bail!("{why}"),
+        Some(m) => Some(match crate::move_text::read_move(fen, m)? {
+            crate::move_text::Reading::Send(line) => line,
+            crate::move_text::Reading::Say(why) => anyhow::bail!("{why}"),
         }),
     };
     Ok((screen, line))
