@@ -1,5 +1,5 @@
 //! Writing PGN: one game as the PGN standard's export format, for `play`'s
-//! `--pgn` file (`record`) and `match`'s (`arena`).
+//! `--pgn` file (`play_record`) and `match`'s (`arena`).
 //!
 //! It owns the text and nothing else: the Seven Tag Roster first, in the
 //! standard's order, then the caller's other tags, a blank line, and the
@@ -9,7 +9,7 @@
 //! values lose the characters that would need escaping (`"` and `\` become
 //! `'`, line breaks spaces) and comments their braces, so no value can end
 //! its tag or comment early. It must not decide what a game's moves,
-//! result or tags are (the callers know), nor read PGN (`record::load`
+//! result or tags are (the callers know), nor read PGN (`play_record::load`
 //! does).
 
 use shakmaty::{Chess, Color, Position};

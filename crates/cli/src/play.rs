@@ -23,7 +23,7 @@ use chess::screen::{parse_screen, start_screen, GAME_OVER};
 use shakmaty::{Color, Position};
 
 use crate::move_text::{read_move, san_of, Reading};
-use crate::record::{load, PgnFile, Record};
+use crate::play_record::{load, PgnFile, Record};
 use crate::textio::{self, quote, Line};
 
 /// Who the engine plays.
