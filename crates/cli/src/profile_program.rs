@@ -10,7 +10,7 @@
 //! same states, which also gives each rewrite's matches and the state's
 //! size before it). They must end in the same bytes. The report sums the
 //! times over the passes by the state's size when the rewrite ran, by
-//! shape and by construct ([`crate::shape`]), names the costliest
+//! shape and by construct ([`crate::rewrite_shape`]), names the costliest
 //! rewrites and distinct patterns, and counts what matched. It measures;
 //! it changes no program.
 
@@ -20,7 +20,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use regex_vm::Executor;
 
-use crate::shape::{self, Construct, Described, Shape};
+use crate::rewrite_shape::{self, Construct, Described, Shape};
 
 /// The script CPython runs.
 const SCRIPT: &str = include_str!("../scripts/profile_rewrites.py");
@@ -349,7 +349,7 @@ pub(crate) fn run(job: &Job<'_>) -> Result<()> {
     let program = crate::run::load_exact(job.program)?;
     let described: Vec<Described> = pairs
         .iter()
-        .map(|(p, r)| shape::describe(p, r))
+        .map(|(p, r)| rewrite_shape::describe(p, r))
         .collect::<Result<_>>()?;
     let lines = match job.input {
         Some(p) => crate::bench_program::read_lines(p)?,

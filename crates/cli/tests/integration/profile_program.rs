@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::common::{bin, describe, needs};
 
-/// One rewrite of each shape (`crate::shape`'s order), on two threads.
+/// One rewrite of each shape (`rewrite_shape.rs`'s order), on two threads.
 const PROGRAM: &str = r##"[
 ["^$", "%%\n#stack:\n#x: 1\n%%\n#stack:\n#x: 2\n"],
 ["(%%\\n#stack:\\n)", "\\g<1>a\\n"],
