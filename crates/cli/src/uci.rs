@@ -47,7 +47,7 @@
 //!
 //! This module owns the session and what each line means; the loop and
 //! its threads are `uci::serve`, the parsing of `position` and `go`
-//! `uci::parse`, the lines written about a search `uci::answer`.
+//! `uci::commands`, the lines written about a search `uci::output`.
 
 use std::io;
 use std::sync::atomic::AtomicBool;
@@ -62,14 +62,14 @@ use chess::Depth;
 
 use crate::textio::{self, quote};
 
-mod answer;
-mod parse;
+mod commands;
+mod output;
 mod serve;
 
-pub(crate) use answer::{bestmove_line, centipawns, info_line, info_string, score_text};
-pub(crate) use parse::{parse_go, parse_position, GoCmd, PositionCmd};
+pub(crate) use commands::{parse_go, parse_position, GoCmd, PositionCmd};
+pub(crate) use output::{bestmove_line, centipawns, info_line, info_string, score_text};
 
-use answer::{ended_line, failure_lines, skipped_line};
+use output::{ended_line, failure_lines, skipped_line};
 pub(crate) use serve::serve;
 
 /// The longest input line read (1 MB); a longer one is refused.
