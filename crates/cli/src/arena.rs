@@ -8,7 +8,7 @@
 //! parts: `schedule` (which games, in pairs: one opening from both sides),
 //! `game` (one game's loop and our engine's move), `adjudicate` (when a
 //! game ends, by shakmaty's rules and a repetition count, and whether our
-//! move allowed an avoidable mate-in-one), `clock` (`--tc`'s clocks,
+//! move allowed an avoidable mate-in-one), `time_control` (`--tc`'s clocks,
 //! flags, and the statistics of our time), `elo` (the score as an Elo
 //! difference and margin), `sprt` (the pentanomial GSPRT), `openings`
 //! (where games start), `opponent` (the UCI engine's process), `record`
@@ -18,7 +18,6 @@
 //! process, and both are checked for legality there.
 
 mod adjudicate;
-mod clock;
 mod elo;
 mod game;
 mod openings;
@@ -27,6 +26,7 @@ mod record;
 mod schedule;
 mod sprt;
 mod tally;
+mod time_control;
 
 use std::fs::File;
 use std::io::Write;
@@ -40,13 +40,13 @@ use shakmaty::Color;
 use chess::reference::Leaves;
 use chess::vocabulary::Plan;
 
-use clock::TimeControl;
 use openings::{built_in_openings, read_openings, Opening};
 use opponent::Opponent;
 use record::{game_pgn, Game};
 use schedule::{Pairs, Schedule, Slot};
 use sprt::{Decision, Pentanomial, Sprt};
 use tally::Tally;
+use time_control::TimeControl;
 
 use crate::pgn;
 

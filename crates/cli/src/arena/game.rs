@@ -21,11 +21,11 @@ use chess::search::deepen::Ended;
 use chess::vocabulary::Plan;
 
 use super::adjudicate::{adjudicate, allowed_mate, Ending, Repetitions};
-use super::clock::{Clocks, Unanswered};
 use super::openings::{legal_move, start_position};
 use super::opponent::Opponent;
 use super::record::{engine_note, seconds, Game, Played};
 use super::tally::Tally;
+use super::time_control::{Clocks, Unanswered};
 use super::{quote, Settings};
 
 /// What [`engine_move`] gives: the move (UCI) and its score, `None` when

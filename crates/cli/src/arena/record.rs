@@ -12,8 +12,8 @@ use chess::vocabulary::mate_in;
 use shakmaty::Color;
 
 use super::adjudicate::{AllowedMate, Ending};
-use super::clock::TimeControl;
 use super::openings::{start_position, Opening};
+use super::time_control::TimeControl;
 use crate::pgn;
 use crate::uci::centipawns;
 

@@ -3,9 +3,9 @@
 //! the summary printed at the end. It plays nothing and decides nothing.
 
 use super::adjudicate::{AllowedMate, Ending};
-use super::clock::TimeStats;
 use super::elo::elo;
 use super::record::Game;
+use super::time_control::TimeStats;
 
 /// What the match has so far.
 #[derive(Default)]
