@@ -6,7 +6,7 @@
 //! lowerings of the same instructions, `regex_asm::lower_stack` and
 //! `regex_asm::lower_hand`); `fours`, a game written in the manner of the
 //! original Python project's chess program ([`fours`], on its own stack
-//! machine [`machine`]); and programs that are not chess and not
+//! machine [`stack_machine`]); and programs that are not chess and not
 //! written by any assembler, each written as a person writes regexes for
 //! Python: a Brainfuck interpreter running a Brainfuck program
 //! ([`brainfuck`]), Conway's Life ([`life`]), Fibonacci numbers of a
@@ -22,8 +22,8 @@ mod bignum;
 mod brainfuck;
 mod fours;
 mod life;
-mod machine;
 pub(crate) mod measure;
+mod stack_machine;
 mod words;
 
 use std::path::{Path, PathBuf};

@@ -25,7 +25,7 @@
 //! threads of the first ply, and the time on the leaves. It writes the
 //! program and its input; it plays no game itself.
 
-use super::machine::Machine;
+use super::stack_machine::Machine;
 
 /// The board's side.
 const SIDE: usize = 8;
