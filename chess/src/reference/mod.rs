@@ -14,7 +14,7 @@
 //! This file owns the search and the leaves the tests use ([`SEARCHED`],
 //! the one the regex program mirrors, and the two before it); the leaves
 //! that only `match --native` measures, and the names it knows all leaves
-//! by, are the bench's (`bench`). Nothing here may change what the regex
+//! by, are the bench's (`bench_leaves`). Nothing here may change what the regex
 //! program is compared against for the sake of an experiment.
 
 use shakmaty::{Chess, Move, Position, Role, Square};
@@ -25,12 +25,12 @@ use crate::eval::quiesce::{gain, least};
 use crate::search::guard::{guarded_score, GUARD_MOVES};
 use crate::vocabulary::{mate_at, mated_at, Depth, Plan, EVEN};
 
-pub mod bench;
+pub mod bench_leaves;
 pub mod clocked;
 pub mod cost;
 mod probed;
 
-use bench::Experiment;
+use bench_leaves::Experiment;
 pub use probed::best_moves_metered;
 
 /// What the leaves add to the evaluation. The regex program's leaves are

@@ -7,7 +7,7 @@
 // A failing unwrap in a test helper is a failing test.
 #![allow(clippy::unwrap_used)]
 
-use chess::reference::bench::exchange_worth;
+use chess::reference::bench_leaves::exchange_worth;
 use chess::reference::{principal_line, Leaves};
 use regex_chess_tests::depth;
 use regex_chess_tests::positions::{positions_where, regex_reply_matches_reference};
