@@ -1,6 +1,6 @@
 //! The native search on a clock at the regex program's time: the ladder
 //! of plans climbed as `search::deepen` climbs the regex programs, each
-//! rung searched by `reference::probed` and timed by the cost model
+//! rung searched by `reference::metered` and timed by the cost model
 //! (`cost`) instead of a clock, so that a search idea plays natively with
 //! the time it would have in regexes (`match --native .. --regex-time`).
 //!

@@ -17,7 +17,7 @@
 //! [`Meter`] with a budget meters stops with [`OverBudget`] as soon as the
 //! count passes it, as a regex rung stops at its deadline.
 //!
-//! The counts come from `reference::probed`, the reference's search in
+//! The counts come from `reference::metered`, the reference's search in
 //! the regex program's shape (its probes and cuts); the prices were fitted
 //! (least squares of the relative error, no price below zero) to the
 //! regex program's measured work on the bench positions

@@ -28,10 +28,10 @@ use crate::vocabulary::{mate_at, mated_at, Depth, Plan, EVEN};
 pub mod bench_leaves;
 pub mod clocked;
 pub mod cost;
-mod probed;
+mod metered;
 
 use bench_leaves::Experiment;
-pub use probed::best_moves_metered;
+pub use metered::best_moves_metered;
 
 /// What the leaves add to the evaluation. The regex program's leaves are
 /// [`SEARCHED`]; tests also run the search with the others, to find where

@@ -140,7 +140,7 @@ pub(crate) struct MatchArgs {
     /// the native cost model (`chess::reference::cost`): each move's time
     /// is the regex program's modeled time for the threads its search
     /// would make for the nodes the native search visits (searched in the
-    /// regex program's shape, probes and cuts, `chess::reference::probed`),
+    /// regex program's shape, probes and cuts, `chess::reference::metered`),
     /// not the native search's own time. With `--tc` or `--our-movetime`
     /// it climbs the ladder of plans (depths 2, 3, 5, then `--depth` or
     /// `--plan`, 6 by default) by the regex program's time rule within
