@@ -6,7 +6,7 @@
 //! [`escape`] for escapes and classes, [`flags`] for inline flags, each
 //! reading through a [`cursor`]) into the tree of [`ast`], or the error
 //! CPython raises; [`compile`] turns the tree into a program for
-//! the backtracking machine ([`prog`]); [`search`] picks the places of a
+//! the backtracking machine ([`prog`]); [`places`] picks the places of a
 //! text to try, [`vm`] runs the program at one, [`text`] reads UTF-8 text
 //! at byte positions; [`sub`] places matches as `re.sub` does; [`print`]
 //! writes the tree in three dialects: the `regex` crate's syntax where
@@ -30,9 +30,9 @@ mod facts;
 mod flags;
 mod lead;
 mod parse;
+mod places;
 mod print;
 mod prog;
-mod search;
 mod shape;
 mod sub;
 mod tables;

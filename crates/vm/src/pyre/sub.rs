@@ -13,8 +13,8 @@
 
 use crate::program::{Piece, Template};
 
+use super::places;
 use super::prog::Prog;
-use super::search;
 use super::vm::{Cache, MatchError, NONE};
 use super::SearchLimits;
 
@@ -37,7 +37,7 @@ pub(crate) fn replace_all(
     let mut at = from;
     let mut must_advance = false;
     while at <= text.len() {
-        if !search::search(prog, text, at, must_advance, cache, limits)? {
+        if !places::search(prog, text, at, must_advance, cache, limits)? {
             break;
         }
         if let Some(group) = cache.bad_group.filter(|_| template.has_groups()) {

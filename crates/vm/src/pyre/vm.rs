@@ -1,6 +1,6 @@
 //! The backtracking machine: runs a program anchored at one place of a
 //! text, with CPython's semantics, and reports whether it matched there
-//! and the match's groups (which places to try is `search`'s).
+//! and the match's groups (which places to try is `places`'s).
 //!
 //! Positions are byte offsets into UTF-8 text that step over whole
 //! characters. The machine never recurses: its choice points, the undo

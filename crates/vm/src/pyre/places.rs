@@ -1,5 +1,6 @@
-//! The search: from a place, the first place where the program matches,
-//! the way CPython's search picks places (and skips them).
+//! The places a search tries: from a place, the first place where the
+//! program matches, the way CPython's search picks places (and skips
+//! them).
 //!
 //! It owns which places are tried: every place from the start, passing
 //! over those that cannot start a match by the program's facts (the text
