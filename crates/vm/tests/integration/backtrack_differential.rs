@@ -17,7 +17,7 @@
 //! enough accepted patterns to test something.
 //!
 //! The comparison and its data, generators and sampling live in
-//! `tests/integration/matcher/` (`mod.rs`, `data.rs`, `strategy.rs`, `sample.rs`), the
+//! `tests/integration/matcher/` (`mod.rs`, `data.rs`, `generators.rs`, `sample.rs`), the
 //! explicit shape tests in `tests/integration/matcher/shapes.rs`; this file holds the
 //! property tests and the checks that their generators and the real
 //! patterns test something.
@@ -28,8 +28,8 @@ use proptest::test_runner::TestRunner;
 use regex_vm::backtrack::Matcher;
 
 use crate::matcher::data::*;
+use crate::matcher::generators::*;
 use crate::matcher::sample::sampled_hays;
-use crate::matcher::strategy::*;
 use crate::matcher::*;
 
 proptest! {

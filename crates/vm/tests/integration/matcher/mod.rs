@@ -2,15 +2,15 @@
 //! `regex` crate reports for `^(?:pattern)` and what `Matcher` reports, on
 //! every start of a haystack, and [`check`], which compiles a pattern both
 //! ways and compares them on a list of haystacks. It generates nothing:
-//! the data is `data`, the generators `strategy` and `sample`; the tests
+//! the data is `data`, the generators `generators` and `sample`; the tests
 //! are `backtrack_differential.rs` and `shapes`.
 
 use regex_syntax::hir::{Hir, HirKind};
 use regex_vm::backtrack::{GaveUp, Matcher, Scratch};
 
 pub(crate) mod data;
+pub(crate) mod generators;
 pub(crate) mod sample;
-pub(crate) mod strategy;
 
 mod shapes;
 
