@@ -278,7 +278,7 @@ pub mod positions {
     pub use chess::games::{flip_fen, random_game, Rng};
 
     use chess::codec::{fen_of, parse_fen};
-    use chess::reference::{best_score_at, move_score_at};
+    use chess::reference::{best_score, move_score};
     use shakmaty::uci::UciMove;
     use shakmaty::{Chess, Position};
 
@@ -332,7 +332,7 @@ pub mod positions {
                 searched.depth
             ));
         }
-        match (searched.best, best_score_at(&pos, depth)) {
+        match (searched.best, best_score(&pos, depth)) {
             (None, None) => Ok(None),
             (Some((uci, score)), Some(best)) => {
                 let m = uci
@@ -340,7 +340,7 @@ pub mod positions {
                     .map_err(|e| format!("{fen}: bad move {uci}: {e}"))?
                     .to_move(&pos)
                     .map_err(|e| format!("{fen}: illegal move {uci}: {e}"))?;
-                let reached = move_score_at(&pos, m, depth);
+                let reached = move_score(&pos, m, depth);
                 if score != best || reached != best {
                     return Err(format!(
                         "{fen} (depth {depth}): regex plays {uci} claiming {score}, it reaches {reached}; best is {best}"
@@ -370,7 +370,7 @@ pub mod positions {
             .map_err(|e| format!("{fen}: bad move {uci}: {e}"))?
             .to_move(pos)
             .map_err(|e| format!("{fen}: illegal move {uci}: {e}"))?;
-        let reached = move_score_at(pos, m, depth);
+        let reached = move_score(pos, m, depth);
         if reached != score {
             return Err(format!("{fen}: {uci} claims {score}, reaches {reached}"));
         }

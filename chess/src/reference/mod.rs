@@ -305,11 +305,11 @@ pub fn recapture_gain(leaf: &Chess, reply: &Move) -> u32 {
 
 /// The `depth`-ply value of playing `m` in `pos`, for the side to move
 /// (depth clamped as the regex program's is).
-pub fn move_score_at(pos: &Chess, m: Move, depth: Depth) -> u32 {
+pub fn move_score(pos: &Chess, m: Move, depth: Depth) -> u32 {
     move_score_with(pos, m, depth, SEARCHED)
 }
 
-/// [`move_score_at`] with the given leaves.
+/// [`move_score`] with the given leaves.
 pub fn move_score_with(pos: &Chess, m: Move, depth: Depth, leaves: Leaves) -> u32 {
     let mut after = pos.clone();
     after.play_unchecked(m);
@@ -317,7 +317,7 @@ pub fn move_score_with(pos: &Chess, m: Move, depth: Depth, leaves: Leaves) -> u3
     guarded(&after, plan, root_value(&after, plan, leaves))
 }
 
-/// [`move_score_at`] without the mate guard (`search::guard`): what the
+/// [`move_score`] without the mate guard (`search::guard`): what the
 /// search would score `m` if the guard did not look; tests use it to find
 /// positions where the guard decides the move.
 pub fn move_score_unguarded(pos: &Chess, m: Move, depth: Depth) -> u32 {
@@ -356,36 +356,21 @@ fn root_value(after: &Chess, plan: Plan, leaves: Leaves) -> u32 {
     candidate_value(after, plan, plan.plies, 1, leaves)
 }
 
-/// [`move_score_at`] the fast depth ([`Depth::FAST`]).
-pub fn move_score(pos: &Chess, m: Move) -> u32 {
-    move_score_at(pos, m, Depth::FAST)
-}
-
 /// The best `depth`-ply score of the side to move, `None` without a legal
 /// move.
-pub fn best_score_at(pos: &Chess, depth: Depth) -> Option<u32> {
+pub fn best_score(pos: &Chess, depth: Depth) -> Option<u32> {
     pos.legal_moves()
         .into_iter()
-        .map(|m| move_score_at(pos, m, depth))
+        .map(|m| move_score(pos, m, depth))
         .max()
 }
 
-/// [`best_score_at`] the fast depth ([`Depth::FAST`]).
-pub fn best_score(pos: &Chess) -> Option<u32> {
-    best_score_at(pos, Depth::FAST)
-}
-
 /// Every move reaching the best `depth`-ply score, and the score.
-pub fn best_moves_at(pos: &Chess, depth: Depth) -> Option<(Vec<Move>, u32)> {
+pub fn best_moves(pos: &Chess, depth: Depth) -> Option<(Vec<Move>, u32)> {
     best_moves_in_game(pos, depth, "")
 }
 
-/// [`best_moves_at`] the fast depth ([`Depth::FAST`]).
-pub fn best_moves(pos: &Chess) -> Option<(Vec<Move>, u32)> {
-    best_moves_at(pos, Depth::FAST)
-}
-
-/// [`move_score_at`] in a game whose positions so far have the keys
+/// [`move_score`] in a game whose positions so far have the keys
 /// `history` (each after a space, as the `Positions:` line holds them):
 /// a move into one of them is a draw, [`EVEN`], unless it scores as a mate
 /// (`repetition::repeated_score`).
@@ -452,7 +437,7 @@ pub fn mates_by_checks(pos: &Chess, moves: u32) -> bool {
     })
 }
 
-/// [`best_moves_at`] in a game with `history` (see
+/// [`best_moves`] in a game with `history` (see
 /// [`move_score_in_game`]; an empty history repeats nothing).
 pub fn best_moves_in_game(pos: &Chess, depth: Depth, history: &str) -> Option<(Vec<Move>, u32)> {
     best_moves_in_game_with(pos, depth, history, SEARCHED)

@@ -277,7 +277,7 @@ mod tests {
                 .and_then(|u| u.to_move(&pos).ok())
                 .unwrap_or_else(|| panic!("{fen}: {named} is not a legal move"));
             let four = Depth::exactly(4);
-            let (best, value) = crate::reference::best_moves_at(&pos, four).expect("moves");
+            let (best, value) = crate::reference::best_moves(&pos, four).expect("moves");
             assert_eq!(score, value, "{fen}: the node scores {score}");
             assert!(
                 best.contains(&mv),

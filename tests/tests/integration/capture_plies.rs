@@ -6,7 +6,7 @@
 // A failing unwrap in a test helper is a failing test.
 #![allow(clippy::unwrap_used)]
 
-use chess::reference::best_moves_at;
+use chess::reference::best_moves;
 use regex_chess_tests::depth;
 use regex_chess_tests::positions::{positions_where, regex_reply_matches_reference};
 use shakmaty::{Chess, Position};
@@ -48,8 +48,8 @@ fn capture_plies_change_the_move_as_the_reference_says() {
             return false;
         }
         let (Some((shallow, _)), Some((deep, _))) = (
-            best_moves_at(pos, depth(2)),
-            best_moves_at(pos, depth_under_test()),
+            best_moves(pos, depth(2)),
+            best_moves(pos, depth_under_test()),
         ) else {
             return false;
         };

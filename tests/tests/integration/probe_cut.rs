@@ -7,7 +7,7 @@
 
 use chess::codec::encode;
 use chess::ending::position_key;
-use chess::reference::{best_moves_at, best_moves_in_game};
+use chess::reference::{best_moves, best_moves_in_game};
 use regex_chess_tests::depth;
 use regex_chess_tests::positions::{
     claim_is_reached, flip_fen, positions_where, regex_reply_matches_reference,
@@ -46,8 +46,8 @@ fn probed_search_finds_what_depth_three_misses() {
             return false;
         }
         let (Some((shallow, _)), Some((deep, _))) = (
-            best_moves_at(pos, depth(3)),
-            best_moves_at(pos, depth_under_test()),
+            best_moves(pos, depth(3)),
+            best_moves(pos, depth_under_test()),
         ) else {
             return false;
         };
@@ -104,7 +104,7 @@ fn probed_search_scores_lone_king_endings_like_the_reference() {
 #[test]
 fn the_root_cut_changes_neither_the_move_nor_the_score() {
     let ties = positions_where(900, 4, 22, |pos: &Chess| {
-        best_moves_at(pos, depth(4)).is_some_and(|(best, _)| best.len() >= 2)
+        best_moves(pos, depth(4)).is_some_and(|(best, _)| best.len() >= 2)
     });
     assert_eq!(ties.len(), 4, "only {} positions with ties", ties.len());
     let random = positions_where(1300, 3, 30, |_| true);
@@ -253,7 +253,7 @@ fn uncut_pass(depth: chess::Depth) -> chess::Pass {
 #[test]
 fn a_probe_hint_changes_neither_the_move_nor_the_score() {
     let ties = positions_where(900, 2, 22, |pos: &Chess| {
-        best_moves_at(pos, depth(4)).is_some_and(|(best, _)| best.len() >= 2)
+        best_moves(pos, depth(4)).is_some_and(|(best, _)| best.len() >= 2)
     });
     assert_eq!(ties.len(), 2, "only {} positions with ties", ties.len());
     let tactical = [

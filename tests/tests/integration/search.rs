@@ -200,7 +200,7 @@ fn vm_search_scores_promotion_heavy_positions_like_the_reference() {
     let fen = "1NQ5/2N5/1qQQ1Q1Q/2q1n3/1k2rQBR/5RKQ/6QQ/8 w - - 0 1";
     let got = regex_reply_matches_reference(fen, Depth::FAST).unwrap();
     let pos = parse_fen(fen).unwrap();
-    let (best, _) = chess::reference::best_moves(&pos).unwrap();
+    let (best, _) = chess::reference::best_moves(&pos, Depth::FAST).unwrap();
     let (uci, _) = got.unwrap();
     let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
     assert!(best.contains(&m), "{uci} is not among the best");
@@ -342,7 +342,7 @@ fn vm_best_move_matches_native_search_at_depth_6() {
         let at_five: Vec<(shakmaty::Move, u32)> = pos
             .legal_moves()
             .iter()
-            .map(|m| (*m, chess::reference::move_score_at(&pos, *m, five)))
+            .map(|m| (*m, chess::reference::move_score(&pos, *m, five)))
             .collect();
         let best = at_five.iter().map(|(_, v)| *v).max().unwrap();
         // The native depth 6 over the window: (move, depth-5 score,
@@ -350,7 +350,7 @@ fn vm_best_move_matches_native_search_at_depth_6() {
         let window: Vec<(shakmaty::Move, u32, u32)> = at_five
             .iter()
             .filter(|(_, v)| v + chess::search::DEEP_WINDOW >= best)
-            .map(|(m, v)| (*m, *v, chess::reference::move_score_at(&pos, *m, six)))
+            .map(|(m, v)| (*m, *v, chess::reference::move_score(&pos, *m, six)))
             .collect();
         let of_fives = window.iter().filter(|w| w.1 == best).map(|w| w.2).max();
         let (low, high) = (of_fives.unwrap(), window.iter().map(|w| w.2).max().unwrap());
@@ -411,23 +411,23 @@ fn depth_6_deepens_the_moves_within_its_window() {
     assert_eq!(searched.depth, six, "{fen}: outgrew its cap");
     let (uci, score) = searched.best.expect("a legal move");
     claim_is_reached(fen, &pos, (&uci, score), six).unwrap();
-    let (fives, best) = chess::reference::best_moves_at(&pos, five).unwrap();
+    let (fives, best) = chess::reference::best_moves(&pos, five).unwrap();
     let scored: Vec<(shakmaty::Move, u32)> = pos
         .legal_moves()
         .iter()
-        .map(|m| (*m, chess::reference::move_score_at(&pos, *m, five)))
+        .map(|m| (*m, chess::reference::move_score(&pos, *m, five)))
         .collect();
     let window_best = scored
         .iter()
         .filter(|(_, v)| v + chess::search::DEEP_WINDOW >= best)
-        .map(|(m, _)| chess::reference::move_score_at(&pos, *m, six))
+        .map(|(m, _)| chess::reference::move_score(&pos, *m, six))
         .max()
         .unwrap();
     assert_eq!(score, window_best, "{fen}: depth 6 plays {uci}");
     // The window matters here: depth 5's best moves all score less a ply
     // deeper, and the best of the window is more than three units below.
     for m in fives {
-        assert!(chess::reference::move_score_at(&pos, m, six) < window_best);
+        assert!(chess::reference::move_score(&pos, m, six) < window_best);
     }
     let (_, v) = scored
         .iter()
@@ -495,8 +495,8 @@ fn vm_search_mates_with_king_and_queen() {
         let got = chess::search(&fen, &[], depth(3)).unwrap().best;
         let (uci, score) = got.unwrap();
         let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
-        let best = chess::reference::best_score_at(&pos, depth(3)).unwrap();
-        let reached = chess::reference::move_score_at(&pos, m, depth(3));
+        let best = chess::reference::best_score(&pos, depth(3)).unwrap();
+        let reached = chess::reference::move_score(&pos, m, depth(3));
         assert!(
             score == best && reached == best,
             "{fen}: regex plays {uci} claiming {score}, it reaches {reached}; best is {best}"

@@ -54,8 +54,8 @@ fn turn(state: &mut String, line: Option<&str>) -> Screen {
             .to_move(&pos)
             .unwrap_or_else(|e| panic!("engine move {mv} is illegal: {e}"));
         assert_eq!(
-            Some(move_score(&pos, m)),
-            best_score(&pos),
+            Some(move_score(&pos, m, chess::Depth::FAST)),
+            best_score(&pos, chess::Depth::FAST),
             "engine move {mv} misses the best 2-ply score"
         );
         let expected = SanPlus::from_move_and_play_unchecked(&mut pos, m);

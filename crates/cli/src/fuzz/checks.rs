@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use anyhow::Result;
 use chess::codec::fen_of;
 use chess::games::Rng;
-use chess::reference::{best_moves_at, best_score_at, move_score_at};
+use chess::reference::{best_moves, best_score, move_score};
 use chess::screen::{parse_screen, render_screen, start_screen, GAME_OVER, PROMPT};
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristHash};
@@ -431,7 +431,7 @@ fn reply_finding(ply: &Ply, fault: Option<Fault>, depth: chess::Depth) -> Option
     // A search that outgrew its state cap answered shallower: the
     // reference searches as deep as the regex program did.
     let depth = searched.as_ref().map_or(depth, |s| s.depth);
-    let best = best_score_at(ply.pos, depth);
+    let best = best_score(ply.pos, depth);
     let finding = |mv: Option<String>, regex: String| Finding {
         mv,
         regex,
@@ -476,7 +476,7 @@ fn reply_finding(ply: &Ply, fault: Option<Fault>, depth: chess::Depth) -> Option
             ))
         }
     };
-    let reached = move_score_at(ply.pos, m, depth);
+    let reached = move_score(ply.pos, m, depth);
     if reached == best && score == best {
         return None;
     }
@@ -488,7 +488,7 @@ fn reply_finding(ply: &Ply, fault: Option<Fault>, depth: chess::Depth) -> Option
 
 /// The reference's best score and the moves reaching it.
 fn describe_best(pos: &Chess, depth: chess::Depth) -> String {
-    match best_moves_at(pos, depth) {
+    match best_moves(pos, depth) {
         None => "no legal move".into(),
         Some((moves, score)) => {
             let moves: Vec<String> = moves
