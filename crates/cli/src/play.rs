@@ -222,6 +222,10 @@ fn info_line(screen: &str) -> &str {
 struct Game {
     state: String,
     record: Record,
+    /// The screen the last turn that moved left (or the game's first):
+    /// what `undo` goes back to, without the error line of a later turn
+    /// that moved nothing.
+    settled: String,
     history: Vec<(String, Record)>,
 }
 
@@ -320,6 +324,7 @@ impl Start {
             (Some(g), false) => Game {
                 state: g.state.clone(),
                 record: g.record.clone(),
+                settled: g.settled.clone(),
                 history: g.history.clone(),
             },
             _ => Game {
@@ -331,6 +336,7 @@ impl Start {
                         .with_context(|| format!("position {}", quote(&self.fen)))?
                 },
                 record: Record::new(&self.fen, self.engine)?,
+                settled: String::new(),
                 history: Vec::new(),
             },
         };
@@ -338,6 +344,7 @@ impl Start {
         let before = info_line(&game.state).to_string();
         let reply = self.thinking.turn(&mut game.state, None)?;
         game.record.note_turn(&before, &game.state);
+        game.settled.clone_from(&game.state);
         let moved = info_line(&game.state).contains(chess::turn::ENGINE_PLAYED);
         Ok((game, moved.then_some(reply)))
     }
@@ -364,6 +371,7 @@ fn loaded_game(path: &std::path::Path, engine: Option<Color>) -> Result<(String,
     Ok((
         game.start_fen,
         Game {
+            settled: state.clone(),
             state,
             record,
             history,
@@ -525,13 +533,15 @@ fn session(
             }
         };
         let Some(line) = line else { continue };
-        let before_state = game.state.clone();
         let before_record = game.record.clone();
         let before = info_line(&game.state).to_string();
         let reply = start.thinking.turn(&mut game.state, Some(&line))?;
         game.record.note_turn(&before, &game.state);
         if game.record.len() != before_record.len() {
-            game.history.push((before_state, before_record));
+            // Undone, the turn shows the screen it started from as the
+            // last turn that moved left it, not an error line since.
+            let settled = std::mem::replace(&mut game.settled, game.state.clone());
+            game.history.push((settled, before_record));
             if let Some(file) = pgn.as_ref() {
                 file.write(&game.record)?;
             }
@@ -613,6 +623,7 @@ fn command(
         }
         "undo" | "takeback" => match game.history.pop() {
             Some((state, record)) => {
+                game.settled.clone_from(&state);
                 game.state = state;
                 game.record = record;
                 if let Some(file) = pgn.as_ref() {

@@ -320,6 +320,45 @@ fn front_end_commands() {
     );
 }
 
+/// The screen between "Your move: {mv}" and the next prompt, without the
+/// engine's time.
+fn screen_after<'o>(out: &'o str, mv: &str) -> &'o str {
+    let after = out.split(&format!("Your move: {mv}\n")).nth(1).unwrap();
+    let screen = after.split("Your move: ").next().unwrap();
+    screen.split("(engine reply: ").next().unwrap()
+}
+
+/// A mistyped move, then a legal one, then `undo`: the screen is the one
+/// before the legal move (its position and last moves), without the
+/// mistyped move's error line; at the start and after a move.
+#[test]
+fn undo_shows_the_screen_before_the_move_without_an_earlier_error() {
+    let (ok, out, _) = play(&["--ascii"], "e2e5\ne2e4\nundo\nquit\n");
+    assert!(ok);
+    let first = out.split("Your move: e2e5\n").next().unwrap();
+    let undone = screen_after(&out, "undo")
+        .strip_prefix("Taken back.\n")
+        .unwrap();
+    assert_eq!(undone, first, "{out}");
+    assert!(!undone.contains("not a legal move"), "{undone}");
+
+    let (ok, out, _) = play(&["--ascii"], "e2e4\na1a5\nd2d4\nundo\nquit\n");
+    assert!(ok);
+    let after_e4 = screen_after(&out, "e2e4");
+    assert!(
+        after_e4.contains("You played e2e4 (e4). The engine played "),
+        "{out}"
+    );
+    assert!(
+        screen_after(&out, "a1a5").contains("a1a5 is not a legal move here."),
+        "{out}"
+    );
+    let undone = screen_after(&out, "undo")
+        .strip_prefix("Taken back.\n")
+        .unwrap();
+    assert_eq!(undone, after_e4, "{out}");
+}
+
 #[test]
 fn board_is_drawn_from_the_persons_side() {
     // The engine (white) has moved first; black is at the bottom.
