@@ -108,8 +108,9 @@ fn take_root_bound(m: &mut Machine) {
 /// leaves the opponent no answer and stays. Only below the root's kept
 /// moves (the nodes with its bound), where most of depth 5's capture
 /// plies run: below the root's own probe too, they did not pay for their
-/// rewrites when measured (docs/experiments.md). The rest are searched
-/// by the node below, each left with its [`SCORE`].
+/// rewrites when measured (docs/log.md, "One answer below each third-ply
+/// candidate"). The rest are searched by the node below, each left with
+/// its [`SCORE`].
 fn cut_by_answers(m: &mut Machine, us: Color, at: At) {
     probe_answer(m, !us, at.next());
     m.if_stack_empty(
