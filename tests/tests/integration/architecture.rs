@@ -32,7 +32,7 @@
 //!    trees. Its first segment is a crate (a member's package or `[lib]`
 //!    name with `_`, or its folder's name: `chess`, `regex_vm`, `vm`,
 //!    `asm`, `cli`), or any module file of that name (`search` is
-//!    `chess/src/search/mod.rs` or `pyre/search.rs` or ...), or any type of
+//!    `chess/src/search/mod.rs`, `places` is `pyre/places.rs`), or any type of
 //!    that name. Each later segment must be, below a module, a `mod`
 //!    declared at that module's top level (then its file `name.rs` or
 //!    `name/mod.rs`, or its inline braces) or an item defined there (`fn`,
