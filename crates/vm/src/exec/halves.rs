@@ -9,7 +9,7 @@
 
 use super::cache::HalfSpace;
 use super::gate::Found;
-use super::loops::{Did, LoopState};
+use super::step::{Did, LoopState};
 use super::{ExecError, Executor, Stats};
 use crate::state;
 use crate::stop::Stop;

@@ -2,8 +2,8 @@
 //! whole state by its pattern's strategy, and the fast loop, which skips
 //! the rewrites a gate proves cannot match and hands stretches of
 //! rewrites that stay in their threads to `threads` (the table of
-//! threads) or `halves` (two cores); with the step that runs one
-//! rewrite and the counting of what it did ([`Stats`]).
+//! threads) or `halves` (two cores); each rewrite a `step`, and what it
+//! did counted here ([`Stats`]).
 //!
 //! It owns the order of the rewrites, the stop's checks between them, the
 //! state-size cap and the statistics; it must not choose how a pattern
@@ -15,34 +15,14 @@ use std::time::{Duration, Instant};
 use super::cache::Cache;
 use super::gate::Found;
 use super::replace::Scratchpad;
+use super::step::{check_stop, Did, LoopState};
 use super::strategy::At;
 use super::{ExecError, Executor, Stats};
 use crate::state;
 use crate::stop::Stop;
 
-/// What [`Executor::step`] did.
-#[derive(Debug, Default, Clone, Copy)]
-pub(super) struct Did {
-    /// The gate let the rewrite run.
-    pub(super) ran: bool,
-    /// It changed the text.
-    pub(super) changed: bool,
-}
-
 /// Stretches shorter than this many rewrites run one rewrite at a time.
 pub(super) const MIN_STRETCH: usize = 8;
-
-/// What one loop over one text carries from rewrite to rewrite.
-pub(super) struct LoopState<'r> {
-    /// The text is ASCII, and stays so: replacements insert template text
-    /// and pieces of the text only, and every template is ASCII.
-    pub(super) ascii: bool,
-    pub(super) stop: &'r Stop,
-    /// The gates' probe answers on this text.
-    pub(super) found: Found,
-    /// Replace-all's buffer and scratch.
-    pub(super) pad: &'r mut Scratchpad,
-}
 
 impl Executor {
     pub(super) fn new_stats(&self, state: &str) -> Stats {
@@ -223,52 +203,5 @@ impl Executor {
                 stats.peak_threads = stats.peak_threads.max(threads());
             }
         }
-    }
-
-    /// One rewrite on `text`, skipped when its gate says it cannot match.
-    pub(super) fn step(
-        &self,
-        index: usize,
-        text: &mut String,
-        lane: &mut LoopState<'_>,
-    ) -> Result<Did, ExecError> {
-        let Some(from) = self.first_place(self.gates[index], text, &mut lane.found) else {
-            return Ok(Did::default());
-        };
-        let at = At {
-            rewrite: index,
-            from,
-            ascii: lane.ascii,
-            stop: lane.stop,
-        };
-        let changed = match self.apply(text, at, lane.pad)? {
-            Some(next) => {
-                lane.pad.spare.recycle(std::mem::replace(text, next));
-                lane.found.version += 1;
-                true
-            }
-            None => false,
-        };
-        Ok(Did { ran: true, changed })
-    }
-
-    /// One replace-all of rewrite `at.rewrite` on `text` by its
-    /// pattern's strategy; `None` when nothing matched.
-    fn apply(
-        &self,
-        text: &str,
-        at: At<'_>,
-        pad: &mut Scratchpad,
-    ) -> Result<Option<String>, ExecError> {
-        let step = &self.steps[at.rewrite];
-        self.strategies[step.strategy].apply(&step.edit, text, at, pad)
-    }
-}
-
-/// [`ExecError::Stopped`] before rewrite `rewrite` when `stop` is due.
-pub(super) fn check_stop(stop: &Stop, rewrite: usize) -> Result<(), ExecError> {
-    match stop.due() {
-        Some(reason) => Err(ExecError::Stopped { rewrite, reason }),
-        None => Ok(()),
     }
 }

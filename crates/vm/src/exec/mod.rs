@@ -21,7 +21,7 @@
 //!   [`backtrack`], our matcher; `deferred` builds a `regex` automaton when
 //!   it first runs);
 //! - `loops` runs the rewrites in order (the plain loop and the fast one),
-//!   `gate` skips those that cannot match, `threads` runs stretches of
+//!   each one `step`, `gate` skips those that cannot match, `threads` runs stretches of
 //!   rewrites that stay in their threads on the state as a table of
 //!   threads (each rewrite on the threads it can match in), `halves` runs
 //!   stretches of thread-confined rewrites on two halves of the state;
@@ -41,6 +41,7 @@ mod loops;
 mod prepare;
 pub(crate) mod reading;
 mod replace;
+mod step;
 mod strategy;
 #[cfg(test)]
 mod tests;

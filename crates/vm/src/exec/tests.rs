@@ -4,7 +4,8 @@
 use super::analysis;
 use super::cache::Cache;
 use super::gate::Found;
-use super::loops::{LoopState, MIN_STRETCH};
+use super::loops::MIN_STRETCH;
+use super::step::LoopState;
 use super::*;
 use crate::program::{Origin, Rewrite};
 use crate::program::{Program, Template};

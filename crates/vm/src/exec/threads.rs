@@ -32,7 +32,7 @@ use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use super::analysis::{Analysis, Reach};
-use super::loops::{check_stop, Did, LoopState};
+use super::step::{check_stop, Did, LoopState};
 use super::strategy::At;
 use super::{ExecError, Executor, Stats};
 
