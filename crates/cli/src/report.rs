@@ -5,10 +5,14 @@
 //! each phase (one point per phase and series, the peak inside the
 //! phase as a thin bar), and a self-contained page with the plot and the
 //! phase table (no script, no style sheet or font from the network). Both
-//! are well-formed XML so that any XML parser reads them. It runs nothing
-//! and knows of the turn only the figures `trace_turn` and `trace_program` hand it.
+//! are well-formed XML so that any XML parser reads them, and are written
+//! into the trace's directory by [`write`]. It runs nothing and knows of
+//! the turn only the figures `trace_turn` and `trace_program` hand it.
 
 use std::fmt::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result};
 
 use crate::phases::{file_name, Phase, PhaseRun};
 
@@ -317,6 +321,24 @@ pub(crate) fn html(subject: Subject<'_>, phases: &[Phase], runs: &[PhaseRun], sv
     }
     page.push_str("</tbody></table>\n</body></html>\n");
     page
+}
+
+/// Writes the plot (`trace.svg`) and the page (`index.html`) of `subject`
+/// into `dir`, and says so on standard error.
+pub(crate) fn write(
+    dir: &Path,
+    subject: Subject<'_>,
+    phases: &[Phase],
+    runs: &[PhaseRun],
+) -> Result<()> {
+    let svg = svg(subject, phases, runs);
+    let svg_path = dir.join("trace.svg");
+    std::fs::write(&svg_path, &svg).with_context(|| format!("writing {}", svg_path.display()))?;
+    let page = html(subject, phases, runs, &svg);
+    let html_path = dir.join("index.html");
+    std::fs::write(&html_path, page).with_context(|| format!("writing {}", html_path.display()))?;
+    eprintln!("wrote {} and {}", html_path.display(), svg_path.display());
+    Ok(())
 }
 
 #[cfg(test)]

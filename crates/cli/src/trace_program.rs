@@ -175,15 +175,7 @@ pub(crate) fn run(args: &TraceArgs, program_path: &Path) -> Result<()> {
     if let Some(dir) = &args.out {
         let file = program_path.display().to_string();
         let subject = Subject::Program { file: &file, pass };
-        let svg = crate::report::svg(subject, &tracer.phases, &runs);
-        let svg_path = dir.join("trace.svg");
-        std::fs::write(&svg_path, &svg)
-            .with_context(|| format!("writing {}", svg_path.display()))?;
-        let html = crate::report::html(subject, &tracer.phases, &runs, &svg);
-        let html_path = dir.join("index.html");
-        std::fs::write(&html_path, html)
-            .with_context(|| format!("writing {}", html_path.display()))?;
-        eprintln!("wrote {} and {}", html_path.display(), svg_path.display());
+        crate::report::write(dir, subject, &tracer.phases, &runs)?;
     }
     Ok(())
 }

@@ -339,15 +339,7 @@ pub(crate) fn run(args: TraceArgs) -> Result<()> {
         std::fs::write(&start_path, &before)
             .with_context(|| format!("writing {}", start_path.display()))?;
         let subject = crate::report::Subject::Turn { position: &title };
-        let svg = crate::report::svg(subject, &tracer.phases, &runs);
-        let svg_path = dir.join("trace.svg");
-        std::fs::write(&svg_path, &svg)
-            .with_context(|| format!("writing {}", svg_path.display()))?;
-        let html = crate::report::html(subject, &tracer.phases, &runs, &svg);
-        let html_path = dir.join("index.html");
-        std::fs::write(&html_path, html)
-            .with_context(|| format!("writing {}", html_path.display()))?;
-        eprintln!("wrote {} and {}", html_path.display(), svg_path.display());
+        crate::report::write(dir, subject, &tracer.phases, &runs)?;
     }
     Ok(())
 }
