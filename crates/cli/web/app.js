@@ -270,6 +270,10 @@ const game = {
   startFen: SCREEN.startFen,
   engine: "black", // "white", "black" or "none"
   screen: "",
+  // The last screen that ended a move, a new game or an undo, not a
+  // refused line: what the next move's undo goes back to, so that an
+  // error from before the undone move is not shown again.
+  settled: "",
   legal: [],
   plies: [], // [{uci, san}] of every move played, in order
   sent: [], // the person's moves as the program echoed them (for the link)
@@ -467,10 +471,12 @@ async function newGame(fen, engine) {
     // the empty text, which the program boots; any other from its screen.
     const start = fen === SCREEN.startFen && engine === "black" ? "" : startScreen(fen, engine);
     const result = await turn(start);
+    game.settled = game.screen;
     showStats(result, notePlies(null, game.screen, null, []));
     showMessage(readMessage(game.screen));
   } catch (error) {
     game.screen = "";
+    game.settled = "";
     showMessage(String(error.message || error));
   }
   game.busy = false;
@@ -499,14 +505,17 @@ async function play(line) {
   const before = game.screen;
   const board = readBoard(before);
   const legal = game.legal;
-  const snapshot = { screen: before, legal, plies: game.plies.length, sent: game.sent.length };
+  const snapshot = { screen: game.settled, legal, plies: game.plies.length, sent: game.sent.length };
   let played = false;
   try {
     const result = await turn(before + normalize(line, board, legal) + "\n");
     const replied = notePlies(before, game.screen, board, legal);
     played = replied !== null;
     showStats(result, replied === true);
-    if (played) game.undo.push(snapshot);
+    if (played) {
+      game.undo.push(snapshot);
+      game.settled = game.screen;
+    }
     showMessage(readMessage(game.screen));
   } catch (error) {
     game.screen = before;
@@ -525,6 +534,7 @@ function undo() {
   const snapshot = game.undo.pop();
   if (!snapshot) return;
   game.screen = snapshot.screen;
+  game.settled = snapshot.screen;
   game.legal = snapshot.legal;
   game.plies.length = snapshot.plies;
   game.sent.length = snapshot.sent;
