@@ -315,9 +315,10 @@ fn the_score_line_shows_a_mate_in_moves_for_the_side_that_mates() {
 
 /// A hint line before the screen (what `play_turn_within` gives a deeper
 /// rung: the move the rung below played) changes nothing the turn writes,
-/// whatever move it names: every legal move of the engine's position at
-/// depth 3, and at depth 4 the answer and the first and last legal moves,
-/// besides a move that is not legal there and one that is no move. It
+/// whatever move it names: at depths 3 and 4 the answer and the first and
+/// last legal moves of the engine's position, besides a move that is not
+/// legal there and one that is no move (that the search answers alike
+/// for every legal move as the hint is `probe_cut`'s hint test). It
 /// does reach the search: a legal move as the hint changes how many
 /// rewrites changed the text, against an illegal one (which leaves the
 /// hint's run empty, as no hint does).
@@ -349,11 +350,7 @@ fn a_hint_line_changes_nothing_on_the_screen() {
             };
             let unreached = run("a1a1");
             run("h8a1q");
-            let hints = if plies == 3 {
-                names.clone()
-            } else {
-                vec![answer, names[0].clone(), names[names.len() - 1].clone()]
-            };
+            let hints = [answer, names[0].clone(), names[names.len() - 1].clone()];
             let reached = hints.iter().filter(|h| run(h) != unreached).count();
             assert!(
                 reached > 0,
