@@ -1,6 +1,7 @@
 //! Criterion benchmarks of the executor's hot paths: the same programs run
 //! with the fast paths and as the plain loop, on states of many threads.
-//! `cargo bench -p regex-vm` runs them.
+//! `cargo bench -p regex-vm --features bench` runs them (the feature
+//! keeps criterion out of the tests' and clippy's builds).
 // `criterion_main!` writes a `main` that has no doc comment.
 #![allow(missing_docs)]
 
