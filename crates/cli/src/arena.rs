@@ -1,8 +1,11 @@
-//! `regex-chess match`: our engine against any UCI engine, to measure
-//! strength, and `--sprt` to decide with the fewest games.
+//! `regex-chess match`: our engine against any UCI engine (or, with
+//! `--versus-native`, one native search against another in this
+//! process), to measure strength, and `--sprt` to decide with the fewest
+//! games.
 //!
 //! This module owns the match: its settings, the workers that play
-//! `--concurrency` games at once (each with its own opponent process),
+//! `--concurrency` games at once (each with its own opponent process,
+//! or its own native opponent),
 //! the PGN (each game written as it ends, a broken one included), the
 //! pairs and the sequential test, the progress and the summary. Its
 //! parts: `schedule` (which games, in pairs: one opening from both sides),
@@ -40,6 +43,7 @@ use shakmaty::Color;
 use chess::reference::Leaves;
 use chess::vocabulary::Plan;
 
+use game::Rival;
 use openings::{built_in_openings, read_openings, Opening};
 use opponent::Opponent;
 use record::{game_pgn, Game};
@@ -54,9 +58,19 @@ use crate::pgn;
 #[derive(clap::Args, Debug)]
 pub(crate) struct MatchArgs {
     /// The opponent: a UCI engine's command (program and arguments, split
-    /// at whitespace), e.g. `/usr/games/stockfish`.
+    /// at whitespace), e.g. `/usr/games/stockfish` (or `--versus-native`).
     #[arg(long, value_name = "CMD")]
-    pub opponent: String,
+    pub opponent: Option<String>,
+    /// Instead of `--opponent`: the native reference with these leaves
+    /// (the names of `--native`) plays our engine, itself a native one
+    /// (`--native`), in the match's process: self-play, both searches
+    /// with the same plan and limits (`--depth` or `--plan`, the clocks
+    /// of `--tc` or `--our-movetime`, `--regex-time`), to measure one
+    /// search idea against another. With `--regex-time` both think and
+    /// are charged at the regex program's modeled time, so the result
+    /// does not depend on the machine's load.
+    #[arg(long, value_name = "LEAVES")]
+    pub versus_native: Option<String>,
     /// A UCI option for the opponent, sent as `setoption`; repeatable.
     #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_option)]
     pub options: Vec<(String, String)>,
@@ -175,6 +189,9 @@ struct Settings {
     ours: Option<Color>,
     /// The native reference's leaves, `None` for the regex program.
     native: Option<Leaves>,
+    /// The native opponent's leaves (`--versus-native`), `None` for a UCI
+    /// engine.
+    versus: Option<Leaves>,
     /// The native reference's plan (`--plan`, else `--depth`'s).
     plan: Plan,
     /// The native reference thinks and is timed at the regex program's
@@ -234,8 +251,26 @@ impl Settings {
                 .map(|text| text.trim().parse::<Leaves>())
                 .transpose()
                 .map_err(|e| anyhow!("--native: {e}"))?,
+            versus: args
+                .versus_native
+                .as_deref()
+                .map(|text| text.trim().parse::<Leaves>())
+                .transpose()
+                .map_err(|e| anyhow!("--versus-native: {e}"))?,
             regex_time: args.regex_time,
         };
+        match (&args.opponent, settings.versus) {
+            (Some(_), Some(_)) => bail!(
+                "--opponent and --versus-native both name the opponent: give one"
+            ),
+            (None, None) => bail!(
+                "no opponent: give --opponent CMD (a UCI engine) or --versus-native LEAVES (the native reference)"
+            ),
+            (None, Some(_)) if !args.options.is_empty() => {
+                bail!("--option sets a UCI opponent's option: the native opponent (--versus-native) has none")
+            }
+            _ => {}
+        }
         if let Some(text) = &args.plan {
             if settings.native.is_none() {
                 bail!("--plan: only the native reference (--native) searches other plans");
@@ -272,8 +307,34 @@ impl Settings {
         if self.regex_time && self.native.is_none() {
             bail!("--regex-time times the native reference (--native) as the regex program");
         }
+        if self.versus.is_some() {
+            self.check_self_play(movetime)?;
+        }
         if self.native.is_some() && !self.regex_time && self.our_movetime.is_some() {
             bail!("--native searches a fixed plan: --our-movetime times the regex program (or the native reference with --regex-time)");
+        }
+        Ok(())
+    }
+}
+
+impl Settings {
+    /// Refuses what self-play (`--versus-native`) cannot do: our engine
+    /// must be a native one too, both get our limits (no `--movetime`),
+    /// and the two must differ (identical deterministic searches score
+    /// every pair 1 point).
+    fn check_self_play(&self, movetime: bool) -> Result<()> {
+        let Some(ours) = self.native else {
+            bail!("--versus-native plays the native reference against itself: give our engine with --native");
+        };
+        if movetime {
+            bail!("--versus-native: the native opponent thinks with our engine's limits (--depth or --plan, --tc or --our-movetime): --movetime does not go with it");
+        }
+        if self.versus == Some(ours) {
+            bail!(
+                "--native {} --versus-native {}: the same search on both sides (every pair would score 1 point); give the sides different leaves",
+                ours.name(),
+                ours.name()
+            );
         }
         Ok(())
     }
@@ -368,9 +429,19 @@ pub(crate) fn run(args: MatchArgs) -> Result<()> {
         None => None,
     };
     let engine = engine_name(&settings, args.plan.is_some())?;
-    let mut opponents = (0..settings.concurrency)
-        .map(|_| Opponent::start(&args.opponent, &args.options))
-        .collect::<Result<Vec<_>>>()?;
+    let mut opponents = match (&args.opponent, settings.versus) {
+        (Some(command), _) => (0..settings.concurrency)
+            .map(|_| Opponent::start(command, &args.options).map(Rival::Uci))
+            .collect::<Result<Vec<_>>>()?,
+        (None, Some(leaves)) => (0..settings.concurrency)
+            .map(|_| Rival::Native(leaves))
+            .collect(),
+        (None, None) => bail!("no opponent"),
+    };
+    let opponent = match &opponents[0] {
+        Rival::Uci(o) => o.name.clone(),
+        Rival::Native(leaves) => native_name(&settings, *leaves, args.plan.is_some()),
+    };
     let bar = match settings.games {
         Some(n) => ProgressBar::new(u64::from(n)),
         None => ProgressBar::no_length(),
@@ -385,7 +456,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<()> {
     let mut state = Match {
         settings: &settings,
         engine,
-        opponent: opponents[0].name.clone(),
+        opponent,
         date: pgn::today(),
         pgn,
         bar,
@@ -435,43 +506,53 @@ pub(crate) fn run(args: MatchArgs) -> Result<()> {
 /// Our engine as the PGN and the summary name it; the regex program's
 /// passes are built here, before any clock runs.
 fn engine_name(settings: &Settings, planned: bool) -> Result<String> {
-    let engine = match settings.native {
-        None => {
-            chess::move_pass().context("building the move program")?;
-            chess::build_passes(&chess::search::deepen::rungs_to(settings.depth), false)
-                .context("building the reply programs")?;
-            match (settings.tc, settings.our_movetime) {
-                (Some(tc), _) => format!("regex-chess (up to depth {}, {tc})", settings.depth),
-                (None, Some(ms)) => format!(
-                    "regex-chess (up to depth {}, movetime {ms} ms)",
-                    settings.depth
-                ),
-                (None, None) => format!("regex-chess (depth {})", settings.depth),
-            }
-        }
-        Some(leaves) if planned => format!(
-            "native reference ({} full-width plies, {} capture plies, {leaves:?})",
-            settings.plan.full,
-            settings.plan.plies - settings.plan.full
-        ),
-        Some(leaves) => format!("native reference (depth {}, {leaves:?})", settings.depth),
+    let Some(leaves) = settings.native else {
+        chess::move_pass().context("building the move program")?;
+        chess::build_passes(&chess::search::deepen::rungs_to(settings.depth), false)
+            .context("building the reply programs")?;
+        return Ok(match (settings.tc, settings.our_movetime) {
+            (Some(tc), _) => format!("regex-chess (up to depth {}, {tc})", settings.depth),
+            (None, Some(ms)) => format!(
+                "regex-chess (up to depth {}, movetime {ms} ms)",
+                settings.depth
+            ),
+            (None, None) => format!("regex-chess (depth {})", settings.depth),
+        });
     };
-    let engine = match (settings.regex_time, settings.tc, settings.our_movetime) {
+    Ok(native_name(settings, leaves, planned))
+}
+
+/// A native engine with `leaves` under the match's plan and limits, as
+/// the PGN and the summary name it (`planned`: by `--plan`).
+fn native_name(settings: &Settings, leaves: Leaves, planned: bool) -> String {
+    let plan = settings.plan;
+    match (settings.regex_time, settings.tc, settings.our_movetime) {
         (true, Some(tc), _) => format!(
-            "native reference (up to {} plies, {:?}, {tc} at the regex program's modeled time)",
-            settings.plan.plies,
-            settings.native.unwrap_or(chess::reference::SEARCHED)
+            "native reference (up to {} plies, {leaves:?}, {tc} at the regex program's modeled time)",
+            plan.plies
         ),
         (true, None, Some(ms)) => format!(
-            "native reference (up to {} plies, {:?}, movetime {ms} ms at the regex program's modeled time)",
-            settings.plan.plies,
-            settings.native.unwrap_or(chess::reference::SEARCHED)
+            "native reference (up to {} plies, {leaves:?}, movetime {ms} ms at the regex program's modeled time)",
+            plan.plies
         ),
-        (true, None, None) => format!("{engine} at the regex program's modeled time"),
-        (false, Some(tc), _) if settings.native.is_some() => format!("{engine}, {tc}"),
-        _ => engine,
-    };
-    Ok(engine)
+        (regex_time, tc, _) => {
+            let mut name = if planned {
+                format!(
+                    "native reference ({} full-width plies, {} capture plies, {leaves:?})",
+                    plan.full,
+                    plan.plies - plan.full
+                )
+            } else {
+                format!("native reference (depth {}, {leaves:?})", settings.depth)
+            };
+            if regex_time {
+                name.push_str(" at the regex program's modeled time");
+            } else if let Some(tc) = tc {
+                name.push_str(&format!(", {tc}"));
+            }
+            name
+        }
+    }
 }
 
 /// A game a worker played (or tried to), for the match to record.
@@ -502,7 +583,7 @@ fn hand_out(slot: &mut Option<mpsc::Sender<Slot>>, schedule: &mut Schedule) {
 /// failed (its opponent may be gone).
 fn worker(
     id: usize,
-    opponent: &mut Opponent,
+    opponent: &mut Rival,
     slots: &mpsc::Receiver<Slot>,
     settings: &Settings,
     openings: &[Opening],

@@ -28,6 +28,16 @@ use super::tally::Tally;
 use super::time_control::{Clocks, Unanswered};
 use super::{quote, Settings};
 
+/// The opponent of a match: a UCI engine in its process, or the native
+/// reference with its leaves in this one (`--versus-native`), thinking
+/// with our engine's plan and limits.
+pub(in crate::arena) enum Rival {
+    /// A UCI engine (`--opponent`).
+    Uci(Opponent),
+    /// The native reference (`--versus-native`).
+    Native(Leaves),
+}
+
 /// What [`engine_move`] gives: the move (UCI) and its score, `None` when
 /// there is none; the depth that answered; on a clock, the rung that ran
 /// without answering, if one did.
@@ -129,11 +139,13 @@ fn first_in_board_order(best: &[shakmaty::Move], score: u32) -> Option<(String, 
 /// Plays one game to its end, recording it in `game`.
 pub(super) fn play(
     game: &mut Game,
-    opponent: &mut Opponent,
+    opponent: &mut Rival,
     settings: &Settings,
     tally: &mut Tally,
 ) -> Result<()> {
-    opponent.new_game()?;
+    if let Rival::Uci(uci) = opponent {
+        uci.new_game()?;
+    }
     let mut pos = start_position(game.opening.fen.as_deref())?;
     let mut repetitions = Repetitions::default();
     let mut occurrences = repetitions.add(&pos);
@@ -157,10 +169,19 @@ pub(super) fn play(
             let (m, note, took) = our_move(&pos, &fen, &history, settings, clock, start, tally)?;
             (m, true, note, took)
         } else {
-            let (m, took) =
-                their_move(opponent, game, &uci_moves, clocks.as_ref(), side, settings)?;
+            let clock = our_clock(settings, clocks.as_ref(), side);
+            let (m, note, took) = match opponent {
+                Rival::Native(leaves) => {
+                    native_rival_move(&pos, &fen, &history, settings, *leaves, clock, start)?
+                }
+                Rival::Uci(uci) => {
+                    let (m, took) =
+                        their_move(uci, game, &uci_moves, clocks.as_ref(), side, settings)?;
+                    (m, seconds(took), took)
+                }
+            };
             tally.times.theirs.push(took);
-            (m, false, seconds(took), took)
+            (m, false, note, took)
         };
         // The book's moves take no time; every other move is charged
         // with its time, measured around it (ours with `--regex-time`:
@@ -262,34 +283,13 @@ fn our_move(
             }
             (our.best, our.depth.plies(), None)
         }
-        Some(leaves) if settings.regex_time => {
-            let budget = clock.as_ref().and_then(chess::search::clock::budget);
-            let rungs = chess::reference::clocked::rungs_to(settings.plan);
-            let climbed = chess::reference::clocked::climb(
-                pos,
-                &history_keys(history),
-                leaves,
-                &rungs,
-                budget,
-            );
-            if budget.is_some() {
-                tally.times.climb(climbed.stopped.map(|time| Unanswered {
-                    stopped: true,
-                    time,
-                }));
+        Some(leaves) => {
+            let thought = native_thought(pos, history, settings, leaves, clock, start);
+            if let Some(unfinished) = thought.climbed {
+                tally.times.climb(unfinished);
             }
-            let best = climbed
-                .best
-                .and_then(|(moves, score)| first_in_board_order(&moves, score));
-            (best, climbed.plan.plies, Some(climbed.time))
+            (thought.best, thought.plies, Some(thought.took))
         }
-        // A fixed plan: on a clock it is timed and charged, but not
-        // limited.
-        Some(leaves) => (
-            native_move(pos, history, settings.plan, leaves),
-            settings.plan.plies,
-            None,
-        ),
     };
     let took = modeled.unwrap_or_else(|| start.elapsed());
     tally.times.ours(took, plies);
@@ -302,6 +302,79 @@ fn our_move(
     }
     let (m, score) = m.ok_or_else(|| anyhow!("our engine found no move in {}", quote(fen)))?;
     Ok((m, engine_note(score, plies, took), took))
+}
+
+/// The native opponent's move in `pos` (`fen`, the game's `history`)
+/// with `leaves`: its UCI text, its note (score, depth and time, as ours)
+/// and its time, the model's with `--regex-time`.
+fn native_rival_move(
+    pos: &Chess,
+    fen: &str,
+    history: &[String],
+    settings: &Settings,
+    leaves: Leaves,
+    clock: Option<chess::search::clock::Clock>,
+    start: Instant,
+) -> Result<(String, String, Duration)> {
+    let thought = native_thought(pos, history, settings, leaves, clock, start);
+    let (m, score) = thought
+        .best
+        .ok_or_else(|| anyhow!("the native opponent found no move in {}", quote(fen)))?;
+    let note = engine_note(score, thought.plies, thought.took);
+    Ok((m, note, thought.took))
+}
+
+/// A native engine's answer ([`native_thought`]).
+struct Thought {
+    /// Its move (UCI) and score, `None` without a legal move.
+    best: Option<(String, u32)>,
+    /// The plies of the plan that answered.
+    plies: u32,
+    /// Its time: the cost model's with `--regex-time`, else measured.
+    took: Duration,
+    /// On a modeled clock, the rung stopped at the move's limit, if one
+    /// was (`None` without a budget).
+    climbed: Option<Option<Unanswered>>,
+}
+
+/// The native reference's move in `pos` (the game's `history`) with
+/// `leaves` under the match's plan and limits: with `--regex-time`,
+/// climbing the ladder within `clock`'s budget at the regex program's
+/// modeled time; else its fixed plan, timed from `start` (on a clock it
+/// is charged but not limited).
+fn native_thought(
+    pos: &Chess,
+    history: &[String],
+    settings: &Settings,
+    leaves: Leaves,
+    clock: Option<chess::search::clock::Clock>,
+    start: Instant,
+) -> Thought {
+    if !settings.regex_time {
+        let best = native_move(pos, history, settings.plan, leaves);
+        return Thought {
+            best,
+            plies: settings.plan.plies,
+            took: start.elapsed(),
+            climbed: None,
+        };
+    }
+    let budget = clock.as_ref().and_then(chess::search::clock::budget);
+    let rungs = chess::reference::clocked::rungs_to(settings.plan);
+    let climbed =
+        chess::reference::clocked::climb(pos, &history_keys(history), leaves, &rungs, budget);
+    let stopped = climbed.stopped.map(|time| Unanswered {
+        stopped: true,
+        time,
+    });
+    Thought {
+        best: climbed
+            .best
+            .and_then(|(moves, score)| first_in_board_order(&moves, score)),
+        plies: climbed.plan.plies,
+        took: climbed.time,
+        climbed: budget.map(|_| stopped),
+    }
 }
 
 /// What our engine's time rule is given for a move of `side`: the game's
