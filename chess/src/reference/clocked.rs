@@ -17,7 +17,7 @@ use std::time::Duration;
 use shakmaty::{Chess, Move, Position};
 
 use super::cost::{time_of, work_in, Meter};
-use super::{best_moves_metered, Leaves};
+use super::{best_moves_selective, Leaves, Select};
 use crate::search::clock::Budget;
 use crate::search::deepen::growth;
 use crate::vocabulary::{mate_at, Depth, Plan};
@@ -65,11 +65,28 @@ pub fn climb(
     rungs: &[Plan],
     budget: Option<Budget>,
 ) -> Climbed {
+    climb_selective(pos, history, leaves, Select::NONE, rungs, budget)
+}
+
+/// [`climb`] with the selective rules of `select` on every rung
+/// (`best_moves_selective`).
+///
+/// # Panics
+///
+/// When `rungs` is empty.
+pub fn climb_selective(
+    pos: &Chess,
+    history: &str,
+    leaves: Leaves,
+    select: Select,
+    rungs: &[Plan],
+    budget: Option<Budget>,
+) -> Climbed {
     let Some((&first, deeper)) = rungs.split_first() else {
         panic!("climb: no rung to climb");
     };
     let mut meter = Meter::unlimited();
-    let best = match best_moves_metered(pos, first, history, leaves, &mut meter) {
+    let best = match best_moves_selective(pos, first, history, leaves, select, &mut meter) {
         Ok(best) => best,
         Err(_) => unreachable!("an unlimited meter stops nothing"),
     };
@@ -94,7 +111,7 @@ pub fn climb(
                 Meter::with_budget(work_in(b.limit.saturating_sub(climbed.time)))
             }
         };
-        match best_moves_metered(pos, plan, history, leaves, &mut meter) {
+        match best_moves_selective(pos, plan, history, leaves, select, &mut meter) {
             Ok(best) => {
                 last = meter.time();
                 climbed.time += last;

@@ -35,6 +35,7 @@
 use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::cost::{Kind, Meter, OverBudget};
+use super::select::Select;
 use super::{in_game, leaf_score, leaf_terms, repeats_in, replies, Leaves, Threats, SEARCHED};
 use crate::board::codec::encode;
 use crate::eval::leaf_value;
@@ -60,10 +61,29 @@ pub fn best_moves_metered(
     leaves: Leaves,
     meter: &mut Meter,
 ) -> Result<Option<(Vec<Move>, u32)>, OverBudget> {
+    best_moves_selective(pos, plan, history, leaves, Select::NONE, meter)
+}
+
+/// [`best_moves_metered`] with the selective rules of `select` (`select`:
+/// inexact, so it no longer returns the reference's moves and score;
+/// with [`Select::NONE`] it does).
+///
+/// # Errors
+///
+/// [`OverBudget`] when the meter's budget is spent before the search ends.
+pub fn best_moves_selective(
+    pos: &Chess,
+    plan: Plan,
+    history: &str,
+    leaves: Leaves,
+    select: Select,
+    meter: &mut Meter,
+) -> Result<Option<(Vec<Move>, u32)>, OverBudget> {
     meter.charge(Kind::Ply, 0, plan.plies as usize)?;
     let mut search = Search {
         plan,
         leaves,
+        select,
         base: 0,
         meter,
     };
@@ -127,6 +147,9 @@ struct Probe {
 struct Search<'m> {
     plan: Plan,
     leaves: Leaves,
+    /// The selective rules (`select`), [`Select::NONE`] for the regex
+    /// program's search.
+    select: Select,
     base: u32,
     meter: &'m mut Meter,
 }
@@ -206,6 +229,7 @@ impl Search<'_> {
             let mut below = Search {
                 plan: Depth::exactly(5).plan(),
                 leaves: self.leaves,
+                select: self.select,
                 base: self.base + 1,
                 meter: &mut *self.meter,
             };
@@ -244,6 +268,7 @@ impl Search<'_> {
             let mut search = Search {
                 plan: below,
                 leaves: self.leaves,
+                select: self.select,
                 base: self.base + 1,
                 meter: &mut *self.meter,
             };
@@ -321,24 +346,30 @@ impl Search<'_> {
         // every candidate is tested against it at once.
         let bar = probe.value;
         let mut best = bar;
-        for m in moves {
-            if m == probe.reply {
+        let late = self.select.late_moves(pos, &moves, ply);
+        for (i, m) in moves.into_iter().enumerate() {
+            if m == probe.reply || late.as_ref().is_some_and(|dropped| dropped[i]) {
                 continue;
             }
             let mut after = pos.clone();
             after.play_unchecked(m);
             // The opponent may stand pat: the candidate scores at most
-            // its position as it stands.
-            if stands_below
-                && !after.is_check()
-                && leaf_value(&encode(&after).board, pos.turn()) <= bar
-            {
-                continue;
+            // its position as it stands (a bound that proves it cannot
+            // beat the bar, or within futility's margin).
+            if stands_below && !after.is_check() {
+                let stand = leaf_value(&encode(&after).board, pos.turn());
+                if self.select.drops(pos, &m, &after, true, stand, bar) {
+                    continue;
+                }
             }
             let mut own = None;
             if probes_below {
                 own = self.own_probe(&after, depth, ply)?;
-                if own.is_some_and(|p| TOP - p.value <= bar) {
+                let drops = |p: Probe| {
+                    self.select
+                        .drops(pos, &m, &after, false, TOP - p.value, bar)
+                };
+                if own.is_some_and(drops) {
                     continue;
                 }
             }
@@ -402,6 +433,7 @@ mod tests {
     use super::*;
     use crate::games::{random_game, Rng};
     use crate::reference::best_moves_planned;
+    use crate::reference::{best_moves_selective, Select};
     use shakmaty::fen::Fen;
     use shakmaty::uci::UciMove;
     use shakmaty::CastlingMode;
@@ -538,6 +570,84 @@ mod tests {
             let got = best_moves_metered(&pos, depth.plan(), &history, SEARCHED, &mut meter);
             let want = best_moves_planned(&pos, depth.plan(), &history, SEARCHED);
             assert_eq!(sorted(got.unwrap()), sorted(want), "{plies}");
+        }
+    }
+
+    /// The rules, one at a time and all together.
+    fn rules() -> Vec<(&'static str, Select)> {
+        [
+            "probcut:5",
+            "futility:5",
+            "lmp:4",
+            "probcut:5,futility:5,lmp:4",
+        ]
+        .into_iter()
+        .map(|name| (name, name.parse().unwrap()))
+        .collect()
+    }
+
+    /// Each rule drops searches somewhere on the bench positions at
+    /// depth 5 (the threads it saves are not charged), and never charges
+    /// more than the exact search.
+    #[test]
+    fn each_selective_rule_saves_modeled_time_and_never_adds_any() {
+        let plan = Depth::exactly(5).plan();
+        let positions = positions();
+        let exact: Vec<u64> = positions
+            .iter()
+            .map(|pos| {
+                let mut meter = Meter::unlimited();
+                best_moves_metered(pos, plan, "", SEARCHED, &mut meter).unwrap();
+                meter.scanned_bytes()
+            })
+            .collect();
+        for (name, select) in rules() {
+            let mut saved = 0;
+            for (pos, &exact) in positions.iter().zip(&exact) {
+                let mut meter = Meter::unlimited();
+                best_moves_selective(pos, plan, "", SEARCHED, select, &mut meter).unwrap();
+                assert!(meter.scanned_bytes() <= exact, "{name}");
+                saved += exact - meter.scanned_bytes();
+            }
+            assert!(saved > 0, "{name} saved nothing");
+        }
+    }
+
+    /// Whether the side to move in `pos`, after `m`, can be mated at once.
+    fn allows_mate_in_one(pos: &Chess, m: Move) -> bool {
+        let mut after = pos.clone();
+        after.play_unchecked(m);
+        after.legal_moves().into_iter().any(|r| {
+            let mut leaf = after.clone();
+            leaf.play_unchecked(r);
+            leaf.is_checkmate()
+        })
+    }
+
+    /// Black threatens Re1 mate: some of white's moves allow it, and no
+    /// selective search, at any depth, plays one of them (the mating
+    /// reply is a check, which no rule drops).
+    #[test]
+    fn no_rule_walks_into_a_mate_in_one_another_move_avoids() {
+        let fen: Fen = "4r1k1/5ppp/8/8/8/8/5PPP/1NB3K1 w - - 0 1".parse().unwrap();
+        let pos: Chess = fen.into_position(CastlingMode::Standard).unwrap();
+        let moves = pos.legal_moves();
+        let allowing = moves
+            .iter()
+            .filter(|&&m| allows_mate_in_one(&pos, m))
+            .count();
+        assert!(allowing > 0 && allowing < moves.len(), "{allowing}");
+        for plies in [3, 5] {
+            let plan = Depth::new(plies).unwrap().plan();
+            for (name, select) in rules() {
+                let mut meter = Meter::unlimited();
+                let (best, _) = best_moves_selective(&pos, plan, "", SEARCHED, select, &mut meter)
+                    .unwrap()
+                    .unwrap();
+                for m in best {
+                    assert!(!allows_mate_in_one(&pos, m), "{name} depth {plies}: {m}");
+                }
+            }
         }
     }
 

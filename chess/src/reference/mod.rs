@@ -29,9 +29,11 @@ pub mod bench_leaves;
 pub mod clocked;
 pub mod cost;
 mod metered;
+pub mod select;
 
 use bench_leaves::Experiment;
-pub use metered::best_moves_metered;
+pub use metered::{best_moves_metered, best_moves_selective};
+pub use select::Select;
 
 /// What the leaves add to the evaluation. The regex program's leaves are
 /// [`SEARCHED`]; tests also run the search with the others, to find where

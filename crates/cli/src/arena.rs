@@ -40,7 +40,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use shakmaty::Color;
 
-use chess::reference::Leaves;
+use chess::reference::{Leaves, Select};
 use chess::vocabulary::Plan;
 
 use game::Rival;
@@ -71,6 +71,17 @@ pub(crate) struct MatchArgs {
     /// does not depend on the machine's load.
     #[arg(long, value_name = "LEAVES")]
     pub versus_native: Option<String>,
+    /// With `--native`: selective rules in our engine's search
+    /// (`chess::reference::select`), each `RULE:N`, comma-separated:
+    /// `probcut:MARGIN` and `futility:MARGIN` (tens of centipawns),
+    /// `lmp:KEEP`; inexact, to be screened by SPRT against the search
+    /// without them. Off by default.
+    #[arg(long, value_name = "RULE:N[,RULE:N..]")]
+    pub select: Option<String>,
+    /// With `--versus-native`: the native opponent's selective rules, as
+    /// `--select`.
+    #[arg(long, value_name = "RULE:N[,RULE:N..]")]
+    pub versus_select: Option<String>,
     /// A UCI option for the opponent, sent as `setoption`; repeatable.
     #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_option)]
     pub options: Vec<(String, String)>,
@@ -187,11 +198,11 @@ struct Settings {
     max_plies: u32,
     /// Our side in every game, `None` for alternating colours.
     ours: Option<Color>,
-    /// The native reference's leaves, `None` for the regex program.
-    native: Option<Leaves>,
-    /// The native opponent's leaves (`--versus-native`), `None` for a UCI
-    /// engine.
-    versus: Option<Leaves>,
+    /// The native reference's leaves and rules, `None` for the regex
+    /// program.
+    native: Option<Native>,
+    /// The native opponent (`--versus-native`), `None` for a UCI engine.
+    versus: Option<Native>,
     /// The native reference's plan (`--plan`, else `--depth`'s).
     plan: Plan,
     /// The native reference thinks and is timed at the regex program's
@@ -245,18 +256,13 @@ impl Settings {
                 "black" => Some(Color::Black),
                 other => bail!("--ours {}: use both, white or black", quote(other)),
             },
-            native: args
-                .native
-                .as_deref()
-                .map(|text| text.trim().parse::<Leaves>())
-                .transpose()
-                .map_err(|e| anyhow!("--native: {e}"))?,
-            versus: args
-                .versus_native
-                .as_deref()
-                .map(|text| text.trim().parse::<Leaves>())
-                .transpose()
-                .map_err(|e| anyhow!("--versus-native: {e}"))?,
+            native: Native::of(&args.native, &args.select, "--native", "--select")?,
+            versus: Native::of(
+                &args.versus_native,
+                &args.versus_select,
+                "--versus-native",
+                "--versus-select",
+            )?,
             regex_time: args.regex_time,
         };
         match (&args.opponent, settings.versus) {
@@ -331,10 +337,63 @@ impl Settings {
         }
         if self.versus == Some(ours) {
             bail!(
-                "--native {} --versus-native {}: the same search on both sides (every pair would score 1 point); give the sides different leaves",
-                ours.name(),
-                ours.name()
+                "--native {} --versus-native {}: the same search on both sides (every pair would score 1 point); give the sides different leaves or rules (--select, --versus-select)",
+                ours.leaves.name(),
+                ours.leaves.name()
             );
+        }
+        Ok(())
+    }
+}
+
+/// A native engine of the match: the reference's leaves and its
+/// selective rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Native {
+    pub(crate) leaves: Leaves,
+    pub(crate) select: Select,
+}
+
+impl Native {
+    /// The engine named by `leaves` (`flag`) and `select` (`select_flag`),
+    /// `None` without leaves.
+    fn of(
+        leaves: &Option<String>,
+        select: &Option<String>,
+        flag: &str,
+        select_flag: &str,
+    ) -> Result<Option<Native>> {
+        let select = select
+            .as_deref()
+            .map(|text| text.trim().parse::<Select>())
+            .transpose()
+            .map_err(|e| anyhow!("{select_flag}: {e}"))?;
+        let Some(leaves) = leaves else {
+            if select.is_some() {
+                bail!(
+                    "{select_flag} sets the rules of a native search: give its leaves with {flag}"
+                );
+            }
+            return Ok(None);
+        };
+        let leaves = leaves
+            .trim()
+            .parse::<Leaves>()
+            .map_err(|e| anyhow!("{flag}: {e}"))?;
+        Ok(Some(Native {
+            leaves,
+            select: select.unwrap_or(Select::NONE),
+        }))
+    }
+}
+
+impl std::fmt::Display for Native {
+    /// The leaves' name (`Threats`), then the rules, if any
+    /// (`Threats, select lmp:6`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.leaves)?;
+        if !self.select.is_none() {
+            write!(f, ", select {}", self.select)?;
         }
         Ok(())
     }
@@ -433,14 +492,14 @@ pub(crate) fn run(args: MatchArgs) -> Result<()> {
         (Some(command), _) => (0..settings.concurrency)
             .map(|_| Opponent::start(command, &args.options).map(Rival::Uci))
             .collect::<Result<Vec<_>>>()?,
-        (None, Some(leaves)) => (0..settings.concurrency)
-            .map(|_| Rival::Native(leaves))
+        (None, Some(native)) => (0..settings.concurrency)
+            .map(|_| Rival::Native(native))
             .collect(),
         (None, None) => bail!("no opponent"),
     };
     let opponent = match &opponents[0] {
         Rival::Uci(o) => o.name.clone(),
-        Rival::Native(leaves) => native_name(&settings, *leaves, args.plan.is_some()),
+        Rival::Native(native) => native_name(&settings, *native, args.plan.is_some()),
     };
     let bar = match settings.games {
         Some(n) => ProgressBar::new(u64::from(n)),
@@ -506,7 +565,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<()> {
 /// Our engine as the PGN and the summary name it; the regex program's
 /// passes are built here, before any clock runs.
 fn engine_name(settings: &Settings, planned: bool) -> Result<String> {
-    let Some(leaves) = settings.native else {
+    let Some(native) = settings.native else {
         chess::move_pass().context("building the move program")?;
         chess::build_passes(&chess::search::deepen::rungs_to(settings.depth), false)
             .context("building the reply programs")?;
@@ -519,31 +578,31 @@ fn engine_name(settings: &Settings, planned: bool) -> Result<String> {
             (None, None) => format!("regex-chess (depth {})", settings.depth),
         });
     };
-    Ok(native_name(settings, leaves, planned))
+    Ok(native_name(settings, native, planned))
 }
 
-/// A native engine with `leaves` under the match's plan and limits, as
+/// The native engine `native` under the match's plan and limits, as
 /// the PGN and the summary name it (`planned`: by `--plan`).
-fn native_name(settings: &Settings, leaves: Leaves, planned: bool) -> String {
+fn native_name(settings: &Settings, native: Native, planned: bool) -> String {
     let plan = settings.plan;
     match (settings.regex_time, settings.tc, settings.our_movetime) {
         (true, Some(tc), _) => format!(
-            "native reference (up to {} plies, {leaves:?}, {tc} at the regex program's modeled time)",
+            "native reference (up to {} plies, {native}, {tc} at the regex program's modeled time)",
             plan.plies
         ),
         (true, None, Some(ms)) => format!(
-            "native reference (up to {} plies, {leaves:?}, movetime {ms} ms at the regex program's modeled time)",
+            "native reference (up to {} plies, {native}, movetime {ms} ms at the regex program's modeled time)",
             plan.plies
         ),
         (regex_time, tc, _) => {
             let mut name = if planned {
                 format!(
-                    "native reference ({} full-width plies, {} capture plies, {leaves:?})",
+                    "native reference ({} full-width plies, {} capture plies, {native})",
                     plan.full,
                     plan.plies - plan.full
                 )
             } else {
-                format!("native reference (depth {}, {leaves:?})", settings.depth)
+                format!("native reference (depth {}, {native})", settings.depth)
             };
             if regex_time {
                 name.push_str(" at the regex program's modeled time");

@@ -26,7 +26,7 @@ use super::opponent::Opponent;
 use super::record::{engine_note, seconds, Game, Played};
 use super::tally::Tally;
 use super::time_control::{Clocks, Unanswered};
-use super::{quote, Settings};
+use super::{quote, Native, Settings};
 
 /// The opponent of a match: a UCI engine in its process, or the native
 /// reference with its leaves in this one (`--versus-native`), thinking
@@ -35,7 +35,7 @@ pub(in crate::arena) enum Rival {
     /// A UCI engine (`--opponent`).
     Uci(Opponent),
     /// The native reference (`--versus-native`).
-    Native(Leaves),
+    Native(Native),
 }
 
 /// What [`engine_move`] gives: the move (UCI) and its score, `None` when
@@ -171,8 +171,8 @@ pub(super) fn play(
         } else {
             let clock = our_clock(settings, clocks.as_ref(), side);
             let (m, note, took) = match opponent {
-                Rival::Native(leaves) => {
-                    native_rival_move(&pos, &fen, &history, settings, *leaves, clock, start)?
+                Rival::Native(native) => {
+                    native_rival_move(&pos, &fen, &history, settings, *native, clock, start)?
                 }
                 Rival::Uci(uci) => {
                     let (m, took) =
@@ -283,8 +283,8 @@ fn our_move(
             }
             (our.best, our.depth.plies(), None)
         }
-        Some(leaves) => {
-            let thought = native_thought(pos, history, settings, leaves, clock, start);
+        Some(native) => {
+            let thought = native_thought(pos, history, settings, native, clock, start);
             if let Some(unfinished) = thought.climbed {
                 tally.times.climb(unfinished);
             }
@@ -304,19 +304,19 @@ fn our_move(
     Ok((m, engine_note(score, plies, took), took))
 }
 
-/// The native opponent's move in `pos` (`fen`, the game's `history`)
-/// with `leaves`: its UCI text, its note (score, depth and time, as ours)
+/// The native opponent `native`'s move in `pos` (`fen`, the game's
+/// `history`): its UCI text, its note (score, depth and time, as ours)
 /// and its time, the model's with `--regex-time`.
 fn native_rival_move(
     pos: &Chess,
     fen: &str,
     history: &[String],
     settings: &Settings,
-    leaves: Leaves,
+    native: Native,
     clock: Option<chess::search::clock::Clock>,
     start: Instant,
 ) -> Result<(String, String, Duration)> {
-    let thought = native_thought(pos, history, settings, leaves, clock, start);
+    let thought = native_thought(pos, history, settings, native, clock, start);
     let (m, score) = thought
         .best
         .ok_or_else(|| anyhow!("the native opponent found no move in {}", quote(fen)))?;
@@ -337,8 +337,8 @@ struct Thought {
     climbed: Option<Option<Unanswered>>,
 }
 
-/// The native reference's move in `pos` (the game's `history`) with
-/// `leaves` under the match's plan and limits: with `--regex-time`,
+/// The native engine `native`'s move in `pos` (the game's `history`)
+/// under the match's plan and limits: with `--regex-time`,
 /// climbing the ladder within `clock`'s budget at the regex program's
 /// modeled time; else its fixed plan, timed from `start` (on a clock it
 /// is charged but not limited).
@@ -346,12 +346,27 @@ fn native_thought(
     pos: &Chess,
     history: &[String],
     settings: &Settings,
-    leaves: Leaves,
+    native: Native,
     clock: Option<chess::search::clock::Clock>,
     start: Instant,
 ) -> Thought {
+    let Native { leaves, select } = native;
     if !settings.regex_time {
-        let best = native_move(pos, history, settings.plan, leaves);
+        let best = if select.is_none() {
+            native_move(pos, history, settings.plan, leaves)
+        } else {
+            let mut meter = chess::reference::cost::Meter::unlimited();
+            chess::reference::best_moves_selective(
+                pos,
+                settings.plan,
+                &history_keys(history),
+                leaves,
+                select,
+                &mut meter,
+            )
+            .unwrap_or_default()
+            .and_then(|(moves, score)| first_in_board_order(&moves, score))
+        };
         return Thought {
             best,
             plies: settings.plan.plies,
@@ -361,8 +376,14 @@ fn native_thought(
     }
     let budget = clock.as_ref().and_then(chess::search::clock::budget);
     let rungs = chess::reference::clocked::rungs_to(settings.plan);
-    let climbed =
-        chess::reference::clocked::climb(pos, &history_keys(history), leaves, &rungs, budget);
+    let climbed = chess::reference::clocked::climb_selective(
+        pos,
+        &history_keys(history),
+        leaves,
+        select,
+        &rungs,
+        budget,
+    );
     let stopped = climbed.stopped.map(|time| Unanswered {
         stopped: true,
         time,

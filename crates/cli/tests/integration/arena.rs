@@ -811,6 +811,33 @@ fn native_self_play_plays_legal_moves_on_both_sides_and_decides() {
     }
 }
 
+/// `--select`: our native search with a selective rule against the
+/// exact one, both named with their rules, at a fixed depth (no clock).
+#[test]
+fn a_selective_search_plays_the_exact_one() {
+    let (ok, out, err) = run(&[
+        "--native",
+        "threats",
+        "--select",
+        "lmp:3,probcut:5",
+        "--versus-native",
+        "threats",
+        "--depth",
+        "3",
+        "--max-plies",
+        "16",
+        "--games",
+        "2",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        summary_line(&out, "games:").starts_with(
+            "2 (native reference (depth 3, Threats, select probcut:5,lmp:3) vs native reference (depth 3, Threats))"
+        ),
+        "{out}"
+    );
+}
+
 #[test]
 fn native_self_play_is_checked() {
     for (args, says) in [
@@ -862,6 +889,31 @@ fn native_self_play_is_checked() {
         (
             &["--native", "threats"][..],
             "no opponent: give --opponent CMD (a UCI engine) or --versus-native LEAVES",
+        ),
+        (
+            &["--native", "threats", "--versus-native", "static", "--select", "lmp:0"][..],
+            "--select: no selective rule \"lmp:0\": use RULE:N",
+        ),
+        (
+            &["--native", "threats", "--versus-native", "static", "--versus-select", "fast:1"][..],
+            "--versus-select: no selective rule \"fast:1\"",
+        ),
+        (
+            &["--opponent", "/nonexistent/engine", "--select", "lmp:6"][..],
+            "--select sets the rules of a native search: give its leaves with --native",
+        ),
+        (
+            &[
+                "--native",
+                "threats",
+                "--select",
+                "lmp:6",
+                "--versus-native",
+                "threats",
+                "--versus-select",
+                "lmp:6",
+            ][..],
+            "the same search on both sides",
         ),
     ] {
         let err = refused(args);
