@@ -53,6 +53,7 @@ pub mod successors;
 pub mod vocabulary;
 
 pub use board::codec;
+pub use eval::values;
 pub use game::{screen, turn};
 pub use rules::ending;
 

@@ -31,6 +31,8 @@ pub(crate) mod mopup;
 pub(crate) mod quiesce;
 pub(crate) mod standpat;
 pub(crate) mod threats;
+mod tuned;
+pub mod values;
 
 use regex_asm::ir::{IrProgram, RefError, Special};
 use regex_asm::lower;
@@ -43,73 +45,14 @@ use crate::rules::board_of;
 use crate::rules::lowered::Lowered;
 use crate::rules::specials::{color_name, CAPTURED, FROM, PIECE, PROMOTION, TO};
 use crate::vocabulary::EVEN;
+use values::Values;
 
 /// Value of a piece (uppercase role letter; `T` counts as a rook) of a side
 /// on a square given as (file 0..8, rank 1..=8 from that side's own first
-/// rank), in units of 10 centipawns: material plus the square's bonus.
+/// rank), in units of 10 centipawns: material plus the square's bonus, as
+/// the regex program sums it ([`values::REGEX_VALUES`]).
 pub(crate) fn piece_value(role: char, file: usize, rank: usize) -> u32 {
-    let center = (3..=4).contains(&file) && (4..=5).contains(&rank);
-    let ring = (2..=5).contains(&file) && (3..=6).contains(&rank);
-    let edge = file == 0 || file == 7 || rank == 1 || rank == 8;
-    match role {
-        'P' => {
-            // Advancing pays from the third rank on the centre files,
-            // on the wings (where the king castles and its cover stands)
-            // only from the fifth: flank pushes earned as much as centre
-            // ones and were played half again as often as Stockfish's
-            // (docs/strength.md, "A pawn table by file").
-            let advance = match file {
-                3 | 4 => [0, 0, 0, 1, 3, 4, 5, 8, 0],
-                2 | 5 => [0, 0, 0, 1, 2, 3, 5, 8, 0],
-                _ => [0, 0, 0, 0, 0, 2, 5, 8, 0],
-            };
-            10 + advance[rank]
-        }
-        'N' => {
-            if center {
-                35
-            } else if ring {
-                34
-            } else if edge {
-                29
-            } else {
-                32
-            }
-        }
-        'B' => {
-            if ring {
-                35
-            } else if edge {
-                31
-            } else {
-                33
-            }
-        }
-        'R' | 'T' => {
-            if rank == 7 {
-                52
-            } else {
-                50
-            }
-        }
-        'Q' => {
-            if ring {
-                91
-            } else {
-                90
-            }
-        }
-        'K' => {
-            if rank == 1 && [0, 1, 2, 6, 7].contains(&file) {
-                3
-            } else if rank == 1 {
-                1
-            } else {
-                0
-            }
-        }
-        _ => 0,
-    }
+    values::REGEX_VALUES.value(role, file, rank)
 }
 
 /// The value of the piece `letter` (either case; `T` counts as a rook) of
@@ -139,41 +82,48 @@ fn by_value<T>(items: impl Iterator<Item = (u32, T)>) -> Vec<(u32, Vec<T>)> {
     out
 }
 
-/// The value of the board character at index `i`, with its colour, or
-/// `None` for an empty square.
-pub(crate) fn value_at(board: &[u8], i: usize) -> Option<(Color, u32)> {
-    let ch = board[i] as char;
-    if !ch.is_ascii_alphabetic() {
-        return None;
-    }
-    let color = if ch.is_ascii_uppercase() {
-        Color::White
-    } else {
-        Color::Black
-    };
-    Some((color, value_for(color, ch, i)?))
+/// `EVEN + ours - theirs` for the side `us`, natively, with the values
+/// the regex program sums.
+pub(crate) fn evaluate(board: &str, us: Color) -> u32 {
+    evaluate_in(board, us, values::REGEX_VALUES)
 }
 
-/// `EVEN + ours - theirs` for the side `us`, natively.
-pub(crate) fn evaluate(board: &str, us: Color) -> u32 {
+/// [`evaluate`] with the given values.
+fn evaluate_in(board: &str, us: Color, values: Values) -> u32 {
     let b = board.as_bytes();
     let (mut ours, mut theirs) = (0, 0);
     for i in squares() {
-        if let Some((c, v)) = value_at(b, i) {
-            if c == us {
-                ours += v;
-            } else {
-                theirs += v;
-            }
+        let ch = b[i] as char;
+        if !ch.is_ascii_alphabetic() {
+            continue;
+        }
+        let Some((file, rank)) = square_at(i) else {
+            continue;
+        };
+        let c = if ch.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let own_rank = if c == Color::White { rank } else { 9 - rank };
+        let v = values.value(ch.to_ascii_uppercase(), file, own_rank);
+        if c == us {
+            ours += v;
+        } else {
+            theirs += v;
         }
     }
     EVEN + ours - theirs
 }
 
 /// The value of a search leaf (a position the search does not expand) for
-/// `us`: the evaluation plus the mop-up term (`mopup`).
+/// `us`: the evaluation plus the mop-up term (`mopup`), both with the
+/// values the native evaluation reads on this thread
+/// ([`values::Values::active`]: the regex program's unless a caller chose
+/// others).
 pub(crate) fn leaf_value(board: &str, us: Color) -> u32 {
-    evaluate(board, us).saturating_add_signed(mopup::mop_up(board, us))
+    let values = Values::active();
+    evaluate_in(board, us, values).saturating_add_signed(mopup::mop_up_in(board, us, values))
 }
 
 /// The scratch variable holding the cells.

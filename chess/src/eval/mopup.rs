@@ -15,7 +15,8 @@ use regex_vm::{Rewrite, Template};
 use shakmaty::Color;
 
 use crate::board::{pieces, square_at, ANY, BOARD_VAR};
-use crate::eval::{piece_value, DELTA_VAR};
+use crate::eval::values::{Values, REGEX_VALUES};
+use crate::eval::DELTA_VAR;
 
 /// The scratch variable the rewrites build the term in.
 const MOP_VAR: &str = "mo";
@@ -62,22 +63,24 @@ fn king_of(board: &str, c: Color) -> Option<(usize, usize)> {
     Some((file, 8 - rank))
 }
 
-/// The stronger king's table value for its side on (file, row).
-fn king_table(strong: Color, file: usize, row: usize) -> u32 {
+/// The stronger king's table value in `values` for its side on (file,
+/// row).
+fn king_table(strong: Color, file: usize, row: usize, values: Values) -> u32 {
     let rank = 8 - row;
     let own_rank = if strong == Color::White {
         rank
     } else {
         9 - rank
     };
-    piece_value('K', file, own_rank)
+    values.value('K', file, own_rank)
 }
 
-/// The term for the stronger side (non-negative, at most [`MOP_MAX`]).
-fn term(strong: Color, lone: (usize, usize), strong_king: (usize, usize)) -> u32 {
+/// The term for the stronger side (non-negative, at most [`MOP_MAX`]),
+/// with the king table of `values`.
+fn term(strong: Color, lone: (usize, usize), strong_king: (usize, usize), values: Values) -> u32 {
     let dist = lone.0.abs_diff(strong_king.0) + lone.1.abs_diff(strong_king.1);
     2 * centre_distance(lone.0, lone.1) + (14 - dist as u32) + 3
-        - king_table(strong, strong_king.0, strong_king.1)
+        - king_table(strong, strong_king.0, strong_king.1, values)
 }
 
 /// How far a lone rook on (file, row) `rook` fences the lone king on
@@ -108,8 +111,14 @@ fn lone_rook(board: &str, strong: Color) -> Option<(usize, usize)> {
 }
 
 /// The mop-up term of `board` for `us` (positive when the other side has
-/// the lone king, negative when we do, 0 otherwise).
+/// the lone king, negative when we do, 0 otherwise), with the king table
+/// the regex program sums.
 pub(crate) fn mop_up(board: &str, us: Color) -> i32 {
+    mop_up_in(board, us, REGEX_VALUES)
+}
+
+/// [`mop_up`] with the king table of `values`.
+pub(crate) fn mop_up_in(board: &str, us: Color, values: Values) -> i32 {
     let Some(lone) = lone_side(board) else {
         return 0;
     };
@@ -117,7 +126,7 @@ pub(crate) fn mop_up(board: &str, us: Color) -> i32 {
         return 0;
     };
     let rook = lone_rook(board, !lone).map_or(0, |r| fence(lk, r));
-    let t = (term(!lone, lk, sk) + rook) as i32;
+    let t = (term(!lone, lk, sk, values) + rook) as i32;
     if lone == us {
         -t
     } else {
@@ -197,7 +206,7 @@ pub(crate) fn mop_up_rewrites(us: Color) -> Vec<Rewrite> {
             if (lf, lr) == (sf, sr) {
                 continue;
             }
-            let v = term(!lone, (lf, lr), (sf, sr));
+            let v = term(!lone, (lf, lr), (sf, sr), REGEX_VALUES);
             let key = format!("{lf}{lr}{sf}{sr}");
             match by_value.iter_mut().find(|(w, _)| *w == v) {
                 Some((_, keys)) => keys.push(key),

@@ -18,6 +18,7 @@ use shakmaty::{Chess, Move, Position, Role, Square};
 use super::{gained, recapture_gain, Leaves, Threats};
 use crate::board::codec::{encode, excerpt};
 use crate::eval::leaf_value;
+use crate::eval::values::{Values, REGEX_VALUES};
 use crate::vocabulary::mated_at;
 use crate::vocabulary::EVEN;
 
@@ -53,12 +54,17 @@ pub enum Experiment {
     /// tries every one: a search with no branching, the shape a regex
     /// program could run inside each leaf's thread.
     CaptureLine,
+    /// [`Leaves::Threats`] with the tuned piece-square values
+    /// (`eval::values`, [`Values::Tuned`]) in place of the regex
+    /// program's: the search entry points run it as `Threats` inside
+    /// `values::with_values` ([`Leaves::split`]).
+    Tuned,
 }
 
 impl Leaves {
     /// Every kind of leaves, in the order `match --native`'s help lists
     /// them.
-    pub const ALL: [Leaves; 10] = [
+    pub const ALL: [Leaves; 11] = [
         Leaves::Quiescent,
         Leaves::Threats,
         Leaves::Bench(Experiment::ThreatsOnQuiet),
@@ -68,6 +74,7 @@ impl Leaves {
         Leaves::Bench(Experiment::LeafThreats),
         Leaves::Bench(Experiment::LeafSee),
         Leaves::Bench(Experiment::ThreatsSee),
+        Leaves::Bench(Experiment::Tuned),
         Leaves::Static,
     ];
 
@@ -85,7 +92,19 @@ impl Leaves {
                 Experiment::ThreatsSee => "threats-see",
                 Experiment::LeafThreats => "leaf-threats",
                 Experiment::CaptureLine => "capture-line",
+                Experiment::Tuned => "tuned",
             },
+        }
+    }
+
+    /// The leaves the search runs and the values its evaluation reads:
+    /// [`Experiment::Tuned`] is [`Leaves::Threats`] with
+    /// [`Values::Tuned`], every other kind itself with the regex
+    /// program's values.
+    pub fn split(self) -> (Leaves, Values) {
+        match self {
+            Leaves::Bench(Experiment::Tuned) => (Leaves::Threats, Values::Tuned),
+            other => (other, REGEX_VALUES),
         }
     }
 }
@@ -133,7 +152,7 @@ impl Experiment {
     /// move), as `candidate_value` takes them.
     pub(super) fn threats(self, after: &Chess) -> Threats {
         match self {
-            Experiment::ThreatsOnQuiet => Threats::of(after),
+            Experiment::ThreatsOnQuiet | Experiment::Tuned => Threats::of(after),
             Experiment::ThreatsSee => {
                 let (g1, x1, g2) = best_exchange_against(after, after.turn());
                 Threats { g1, x1, g2 }
@@ -166,7 +185,7 @@ impl Experiment {
             Experiment::ThreatsOnQuiet if r.is_capture() => {
                 gained(leaf, us, recapture_gain(leaf, r))
             }
-            Experiment::ThreatsOnQuiet => gained(
+            Experiment::ThreatsOnQuiet | Experiment::Tuned => gained(
                 leaf,
                 us,
                 recapture_gain(leaf, r).max(threats.after(r.from())),

@@ -39,6 +39,7 @@ use super::select::Select;
 use super::{in_game, leaf_score, leaf_terms, repeats_in, replies, Leaves, Threats, SEARCHED};
 use crate::board::codec::encode;
 use crate::eval::leaf_value;
+use crate::eval::values::with_values;
 use crate::search::plan::{regex_root, Kind as NodeKind, NodePlan, RootCut};
 use crate::vocabulary::{mate_at, Depth, Plan, EVEN};
 
@@ -80,6 +81,7 @@ pub fn best_moves_selective(
     meter: &mut Meter,
 ) -> Result<Option<(Vec<Move>, u32)>, OverBudget> {
     meter.charge(Kind::Ply, 0, plan.plies as usize)?;
+    let (leaves, values) = leaves.split();
     let mut search = Search {
         plan,
         leaves,
@@ -87,7 +89,7 @@ pub fn best_moves_selective(
         base: 0,
         meter,
     };
-    search.root(pos, history, None)
+    with_values(values, || search.root(pos, history, None))
 }
 
 /// The regex program's node kinds for `plan` (`search::plan`), where a

@@ -10,6 +10,8 @@
 //! else: it finds the attackers with shakmaty. Given a game's history (the
 //! `_in_game` functions), a root candidate that repeats one of its
 //! positions scores `EVEN`, as `repetition` makes the regex search do.
+//! Its evaluation reads the regex program's values unless the leaves
+//! choose others (`Leaves::split`: `match --native tuned`).
 //!
 //! This file owns the search and the leaves the tests use ([`SEARCHED`],
 //! the one the regex program mirrors, and the two before it); the leaves
@@ -21,6 +23,7 @@ use shakmaty::{Chess, Move, Position, Role, Square};
 
 use crate::board::codec::encode;
 use crate::eval::leaf_value;
+use crate::eval::values::with_values;
 use crate::eval::quiesce::{gain, least};
 use crate::search::guard::{guarded_score, GUARD_MOVES};
 use crate::vocabulary::{mate_at, mated_at, Depth, Plan, EVEN};
@@ -220,6 +223,14 @@ fn gained(leaf: &Chess, us: shakmaty::Color, gain: u32) -> u32 {
     leaf_value(&encode(leaf).board, us) + 10 * gain
 }
 
+/// The value of the board `board` (as `codec::encode` writes it) for
+/// `us`, as the search's leaves see it before any capture gain: the
+/// evaluation plus the mop-up term, with this thread's values
+/// (`values::Values::active`).
+pub fn leaf_evaluation(board: &str, us: shakmaty::Color) -> u32 {
+    leaf_value(board, us)
+}
+
 /// Whether the capture `m` in `pos` is one the capture plies try
 /// (`good_captures`): its victim worth at least its taker, or not
 /// defended (direct attacks, the taker lifted from its square).
@@ -241,6 +252,12 @@ pub fn good_capture(pos: &Chess, m: &Move) -> bool {
 /// moves in shakmaty's order each time). For the full-width depths only
 /// (2 and 3): the line does not stop where a side stands pat.
 pub fn principal_line(pos: &Chess, depth: Depth, leaves: Leaves) -> Vec<Move> {
+    let (leaves, values) = leaves.split();
+    with_values(values, || line_of(pos, depth, leaves))
+}
+
+/// [`principal_line`] with the values already chosen.
+fn line_of(pos: &Chess, depth: Depth, leaves: Leaves) -> Vec<Move> {
     let mut line = Vec::new();
     let mut here = pos.clone();
     let plan = depth.plan();
@@ -313,10 +330,13 @@ pub fn move_score(pos: &Chess, m: Move, depth: Depth) -> u32 {
 
 /// [`move_score`] with the given leaves.
 pub fn move_score_with(pos: &Chess, m: Move, depth: Depth, leaves: Leaves) -> u32 {
+    let (leaves, values) = leaves.split();
     let mut after = pos.clone();
     after.play_unchecked(m);
     let plan = depth.plan();
-    guarded(&after, plan, root_value(&after, plan, leaves))
+    with_values(values, || {
+        guarded(&after, plan, root_value(&after, plan, leaves))
+    })
 }
 
 /// [`move_score`] without the mate guard (`search::guard`): what the
@@ -395,10 +415,13 @@ pub fn move_score_in_game_with(
 /// and capture plies, at least two in all; the regex program offers the
 /// plans of [`plan`]).
 fn move_score_planned(pos: &Chess, m: Move, plan: Plan, history: &str, leaves: Leaves) -> u32 {
+    let (leaves, values) = leaves.split();
     let mut after = pos.clone();
     after.play_unchecked(m);
     let repeats = repeats_in(&after, history);
-    in_game(&after, plan, repeats, root_value(&after, plan, leaves))
+    with_values(values, || {
+        in_game(&after, plan, repeats, root_value(&after, plan, leaves))
+    })
 }
 
 /// Whether `after` is one of the positions of `history` (see
@@ -465,11 +488,13 @@ pub fn best_moves_planned(
     history: &str,
     leaves: Leaves,
 ) -> Option<(Vec<Move>, u32)> {
-    let scored: Vec<(Move, u32)> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| (m, move_score_planned(pos, m, plan, history, leaves)))
-        .collect();
+    let (leaves, values) = leaves.split();
+    let scored: Vec<(Move, u32)> = with_values(values, || {
+        pos.legal_moves()
+            .into_iter()
+            .map(|m| (m, move_score_planned(pos, m, plan, history, leaves)))
+            .collect()
+    });
     let best = scored.iter().map(|(_, s)| *s).max()?;
     Some((
         scored

@@ -23,7 +23,7 @@
 mod adjudicate;
 mod elo;
 mod game;
-mod openings;
+pub(crate) mod openings;
 mod opponent;
 mod record;
 mod schedule;

@@ -38,6 +38,7 @@ mod report;
 mod rewrite_shape;
 mod run;
 mod successors;
+mod texel;
 mod textio;
 mod trace_program;
 mod trace_turn;
@@ -174,6 +175,12 @@ enum Command {
     Match(Box<arena::MatchArgs>),
     /// Run any program file as the README's Python loop does.
     Run(run::RunArgs),
+    /// Play the native reference against itself and write its quiet
+    /// positions with each game's result (for `tune`).
+    Selfplay(texel::SelfplayArgs),
+    /// Tune the piece-square values on `selfplay`'s positions (Texel's
+    /// method) and print (or write) the table.
+    Tune(texel::TuneArgs),
     /// The corpus of programs not shaped for our executor: list, write,
     /// or time them on our executor, CPython and Node.
     Corpus(corpus::CorpusArgs),
@@ -379,6 +386,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Web(args) => web::run(args)?,
         Command::Match(args) => arena::run(*args)?,
         Command::Run(args) => run::run(args)?,
+        Command::Selfplay(args) => texel::run_selfplay(args)?,
+        Command::Tune(args) => texel::run_tune(args)?,
         Command::Corpus(args) => corpus::run(args)?,
     }
     Ok(ExitCode::SUCCESS)

@@ -16,7 +16,7 @@ use super::{quote, shown};
 
 /// Where a game starts: a position and moves played from it.
 #[derive(Clone, Debug)]
-pub(super) struct Opening {
+pub(crate) struct Opening {
     /// A name for the PGN `Opening` tag.
     pub name: String,
     /// The start position, `None` for the standard one.
@@ -44,7 +44,7 @@ const BUILT_IN: &[(&str, &str)] = &[
 ];
 
 /// The built-in openings.
-pub(super) fn built_in_openings() -> Vec<Opening> {
+pub(crate) fn built_in_openings() -> Vec<Opening> {
     BUILT_IN
         .iter()
         .map(|(name, moves)| Opening {
@@ -61,7 +61,7 @@ const MAX_OPENINGS: usize = 10_000;
 
 /// Reads openings: one a line, UCI moves from the start or a FEN; each is
 /// checked by playing it.
-pub(super) fn read_openings(path: &Path) -> Result<Vec<Opening>> {
+pub(crate) fn read_openings(path: &Path) -> Result<Vec<Opening>> {
     let file = File::open(path).with_context(|| format!("opening {}", shown(path)))?;
     let mut reader = BufReader::new(file);
     let mut openings = Vec::new();
@@ -117,7 +117,7 @@ pub(super) fn read_openings(path: &Path) -> Result<Vec<Opening>> {
 }
 
 /// The position after an opening, with its moves checked.
-pub(super) fn opening_position(opening: &Opening) -> Result<Chess> {
+pub(crate) fn opening_position(opening: &Opening) -> Result<Chess> {
     let mut pos = start_position(opening.fen.as_deref())?;
     for text in &opening.moves {
         let m = legal_move(&pos, text).ok_or_else(|| anyhow!("illegal move {}", quote(text)))?;
