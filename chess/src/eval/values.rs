@@ -168,9 +168,8 @@ impl Table {
             .filter(|w| !w.is_empty())
             .map(|w| w.parse().map_err(|_| SourceError(format!("{w} is not a u8"))))
             .collect::<Result<_, _>>()?;
-        // The first three numbers are the type's `u8; 64]; 6`.
-        let values = numbers.get(3..).unwrap_or_default();
-        if numbers.get(..3) != Some(&[8, 64, 6]) || values.len() != 6 * 64 {
+        let values = numbers;
+        if values.len() != 6 * 64 {
             return Err(SourceError(format!("{} values, not 384", values.len())));
         }
         let mut t = [[0u8; 64]; 6];

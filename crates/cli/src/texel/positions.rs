@@ -107,6 +107,7 @@ pub(super) fn parse_all(text: &str) -> Result<Vec<Labelled>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::Position;
 
     #[test]
     fn a_line_round_trips() {
