@@ -11,6 +11,7 @@
 //! seed (`chess::games::Rng::for_game`), so a run is the same for a seed
 //! whatever `--concurrency`. It reads no clock and starts no process.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -69,10 +70,17 @@ pub(crate) fn run(args: SelfplayArgs) -> Result<()> {
     if openings.is_empty() {
         openings = built_in_openings();
     }
+    let out = std::fs::File::create(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
     let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<Option<Result<Vec<Labelled>>>>> =
-        Mutex::new((0..args.games).map(|_| None).collect());
-    let finished = AtomicUsize::new(0);
+    let written = Mutex::new(Written {
+        out,
+        done: Default::default(),
+        next: 0,
+        positions: 0,
+        results: [0; 3],
+        error: None,
+    });
     std::thread::scope(|s| {
         for _ in 0..args.concurrency.max(1) {
             s.spawn(|| loop {
@@ -81,45 +89,67 @@ pub(crate) fn run(args: SelfplayArgs) -> Result<()> {
                     break;
                 }
                 let got = play(&args, &openings[g % openings.len()], g as u64);
-                if let Ok(mut d) = done.lock() {
-                    d[g] = Some(got);
-                }
-                let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
-                if n % 10 == 0 || n == args.games {
-                    eprintln!("selfplay: {n}/{} games", args.games);
+                if let Ok(mut w) = written.lock() {
+                    w.done.insert(g, got);
+                    w.flush(args.games);
                 }
             });
         }
     });
-    let done = done
+    let w = written
         .into_inner()
         .map_err(|_| anyhow::anyhow!("a game's thread panicked"))?;
-    let mut text = String::new();
-    let (mut positions, mut results) = (0, [0usize; 3]);
-    for (g, game) in done.into_iter().enumerate() {
-        let game = game
-            .context("a game was not played")?
-            .with_context(|| format!("game {g}"))?;
-        if let Some(first) = game.first() {
-            results[(first.result * 2.0) as usize] += 1;
-        }
-        for l in &game {
-            text.push_str(&line_of(l));
-            text.push('\n');
-            positions += 1;
-        }
+    if let Some(e) = w.error {
+        return Err(e);
     }
-    std::fs::write(&args.out, text)
-        .with_context(|| format!("writing {}", args.out.display()))?;
     println!(
-        "{positions} positions from {} games (White won {}, drew {}, lost {} of the games with a position) in {}",
+        "{} positions from {} games (White won {}, drew {}, lost {} of the games with a position) in {}",
+        w.positions,
         args.games,
-        results[2],
-        results[1],
-        results[0],
+        w.results[2],
+        w.results[1],
+        w.results[0],
         args.out.display()
     );
     Ok(())
+}
+
+/// The games played so far: those not yet written (a game is written
+/// once every game before it is, so the file always holds the first games
+/// of the run, in order), and the counts of those written.
+struct Written {
+    out: std::fs::File,
+    done: std::collections::BTreeMap<usize, Result<Vec<Labelled>>>,
+    next: usize,
+    positions: usize,
+    results: [usize; 3],
+    error: Option<anyhow::Error>,
+}
+
+impl Written {
+    /// Writes the games that are next in order.
+    fn flush(&mut self, games: usize) {
+        while let Some(game) = self.done.remove(&self.next) {
+            let g = self.next;
+            self.next += 1;
+            let written = game.and_then(|game| {
+                if let Some(first) = game.first() {
+                    self.results[(first.result * 2.0) as usize] += 1;
+                }
+                let text: String = game.iter().map(|l| line_of(l) + "\n").collect();
+                self.positions += game.len();
+                self.out.write_all(text.as_bytes())?;
+                self.out.flush()?;
+                Ok(())
+            });
+            if let Err(e) = written {
+                self.error.get_or_insert(e.context(format!("game {g}")));
+            }
+            if self.next % 10 == 0 || self.next == games {
+                eprintln!("selfplay: {}/{games} games, {} positions", self.next, self.positions);
+            }
+        }
+    }
 }
 
 /// Game `g` from `opening`: its kept positions, each with the result.

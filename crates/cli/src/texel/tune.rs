@@ -34,6 +34,14 @@ pub(crate) struct TuneArgs {
     /// (the checked-in tuned table).
     #[arg(long, default_value = "hand")]
     start: chess::values::Values,
+    /// Tune each square apart from its mirror (a from h, ...); by default
+    /// they are one value, the king's excepted.
+    #[arg(long)]
+    no_mirror: bool,
+    /// The L2 penalty: this times the summed squares of the values' moves
+    /// from their start is added to the mean squared error.
+    #[arg(long, default_value_t = 0.0)]
+    l2: f64,
     /// A value seen in fewer positions than this keeps its start.
     #[arg(long, default_value_t = 50)]
     min_count: usize,
@@ -46,11 +54,24 @@ pub(crate) struct TuneArgs {
 /// The number of values: one per role and square.
 const PARAMS: usize = 6 * 64;
 
+/// How values are tied together besides the rook's castling squares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Ties {
+    /// Each role but the king has one value for a square and its mirror
+    /// across the board's middle (a with h, b with g, ...).
+    pub mirror: bool,
+}
+
 /// A value's index: `role * 64 + (rank - 1) * 8 + file`, the rook's
-/// castling squares all at a1's.
-fn param(role: usize, file: usize, rank: usize) -> usize {
-    let file = if ROLES[role] == 'R' && rank == 1 && CASTLING_ROOK_FILES.contains(&file) {
+/// castling squares (and with a mirror their mirrors) all at a1's, with a
+/// mirror files e to h at d to a's.
+fn param(role: usize, file: usize, rank: usize, ties: Ties) -> usize {
+    let castles = |f: usize| CASTLING_ROOK_FILES.contains(&f);
+    let rook_home = ROLES[role] == 'R' && rank == 1;
+    let file = if rook_home && (castles(file) || (ties.mirror && castles(7 - file))) {
         0
+    } else if ties.mirror && ROLES[role] != 'K' && file > 3 {
+        7 - file
     } else {
         file
     };
@@ -67,7 +88,7 @@ struct Sample {
 
 /// The terms of `pos` (see [`Sample`]), equal values of both sides
 /// cancelled.
-fn terms(pos: &Chess) -> Vec<(u16, i8)> {
+fn terms(pos: &Chess, ties: Ties) -> Vec<(u16, i8)> {
     let mut counts = std::collections::BTreeMap::<u16, i8>::new();
     for (sq, piece) in pos.board().clone() {
         let Some(role) = role_index(piece.role.upper_char()) else {
@@ -79,7 +100,9 @@ fn terms(pos: &Chess) -> Vec<(u16, i8)> {
             Color::White => (rank, 1),
             Color::Black => (9 - rank, -1),
         };
-        *counts.entry(param(role, file, own_rank) as u16).or_default() += sign;
+        *counts
+            .entry(param(role, file, own_rank, ties) as u16)
+            .or_default() += sign;
     }
     counts.into_iter().filter(|(_, c)| *c != 0).collect()
 }
@@ -92,7 +115,10 @@ fn sigmoid(k: f64, e: f64) -> f64 {
 /// The tuner's state: the samples, the values, each sample's score.
 pub(crate) struct Tuner {
     samples: Vec<Sample>,
+    ties: Ties,
     values: [i32; PARAMS],
+    /// The start values (the L2 penalty's centre).
+    start: [i32; PARAMS],
     scores: Vec<f64>,
     /// For each value, the samples that count it and how.
     uses: Vec<Vec<(u32, i8)>>,
@@ -100,18 +126,22 @@ pub(crate) struct Tuner {
 
 impl Tuner {
     /// A tuner on `positions` from `start`.
-    fn new(positions: &[Labelled], start: &Table) -> Tuner {
+    /// A tied value starts from its first square's (a1's for the rook's
+    /// castling squares, the a-to-d half's with a mirror).
+    fn new(positions: &[Labelled], start: &Table, ties: Ties) -> Tuner {
         let samples: Vec<Sample> = positions
             .iter()
             .map(|l| Sample {
-                terms: terms(&l.pos),
+                terms: terms(&l.pos, ties),
                 result: l.result,
             })
             .collect();
         let mut values = [0i32; PARAMS];
         for (r, row) in start.0.iter().enumerate() {
             for (i, v) in row.iter().enumerate() {
-                values[r * 64 + i] = i32::from(*v);
+                if param(r, i % 8, i / 8 + 1, ties) == r * 64 + i {
+                    values[r * 64 + i] = i32::from(*v);
+                }
             }
         }
         let mut uses = vec![Vec::new(); PARAMS];
@@ -122,7 +152,9 @@ impl Tuner {
         }
         let mut t = Tuner {
             samples,
+            ties,
             values,
+            start: values,
             scores: Vec::new(),
             uses,
         };
@@ -158,15 +190,17 @@ impl Tuner {
         for (r, row) in t.iter_mut().enumerate() {
             for (i, v) in row.iter_mut().enumerate() {
                 let (file, rank) = (i % 8, i / 8 + 1);
-                *v = self.values[param(r, file, rank)] as u8;
+                *v = self.values[param(r, file, rank, self.ties)] as u8;
             }
         }
         Table(t)
     }
 
-    /// Moves values by units while the error with scale `k` falls (see the
-    /// module); returns the passes made.
-    fn descend(&mut self, k: f64, min_count: usize, max_passes: usize) -> usize {
+    /// Moves values by units while the error with scale `k`, plus `l2`
+    /// times the summed squares of the values' moves from their start,
+    /// falls (see the module); returns the passes made.
+    fn descend(&mut self, k: f64, l2: f64, min_count: usize, max_passes: usize) -> usize {
+        let n = self.samples.len().max(1) as f64;
         let tunable: Vec<usize> = (0..PARAMS)
             .filter(|p| self.uses[*p].len() >= min_count.max(1))
             .collect();
@@ -175,8 +209,14 @@ impl Tuner {
             for &p in &tunable {
                 let limit = if ROLES[p / 64] == 'K' { KING_MAX } else { MAX_VALUE } as i32;
                 for step in [1, -1] {
+                    let penalty = |v: i32| {
+                        let d = f64::from(v - self.start[p]);
+                        l2 * d * d
+                    };
                     while (0..=limit).contains(&(self.values[p] + step))
-                        && self.change(p, step, k) < 0.0
+                        && self.change(p, step, k) / n + penalty(self.values[p] + step)
+                            - penalty(self.values[p])
+                            < 0.0
                     {
                         self.values[p] += step;
                         for (s, c) in &self.uses[p] {
@@ -249,15 +289,18 @@ pub(crate) fn run(args: TuneArgs) -> Result<()> {
         chess::values::Values::Hand => Table::hand(),
         chess::values::Values::Tuned => Table::tuned(),
     };
-    let mut tuner = Tuner::new(&train, &start);
+    let ties = Ties {
+        mirror: !args.no_mirror,
+    };
+    let mut tuner = Tuner::new(&train, &start, ties);
     let k = fit_k(&tuner);
     let before = tuner.error(k);
-    let held_before = Tuner::new(&held, &start).error(k);
-    let passes = tuner.descend(k, args.min_count, 1000);
+    let held_before = Tuner::new(&held, &start, ties).error(k);
+    let passes = tuner.descend(k, args.l2, args.min_count, 1000);
     let tuned = tuner.table();
     tuned.check().context("the tuned values left their bounds (a bug)")?;
     let after = tuner.error(k);
-    let held_after = Tuner::new(&held, &tuned).error(k);
+    let held_after = Tuner::new(&held, &tuned, ties).error(k);
     println!(
         "{} training positions, {} held out (games numbered ..0); K = {k:.4}",
         train.len(),
@@ -269,10 +312,13 @@ pub(crate) fn run(args: TuneArgs) -> Result<()> {
     if let Some(path) = &args.write {
         let source = format!(
             "//! The tuned piece-square values (`eval::values::Table::tuned`),\n\
-             //! written by `regex-chess tune` (Texel's method, K = {k:.4}, on\n\
-             //! {} positions of `regex-chess selfplay`; training error\n\
+             //! written by `regex-chess tune` (Texel's method, K = {k:.4}, L2\n\
+             //! {}, mirrored {}, on {} positions of `regex-chess selfplay`;\n\
+             //! training error\n\
              //! {before:.6} -> {after:.6}, held-out {held_before:.6} ->\n\
              //! {held_after:.6}); not edited by hand.\n\n{}",
+            args.l2,
+            ties.mirror,
             train.len(),
             tuned.to_source()
         );
@@ -309,6 +355,8 @@ mod tests {
     use shakmaty::fen::Fen;
     use shakmaty::CastlingMode;
 
+    const NO_TIES: Ties = Ties { mirror: false };
+
     fn labelled(fen: &str, result: f64, game: u64) -> Labelled {
         let pos = fen
             .parse::<Fen>()
@@ -333,7 +381,7 @@ mod tests {
             .into_iter()
             .map(|r| labelled(fen, r, 1))
             .collect();
-        let tuner = Tuner::new(&set, &Table::hand());
+        let tuner = Tuner::new(&set, &Table::hand(), NO_TIES);
         assert_eq!(tuner.scores, vec![10.0; 4]);
         let k = fit_k(&tuner);
         assert!((k - 4.0 * 3f64.log10()).abs() < 1e-4, "{k}");
@@ -354,10 +402,10 @@ mod tests {
         .into_iter()
         .map(|(f, r)| labelled(f, r, 1))
         .collect();
-        let mut tuner = Tuner::new(&set, &Table::hand());
+        let mut tuner = Tuner::new(&set, &Table::hand(), NO_TIES);
         let k = 1.0;
         let before = tuner.error(k);
-        let passes = tuner.descend(k, 1, 100);
+        let passes = tuner.descend(k, 0.0, 1, 100);
         let after = tuner.error(k);
         assert!(after < before, "{before} -> {after}");
         assert!(passes < 100);
@@ -369,8 +417,8 @@ mod tests {
             .map(|_| labelled("8/8/8/8/8/8/8/K1k5 w - - 0 1", 1.0, 1))
             .chain([labelled("8/8/8/8/8/8/P7/K1k5 w - - 0 1", 1.0, 1)])
             .collect();
-        let mut tuner = Tuner::new(&kings, &Table::hand());
-        tuner.descend(1.0, 1, 1000);
+        let mut tuner = Tuner::new(&kings, &Table::hand(), NO_TIES);
+        tuner.descend(1.0, 0.0, 1, 1000);
         assert_eq!(tuner.table().value('K', 0, 1), KING_MAX);
         tuner.table().check().unwrap();
     }
@@ -378,14 +426,36 @@ mod tests {
     #[test]
     fn a_rook_on_its_castling_squares_is_one_value() {
         let set = vec![labelled("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", 1.0, 1); 20];
-        let mut tuner = Tuner::new(&set, &Table::hand());
-        tuner.descend(1.0, 1, 1000);
+        let mut tuner = Tuner::new(&set, &Table::hand(), NO_TIES);
+        tuner.descend(1.0, 0.0, 1, 1000);
         let t = tuner.table();
         assert!(t.value('R', 0, 1) > 50);
         for f in CASTLING_ROOK_FILES {
             assert_eq!(t.value('R', f, 1), t.value('R', 0, 1));
         }
         t.check().unwrap();
+    }
+
+    /// With a mirror, a knight on f3 moves c3's value too, and the rook's
+    /// home squares but b and g stay one value; a large L2 penalty keeps
+    /// every value at its start.
+    #[test]
+    fn ties_and_the_penalty_hold_values_together() {
+        let set = vec![labelled("4k3/8/8/8/8/5N2/8/R3K3 w - - 0 1", 1.0, 1); 20];
+        let mirror = Ties { mirror: true };
+        let mut tuner = Tuner::new(&set, &Table::hand(), mirror);
+        tuner.descend(1.0, 0.0, 1, 1000);
+        let t = tuner.table();
+        assert!(t.value('N', 5, 3) > Table::hand().value('N', 5, 3));
+        assert_eq!(t.value('N', 2, 3), t.value('N', 5, 3));
+        for f in [0, 2, 3, 4, 5, 7] {
+            assert_eq!(t.value('R', f, 1), t.value('R', 0, 1));
+        }
+        assert_eq!(t.value('R', 1, 1), Table::hand().value('R', 1, 1));
+        t.check().unwrap();
+        let mut held = Tuner::new(&set, &Table::hand(), mirror);
+        held.descend(1.0, 1.0, 1, 1000);
+        assert_eq!(held.table(), Table::hand());
     }
 
     #[test]
@@ -402,11 +472,11 @@ mod tests {
             (i64::from(chess::reference::leaf_evaluation(&board, Color::White))
                 - i64::from(chess::EVEN)) as f64
         };
-        let tuner = Tuner::new(std::slice::from_ref(&l), &Table::hand());
+        let tuner = Tuner::new(std::slice::from_ref(&l), &Table::hand(), NO_TIES);
         assert_eq!(tuner.scores[0], score());
         // Inside `with_values(Tuned)` the reference's leaves read the
         // tuned table, and `match --native tuned` searches so.
-        let tuner = Tuner::new(std::slice::from_ref(&l), &Table::tuned());
+        let tuner = Tuner::new(std::slice::from_ref(&l), &Table::tuned(), NO_TIES);
         let tuned = chess::values::with_values(chess::values::Values::Tuned, score);
         assert_eq!(tuner.scores[0], tuned);
         let leaves: chess::reference::Leaves = "tuned".parse().unwrap();
