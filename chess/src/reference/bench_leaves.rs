@@ -434,6 +434,7 @@ mod tests {
                 "leaf-threats",
                 "leaf-see",
                 "threats-see",
+                "tuned",
                 "static"
             ]
         );

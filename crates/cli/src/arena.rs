@@ -148,7 +148,9 @@ pub(crate) struct MatchArgs {
     /// instead of the regex program, with these leaves: `quiescent`,
     /// `threats` (the regex program's), `threats-on-quiet`, `full`,
     /// `two-captures`, `capture-line`, `leaf-threats`, `leaf-see`,
-    /// `threats-see` or `static` (docs/strength.md says what each adds); to
+    /// `threats-see`, `tuned` (`threats` with the tuned piece-square
+    /// values, `regex-chess tune`) or `static` (docs/strength.md says what
+    /// each adds); to
     /// measure a search idea before its regexes exist. With `--tc` (and
     /// no `--regex-time`) it plays its fixed plan on the clock, timed and
     /// charged but not stopped: how a search of that strength fares

@@ -438,7 +438,7 @@ fn unknown_native_leaves_are_refused_with_the_names_to_use() {
     assert!(
         err.contains(
             "--native: no leaves named \"green\": use quiescent, threats, threats-on-quiet, \
-             full, two-captures, capture-line, leaf-threats, leaf-see, threats-see or static"
+             full, two-captures, capture-line, leaf-threats, leaf-see, threats-see, tuned or static"
         ),
         "{err}"
     );
