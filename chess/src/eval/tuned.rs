@@ -2,6 +2,7 @@
 //! by `regex-chess tune` (Texel's method on positions of `regex-chess
 //! selfplay`); not edited by hand.
 
+#[rustfmt::skip]
 pub(super) const TUNED: [[u8; 64]; 6] = [
     // P
     [

@@ -136,7 +136,7 @@ impl Table {
     /// The table as the body of `tuned.rs`: a constant `TUNED`, one row
     /// of eight values per rank, its first rank first.
     pub fn to_source(&self) -> String {
-        let mut out = String::from("pub(super) const TUNED: [[u8; 64]; 6] = [\n");
+        let mut out = String::from("#[rustfmt::skip]\npub(super) const TUNED: [[u8; 64]; 6] = [\n");
         for (r, role) in ROLES.iter().enumerate() {
             out.push_str(&format!("    // {role}\n    [\n"));
             for rank in self.0[r].chunks(8) {
@@ -166,7 +166,10 @@ impl Table {
             .map(|l| l.split("//").next().unwrap_or(""))
             .flat_map(|l| l.split(|c: char| !c.is_ascii_digit()))
             .filter(|w| !w.is_empty())
-            .map(|w| w.parse().map_err(|_| SourceError(format!("{w} is not a u8"))))
+            .map(|w| {
+                w.parse()
+                    .map_err(|_| SourceError(format!("{w} is not a u8")))
+            })
             .collect::<Result<_, _>>()?;
         let values = numbers;
         if values.len() != 6 * 64 {
@@ -272,9 +275,9 @@ impl Values {
     pub fn value(self, role: char, file: usize, rank: usize) -> u32 {
         match self {
             Values::Hand => hand_value(role, file, rank),
-            Values::Tuned => {
-                role_index(role).map_or(0, |r| u32::from(super::tuned::TUNED[r][(rank - 1) * 8 + file]))
-            }
+            Values::Tuned => role_index(role).map_or(0, |r| {
+                u32::from(super::tuned::TUNED[r][(rank - 1) * 8 + file])
+            }),
         }
     }
 
@@ -348,7 +351,9 @@ mod tests {
 
     #[test]
     fn the_tuned_table_keeps_the_bounds() {
-        Table::tuned().check().expect("the tuned values keep the bounds");
+        Table::tuned()
+            .check()
+            .expect("the tuned values keep the bounds");
     }
 
     #[test]
@@ -367,10 +372,24 @@ mod tests {
     fn out_of_bound_values_are_refused() {
         let mut t = Table::hand();
         t.0[4][10] = 101;
-        assert!(matches!(t.check(), Err(BoundError::TooHigh { role: 'Q', limit: 100, .. })));
+        assert!(matches!(
+            t.check(),
+            Err(BoundError::TooHigh {
+                role: 'Q',
+                limit: 100,
+                ..
+            })
+        ));
         let mut t = Table::hand();
         t.0[5][0] = 4;
-        assert!(matches!(t.check(), Err(BoundError::TooHigh { role: 'K', limit: 3, .. })));
+        assert!(matches!(
+            t.check(),
+            Err(BoundError::TooHigh {
+                role: 'K',
+                limit: 3,
+                ..
+            })
+        ));
         let mut t = Table::hand();
         t.0[3][5] = 51;
         assert!(matches!(t.check(), Err(BoundError::CastlingRook { .. })));

@@ -23,8 +23,8 @@ use shakmaty::{Chess, Move, Position, Role, Square};
 
 use crate::board::codec::encode;
 use crate::eval::leaf_value;
-use crate::eval::values::with_values;
 use crate::eval::quiesce::{gain, least};
+use crate::eval::values::with_values;
 use crate::search::guard::{guarded_score, GUARD_MOVES};
 use crate::vocabulary::{mate_at, mated_at, Depth, Plan, EVEN};
 

@@ -145,8 +145,11 @@ impl Written {
             if let Err(e) = written {
                 self.error.get_or_insert(e.context(format!("game {g}")));
             }
-            if self.next % 10 == 0 || self.next == games {
-                eprintln!("selfplay: {}/{games} games, {} positions", self.next, self.positions);
+            if self.next.is_multiple_of(10) || self.next == games {
+                eprintln!(
+                    "selfplay: {}/{games} games, {} positions",
+                    self.next, self.positions
+                );
             }
         }
     }
@@ -279,7 +282,10 @@ mod tests {
         let pos = Chess::default();
         let k = key(&pos);
         assert_eq!(ended(&pos, &[k.clone(), "x".into(), k.clone()]), None);
-        assert_eq!(ended(&pos, &[k.clone(), "x".into(), k.clone(), k]), Some(0.5));
+        assert_eq!(
+            ended(&pos, &[k.clone(), "x".into(), k.clone(), k]),
+            Some(0.5)
+        );
         let mated = position("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
         assert_eq!(ended(&mated, &[key(&mated)]), Some(1.0));
     }

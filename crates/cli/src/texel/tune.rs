@@ -207,7 +207,11 @@ impl Tuner {
         for pass in 1..=max_passes {
             let mut moved = false;
             for &p in &tunable {
-                let limit = if ROLES[p / 64] == 'K' { KING_MAX } else { MAX_VALUE } as i32;
+                let limit = if ROLES[p / 64] == 'K' {
+                    KING_MAX
+                } else {
+                    MAX_VALUE
+                } as i32;
                 for step in [1, -1] {
                     let penalty = |v: i32| {
                         let d = f64::from(v - self.start[p]);
@@ -276,7 +280,7 @@ fn fit_k(tuner: &Tuner) -> f64 {
 
 /// Whether a position is held out: its game's number ends in 0.
 fn held_out(l: &Labelled) -> bool {
-    l.game % 10 == 0
+    l.game.is_multiple_of(10)
 }
 
 /// `regex-chess tune`.
@@ -298,7 +302,9 @@ pub(crate) fn run(args: TuneArgs) -> Result<()> {
     let held_before = Tuner::new(&held, &start, ties).error(k);
     let passes = tuner.descend(k, args.l2, args.min_count, 1000);
     let tuned = tuner.table();
-    tuned.check().context("the tuned values left their bounds (a bug)")?;
+    tuned
+        .check()
+        .context("the tuned values left their bounds (a bug)")?;
     let after = tuner.error(k);
     let held_after = Tuner::new(&held, &tuned, ties).error(k);
     println!(
@@ -336,7 +342,10 @@ fn print_table(start: &Table, tuned: &Table) {
         for rank in (1..=8).rev() {
             let row: Vec<String> = (0..8)
                 .map(|file| {
-                    let (a, b) = (start.0[r][(rank - 1) * 8 + file], tuned.0[r][(rank - 1) * 8 + file]);
+                    let (a, b) = (
+                        start.0[r][(rank - 1) * 8 + file],
+                        tuned.0[r][(rank - 1) * 8 + file],
+                    );
                     if a == b {
                         format!("{b:4}    ")
                     } else {
