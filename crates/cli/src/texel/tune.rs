@@ -289,6 +289,12 @@ pub(crate) fn run(args: TuneArgs) -> Result<()> {
         .with_context(|| format!("reading {}", args.positions.display()))?;
     let all = parse_all(&text).with_context(|| format!("in {}", args.positions.display()))?;
     let (held, train): (Vec<Labelled>, Vec<Labelled>) = all.into_iter().partition(held_out);
+    if train.is_empty() {
+        anyhow::bail!(
+            "{}: no position to tune on (games numbered ..0 are held out)",
+            args.positions.display()
+        );
+    }
     let start = match args.start {
         chess::values::Values::Hand => Table::hand(),
         chess::values::Values::Tuned => Table::tuned(),
@@ -318,14 +324,13 @@ pub(crate) fn run(args: TuneArgs) -> Result<()> {
     if let Some(path) = &args.write {
         let source = format!(
             "//! The tuned piece-square values (`eval::values::Table::tuned`),\n\
-             //! written by `regex-chess tune` (Texel's method, K = {k:.4}, L2\n\
-             //! {}, mirrored {}, on {} positions of `regex-chess selfplay`;\n\
-             //! training error\n\
-             //! {before:.6} -> {after:.6}, held-out {held_before:.6} ->\n\
-             //! {held_after:.6}); not edited by hand.\n\n{}",
+             //! written by `regex-chess tune` (not edited by hand): Texel's\n\
+             //! method on {} positions of `regex-chess selfplay`, K = {k:.4},\n\
+             //! L2 {}, mirrored squares tied: {}. Mean squared error, training\n\
+             //! {before:.6} -> {after:.6}, held out {held_before:.6} -> {held_after:.6}.\n\n{}",
+            train.len(),
             args.l2,
             ties.mirror,
-            train.len(),
             tuned.to_source()
         );
         std::fs::write(path, source).with_context(|| format!("writing {}", path.display()))?;
