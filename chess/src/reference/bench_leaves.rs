@@ -455,7 +455,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "no leaves named \" threats\": use quiescent, threats, threats-on-quiet, \
-             full, two-captures, capture-line, leaf-threats, leaf-see, threats-see or static"
+             full, two-captures, capture-line, leaf-threats, leaf-see, threats-see, tuned or static"
         );
         let long = "x".repeat(1000);
         let UnknownLeaves { name } = long.parse::<Leaves>().unwrap_err();
