@@ -21,8 +21,11 @@
 //! pattern that can never match `%` (nor the empty string) only ever
 //! matches inside one thread or inside the text before the first thread.
 //! Anything else, any pattern with an anchor or look-around, and any
-//! pattern that cannot be read reaches the whole state. This module runs
-//! nothing and chooses no strategy (that is `prepare`).
+//! pattern that cannot be read reaches the whole state; a Python
+//! pattern's superset leaves out look-arounds that read only the piece a
+//! match is tried in (`pyre::confine`), which then count for nothing
+//! here. This module runs nothing and chooses no strategy (that is
+//! `prepare`).
 
 use regex_syntax::hir::{Capture, Class, Hir, HirKind};
 
@@ -58,7 +61,8 @@ pub struct Analysis {
     pub needle_leads: bool,
     /// The pattern has an anchor or a look-around (`^`, `$`, `\b`, ...),
     /// or could not be read: what matches at a place may depend on the
-    /// text before it.
+    /// text outside the piece it lies in (a Python pattern's look-arounds
+    /// that read only that piece are not counted: see `pyre::confine`).
     pub looks: bool,
     /// Where matches lie on a *lined* state, one whose every thread start
     /// but at its first byte follows a `\n` (see [`Lined`]); `None` when

@@ -290,8 +290,12 @@ impl std::fmt::Debug for Executor {
         )?;
         self.program.write_listing(f, |i| {
             let step = &self.steps[i];
+            let table = match step.on_table {
+                Some(_) => "; on the table",
+                None => "",
+            };
             format!(
-                "{}; reach {:?}",
+                "{}; reach {:?}{table}",
                 self.strategies[step.strategy].path(),
                 step.reach
             )

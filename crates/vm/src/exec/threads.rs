@@ -6,8 +6,9 @@
 //! (a thread start); piece 0 is the text before the first cut (maybe
 //! empty), every later piece is one thread, `%+[^%]*`. A confined rewrite
 //! (see `prepare`: its matches provably lie inside one piece, and its
-//! pattern has no anchor or look-around, so what matches at a place
-//! depends on no text outside that piece) leaves, on each piece run
+//! pattern has no anchor nor any look-around that could read past the
+//! piece, `pyre::confine`, so what matches at a place depends on no text
+//! outside that piece) leaves, on each piece run
 //! alone, exactly the bytes it leaves there on the whole state: the
 //! pieces' results, in order, are the whole state's. A rewrite that can
 //! only match a thread of one kind (`%%`, `` %` ``, `%tag\n`) runs only on

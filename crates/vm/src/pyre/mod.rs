@@ -11,8 +11,10 @@
 //! at byte positions; [`sub`] places matches as `re.sub` does; [`print`]
 //! writes the tree in three dialects: the `regex` crate's syntax where
 //! that is exact on ASCII text (the executor's fast path), the same as a
-//! superset (for the executor's analysis), and a JavaScript regex with
-//! its meaning (the JavaScript dump); [`template`] reads
+//! superset (for the executor's analysis, with [`confine`] saying whether
+//! its look-arounds read only the piece of the state a match is tried
+//! in), and a JavaScript regex with its meaning (the JavaScript dump);
+//! [`template`] reads
 //! `re.sub`'s replacement strings; [`facts`] gives the executor the texts
 //! every match needs; [`shape`] says which constructs a pattern uses
 //! (for profiles); [`unicode`] answers what a
@@ -24,6 +26,7 @@
 
 mod ast;
 mod compile;
+mod confine;
 mod cursor;
 mod escape;
 mod facts;

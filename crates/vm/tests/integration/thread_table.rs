@@ -5,8 +5,9 @@
 //! `\n`) and some not; generated programs mix the thread-local rewrites of
 //! a program written in the original project's manner (stack and
 //! variable operations by group replacement, pauses and wakes, forks,
-//! deletions) with rewrites whose matches can cross a thread or look
-//! around. Each case runs with the table on every step it can take, on a
+//! deletions, look-arounds that read only their thread) with rewrites
+//! whose matches can cross a thread or whose look-arounds can read
+//! another. Each case runs with the table on every step it can take, on a
 //! mix of table and whole-state steps, and with the default prices, and
 //! must leave the plain loop's bytes, or fail the same way. Then one named
 //! test per condition under which a rewrite must leave the table for the
@@ -146,20 +147,101 @@ fn a_thread_not_after_a_newline_runs_line_patterns_on_the_whole_state() {
     assert_eq!(stats.on_table, LOCAL.len() + 1);
 }
 
-/// Condition: anchors and look-arounds (what matches may depend on text
-/// outside the thread) run on the whole state.
+/// Condition: anchors and look-arounds that may read another thread (what
+/// matches may depend on text outside the thread) run on the whole state.
 #[test]
 fn anchors_and_look_arounds_run_on_the_whole_state() {
     for pattern in [
         r"^%%\n",
         r"(?<=\n)%%\n#stack:\n",
-        r"(%%\n#stack:\n)(?=q)",
+        r"(%%\n#stack:\n)(?=[^\n]*\n%)",
         r"\bq\b",
         r"(%%[^%]*#y: )([^\n]*)$",
     ] {
         let pairs = after_local(&[(pattern, "Z")]);
         let stats = same_as_naive(&pairs, THREADS, 0);
         assert_eq!(stats.on_table, LOCAL.len(), "{pattern}");
+    }
+}
+
+/// `pairs` run by the plain loop on each thread of `state` alone (cut
+/// before every `%` that does not follow a `%`), the results joined: what
+/// the table would leave if it ran every rewrite of `pairs`.
+fn per_thread(pairs: &[(&str, &str)], state: &str) -> String {
+    let program = program(pairs);
+    let b = state.as_bytes();
+    let mut cuts: Vec<usize> = (1..b.len())
+        .filter(|&i| b[i] == b'%' && b[i - 1] != b'%')
+        .collect();
+    cuts.insert(0, 0);
+    cuts.push(b.len());
+    cuts.windows(2)
+        .map(|w| run(&program, &state[w[0]..w[1]], naive()).0)
+        .collect()
+}
+
+/// Condition: a look-around that can read past its thread's edge (its
+/// pattern can match the next thread's `%`, or it looks behind a thread's
+/// first byte) runs on the whole state. Each case is one where the
+/// threads run alone give other bytes than the whole state, so that
+/// running it on the table would be wrong.
+#[test]
+fn a_look_around_that_can_see_another_thread_runs_on_the_whole_state() {
+    for (pattern, replacement, state) in [
+        (
+            r"1(?=[^\n]*\n)",
+            "9",
+            "%%\n#stack:\n#x: 1%%\n#stack:\n#x: 2\n",
+        ),
+        (r"(?<=b\n)%%\n", "%%\nB\n", "%t\n#stack:\nb\n%%\n#stack:\n"),
+        (r"(?<!b\n)%%\n", "%%\nN\n", "%t\n#stack:\nb\n%%\n#stack:\n"),
+        (
+            r"(#y: [^\n]*)(?=%)",
+            r"\1!",
+            "%%\n#stack:\n#y: ab%t\n#stack:\n",
+        ),
+        (
+            r"(%%\n#stack:\n)(?![^%]*%t)",
+            r"\1L\n",
+            "%%\n#stack:\nq\n%t\n#stack:\n",
+        ),
+    ] {
+        let one = [(pattern, replacement)];
+        let (whole, _) = run(&program(&one), state, naive());
+        assert_ne!(per_thread(&one, state), whole, "{pattern}: not a test");
+        let stats = same_as_naive(&after_local(&one), state, 0);
+        assert_eq!(stats.on_table, LOCAL.len(), "{pattern}");
+    }
+}
+
+/// Look-arounds whose patterns match no `%` (and hold no assertion) read
+/// only their thread: each runs on the table, at a thread's edges (a
+/// look-ahead at a thread's end not followed by `\n`, a look-behind where
+/// the state starts), with the plain loop's bytes.
+#[test]
+fn look_arounds_that_read_only_their_thread_run_on_the_table() {
+    for (pattern, replacement, state) in [
+        (
+            r"(%%[^%]*#x: )(?=1)",
+            r"\1+",
+            "%%\n#stack:\n#x: 1\n%%\n#stack:\n#x: 2\n",
+        ),
+        (r"1(?=\n)", "9", "%%\n#stack:\n#x: 1%%\n#stack:\n#x: 1\n"),
+        (
+            r"(?<=[;\n])([ab]);",
+            r"\1,",
+            "a;b;\n%%\n#stack:\na;b;\n%t\n#stack:\nb;",
+        ),
+        (
+            r"(%%\n#stack:\n)(?![TF]\n)",
+            r"\1F\n",
+            "%%\n#stack:\nT\n%%\n#stack:\nq\n%%\n#stack:\n",
+        ),
+        (r"(?<!;)b", "B", "b;%%\n#stack:\nb\n"),
+        (r"(%%\n#stack:\n)(?=q)", "Z", THREADS),
+    ] {
+        let stats = same_as_naive(&after_local(&[(pattern, replacement)]), state, 0);
+        assert_eq!(stats.on_table, LOCAL.len() + 1, "{pattern}");
     }
 }
 
@@ -268,18 +350,27 @@ const THREAD_LOCAL: &[(&str, &str)] = &[
     (r"(%%\n#stack:\n)", r"\1%`\n"),
     (r"q", "qq"),
     (r"(#y: [^\n]*)1", r"\1"),
+    (r"(%%[^%]*#x: )(?=1)", r"\1+"),
+    (r"(?<=[;\n])([ab]);", r"\1,"),
+    (r"1(?=\n)", "2"),
+    (r"(%%\n#stack:\n)(?![TF]\n)", r"\1F\n"),
+    (r"(?<![;\n])b", "B"),
 ];
 
-/// Rewrites whose matches can cross a thread or look around.
+/// Rewrites whose matches can cross a thread, or that look around past
+/// their thread.
 const CROSSING: &[(&str, &str)] = &[
     (r"%%\n#stack:\n([^%]*)%%\n#stack:\n", r"%%\n#stack:\n\1"),
     (r"(%%\n#stack:\n)F\n[^\n]*\n[^\n]*\n", r"\1"),
     (r"\n%f1", "\n%%"),
     (r"^([^%]*)", r"\1;"),
     (r"(?<=\n)%%\n#stack:\nT\n", "%%\n#stack:\n"),
-    (r"(%%[^%]*#x: )(?=1)", r"\1+"),
     (r"[^\n]*\n%t\n", "%t\n"),
     (r"(?m)^#y: $", "#y: 1"),
+    (r"1(?=[^\n]*\n)", "9"),
+    (r"(?<!1\n)%%\n#stack:\n", "%%\n#stack:\nN\n"),
+    (r"(#y: [^\n]*)(?=%)", r"\1!"),
+    (r"(%%\n#stack:\n)(?![^%]*%t)", r"\1L\n"),
 ];
 
 fn rewrite() -> impl Strategy<Value = (&'static str, &'static str)> {

@@ -10,15 +10,17 @@
 //! copy of its group (any text under `(?i)`, where a copy would not be a
 //! superset); an atomic group as a plain one, a possessive or lazy loop
 //! as a greedy one, a conditional as an alternation of its branches;
-//! every assertion and look-around as `\b`, so that the analysis sees a
-//! look-around (it then puts the matches anywhere and skips nothing that
-//! depends on the text before a place). Every tree has one. It runs
-//! nothing.
+//! every assertion as `\b`, so that the analysis sees it (it then puts
+//! the matches anywhere and skips nothing that depends on the text before
+//! a place); every look-around as `\b` too, unless all of the pattern's
+//! look-arounds read only the piece of the state a match is tried in
+//! (`confine`), and then as nothing. Every tree has one. It runs nothing.
 
 use std::convert::Infallible;
 
 use super::{braces, print, Dialect, Form};
 use crate::pyre::ast::{self, Anchor, CharTest, Fold, Greed, Node};
+use crate::pyre::confine;
 
 /// The superset pattern (`Some` for every tree).
 pub(crate) fn superset(node: &Node) -> Option<String> {
@@ -32,6 +34,10 @@ pub(crate) fn superset(node: &Node) -> Option<String> {
     let mut dialect = Superset {
         groups,
         copying: false,
+        look: match confine::looks_stay_in_piece(node) {
+            true => "(?:)",
+            false => r"\b",
+        },
     };
     match print(node, &mut dialect) {
         Ok(piece) => Some(piece.text),
@@ -46,6 +52,8 @@ struct Superset<'t> {
     /// Inside a back-reference's copy of its group, whose groups do not
     /// capture (they would renumber the groups after it).
     copying: bool,
+    /// What a look-around is written as.
+    look: &'static str,
 }
 
 impl<'t> Dialect<'t> for Superset<'t> {
@@ -71,7 +79,7 @@ impl<'t> Dialect<'t> for Superset<'t> {
         let form = match node {
             Node::Group(_, inner) if copying => Form::Plain(inner),
             Node::Scoped(inner) => Form::Plain(inner),
-            Node::Look { .. } => Form::Text(r"\b".to_string()),
+            Node::Look { .. } => Form::Text(self.look.to_string()),
             Node::Backref(g, fold) => match (fold, self.groups.get(*g).copied().flatten()) {
                 (Fold::Exact, Some(group)) => {
                     self.copying = true;
