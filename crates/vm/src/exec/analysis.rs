@@ -107,6 +107,9 @@ pub(crate) struct Facts {
     pub(crate) fixed_groups: Option<Vec<GroupEdges>>,
     /// Which groups can hold `%` (see [`groups_with_percent`]).
     pub(crate) percent_groups: Option<Vec<bool>>,
+    /// The group every match starts with that holds its thread head and
+    /// no other `%` (see [`head_group`]).
+    pub(crate) head_group: Option<usize>,
     /// It can be tried anchored at a place (see [`runs_at_a_place`]).
     pub(crate) at_a_place: bool,
 }
@@ -121,6 +124,7 @@ impl Facts {
             literal: literal_text(superset),
             fixed_groups: fixed_groups(reading),
             percent_groups: groups_with_percent(superset),
+            head_group: superset.and_then(head_group),
             at_a_place: runs_at_a_place(reading),
         }
     }
@@ -578,6 +582,27 @@ fn groups_with_percent(superset: Option<&Hir>) -> Option<Vec<bool>> {
     Some(out)
 }
 
+/// The group a pattern starts with (its first item, through
+/// concatenations), when its text starts with one or more `%` and holds
+/// no other `%`, as `(%%\n#stack:\n)` does: a replacement that writes it
+/// first writes back the head the match started with, and no other.
+fn head_group(hir: &Hir) -> Option<usize> {
+    match hir.kind() {
+        HirKind::Concat(hs) => head_group(hs.first()?),
+        HirKind::Capture(c) => {
+            let (lead, _) = leading_literal(&c.sub);
+            let percents = lead.iter().take_while(|&&b| b == b'%').count();
+            match strip_lead(&c.sub, percents) {
+                Some((rest, 0)) if percents > 0 && !can_match_percent(&rest) => {
+                    Some(c.index as usize)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 /// Whether the pattern can be tried anchored at a place of a text, as
 /// `^(?:pattern)` or on our own matcher, with the same matches as a
 /// search over the whole text: it is in the portable subset (no
@@ -746,6 +771,23 @@ mod tests {
             Some(vec![true, true, false, true])
         );
         assert_eq!(groups_with_percent(r"x(y)"), Some(vec![false, false]));
+    }
+
+    #[test]
+    fn the_group_that_holds_the_head() {
+        for (pattern, want) in [
+            (r"(%%\n#stack:\n)([^%]*#x: )", Some(1)),
+            (r"((%%\n)#stack:\n)x", Some(1)),
+            (r"(%t1\n)x", Some(1)),
+            (r"(%%[^%]*#x: )y", Some(1)),
+            (r"(%%[^\n]*)x", None),
+            (r"(%%\n%%)", None),
+            (r"x(%%\n)", None),
+            (r"(%?%\n)", None),
+            (r"(ab)", None),
+        ] {
+            assert_eq!(facts(pattern).head_group, want, "{pattern}");
+        }
     }
 
     #[test]

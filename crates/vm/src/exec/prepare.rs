@@ -72,6 +72,9 @@ struct Compiled {
     required: String,
     /// Which groups of the pattern as written can hold `%`.
     percent_groups: Option<Vec<bool>>,
+    /// Its group that holds the thread head every match starts with, and
+    /// no other `%`.
+    head_group: Option<usize>,
 }
 
 impl Executor {
@@ -183,6 +186,7 @@ fn compile(d: &Distinct<'_>, config: &Config) -> Result<Compiled, EngineError> {
         analysis: whole.analysis,
         required: facts.prefix,
         percent_groups: whole.percent_groups,
+        head_group: whole.head_group,
     })
 }
 
@@ -314,7 +318,7 @@ fn compile_python(pattern: &str, config: &Config) -> Result<Compiled, EngineErro
     let regex = crate::pyre::Regex::new(pattern)?;
     let needle = regex.needle().map(str::to_string);
     let needle_leads = regex.needle() == Some(regex.prefix());
-    let (analysis, percent_groups) = match regex.superset_pattern() {
+    let (analysis, percent_groups, head_group) = match regex.superset_pattern() {
         Some(s) => {
             let facts = Facts::of(&Reading::new(s));
             let mut a = facts.analysis;
@@ -322,7 +326,7 @@ fn compile_python(pattern: &str, config: &Config) -> Result<Compiled, EngineErro
                 a.needle = needle;
                 a.needle_leads = needle_leads;
             }
-            (a, facts.percent_groups)
+            (a, facts.percent_groups, facts.head_group)
         }
         None => (
             Analysis {
@@ -332,6 +336,7 @@ fn compile_python(pattern: &str, config: &Config) -> Result<Compiled, EngineErro
                 looks: true,
                 lined: None,
             },
+            None,
             None,
         ),
     };
@@ -358,6 +363,7 @@ fn compile_python(pattern: &str, config: &Config) -> Result<Compiled, EngineErro
         analysis,
         required,
         percent_groups,
+        head_group,
     })
 }
 
@@ -456,7 +462,7 @@ fn step_of(r: &Rewrite, id: usize, c: &Compiled, stripped: bool, ranks: ByteRank
         reach: analysis.reach.clone(),
         confined: analysis.reach != Reach::Global && !analysis.looks,
         on_table: OnTable::of(analysis),
-        adds_threads: adds_threads(&c.percent_groups, &r.replacement, &analysis.reach),
+        adds_threads: adds_threads(c, &r.replacement),
     }
 }
 
@@ -488,12 +494,13 @@ fn stretch_ends(steps: &[Step], in_stretch: impl Fn(&Step) -> bool) -> Vec<usize
     stretch_end
 }
 
-/// Whether a rewrite can raise the thread count (see [`Step::adds_threads`]):
-/// one head written at the start of the replacement only replaces the head
-/// every match starts with, when the pattern starts with one.
-/// `groups` is [`Facts::percent_groups`] of the pattern.
-fn adds_threads(groups: &Option<Vec<bool>>, template: &Template, reach: &Reach) -> bool {
-    let Some(groups) = groups else {
+/// Whether a rewrite of pattern `c` can raise the thread count (see
+/// [`Step::adds_threads`]): one head written at the start of the
+/// replacement (as text, or as the group that holds the match's head)
+/// only replaces the head every match starts with, when the pattern
+/// starts with one.
+fn adds_threads(c: &Compiled, template: &Template) -> bool {
+    let Some(groups) = &c.percent_groups else {
         return true;
     };
     let mut heads = 0;
@@ -508,6 +515,7 @@ fn adds_threads(groups: &Option<Vec<bool>>, template: &Template, reach: &Reach) 
                     heads += 1;
                 }
             }
+            Piece::Group(n) if i == 0 && c.head_group == Some(*n) => heads += 1,
             Piece::Group(n) => {
                 if groups.get(*n).copied().unwrap_or(true) {
                     return true;
@@ -515,6 +523,7 @@ fn adds_threads(groups: &Option<Vec<bool>>, template: &Template, reach: &Reach) 
             }
         }
     }
+    let reach = &c.analysis.reach;
     heads > 1 || (heads == 1 && matches!(reach, Reach::Global | Reach::AnyPiece))
 }
 

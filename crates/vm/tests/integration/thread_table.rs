@@ -440,14 +440,18 @@ proptest! {
     #![proptest_config(config())]
 
     /// The table (always, mixed with the whole state, and at the default
-    /// prices) leaves the plain loop's bytes.
+    /// prices) leaves the plain loop's bytes, and counts its peak of
+    /// threads (asked only after a rewrite that can add threads).
     #[test]
     fn table_equals_naive(pairs in pairs(), state in state()) {
         let program = program(&pairs);
-        let (want, _) = run(&program, &state, naive());
+        let (want, plain) = run(&program, &state, naive());
         for visit_bytes in [0, 24, Config::default().visit_bytes] {
-            let (got, _) = run(&program, &state, table(visit_bytes));
+            let (got, stats) = run(&program, &state, table(visit_bytes));
             prop_assert_eq!(&got, &want, "visit_bytes {}\n{}\nstate {:?}", visit_bytes, program, state);
+            if let (Some(a), Some(b)) = (&stats, &plain) {
+                prop_assert_eq!(a.peak_threads, b.peak_threads, "{}\nstate {:?}", program, state);
+            }
         }
         let (got, _) = run(&program, &state, Config { table_bytes: 0, parallel: false, ..Config::default() });
         prop_assert_eq!(&got, &want);
