@@ -217,6 +217,13 @@ pub(super) struct Table {
     len: usize,
     /// The arena is the pieces' texts in order and nothing else.
     flat: bool,
+    /// One more each time a piece comes or goes or its head changes.
+    heads_version: u64,
+    /// The pieces whose head a [`Want`] takes (empty ones too), and the
+    /// want and heads' version they were gathered for: consecutive
+    /// rewrites of one kind of thread read them instead of every head.
+    wanted: Vec<usize>,
+    wanted_for: Option<(Want, u64)>,
     /// Scratch: the pieces a step visits, its changes, the next pieces,
     /// the buffer the state is assembled in.
     visit: Vec<usize>,
@@ -240,6 +247,7 @@ impl Table {
         state.clear();
         self.len = self.arena.len();
         self.flat = true;
+        self.heads_version += 1;
         self.pieces.clear();
         let bytes = self.arena.as_bytes();
         let first = memchr::memchr(b'%', bytes).unwrap_or(bytes.len());
@@ -280,12 +288,19 @@ impl Table {
     /// Gathers the pieces a rewrite can match in; `false` when one of
     /// them is not as the rewrite needs (its matches might leave it).
     fn gather(&mut self, on: OnTable) -> bool {
+        if self.wanted_for != Some((on.want, self.heads_version)) {
+            self.wanted.clear();
+            let takes = |(i, p): (usize, &Piece)| on.want.takes(p.head).then_some(i);
+            self.wanted
+                .extend(self.pieces.iter().enumerate().filter_map(takes));
+            self.wanted_for = Some((on.want, self.heads_version));
+        }
         self.visit.clear();
         let last = self.pieces.len() - 1;
-        for i in 0..self.pieces.len() {
+        for &i in &self.wanted {
             let p = &mut self.pieces[i];
             // A rewrite on the table never matches the empty text.
-            if p.end == p.start || !on.want.takes(p.head) {
+            if p.end == p.start {
                 continue;
             }
             self.visit.push(i);
@@ -332,16 +347,21 @@ impl Table {
         self.flat = false;
         if same_count {
             for (i, r) in &self.changes {
-                self.pieces[*i] = match *i {
+                let next = match *i {
                     0 => Piece {
                         start: r.start,
                         ..Piece::first(r.end)
                     },
                     _ => Piece::new(bytes, r.start, r.end),
                 };
+                if next.head != self.pieces[*i].head {
+                    self.heads_version += 1;
+                }
+                self.pieces[*i] = next;
             }
             return true;
         }
+        self.heads_version += 1;
         self.next.clear();
         let mut changes = self.changes.iter().peekable();
         for (i, p) in self.pieces.iter().enumerate() {
