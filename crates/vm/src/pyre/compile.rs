@@ -56,6 +56,7 @@ pub(crate) fn compile(node: &Node, groups: usize) -> Prog {
         anchored_start: anchored(&node),
         behind_finder: finder(&behind),
         behind,
+        behind_byte: behind_byte(&node),
         prefix_finder: finder(&bytes),
         start_bytes: start.and_then(|s| s.few()).map(Vec::into_boxed_slice),
         start,
@@ -621,6 +622,32 @@ fn behind(node: &Node) -> String {
             node,
         } => super::facts::exact_text(node).unwrap_or_default(),
         _ => String::new(),
+    }
+}
+
+/// The ASCII characters a positive look-behind of one character that
+/// comes first in the pattern (through groups) asks for, when it asks for
+/// ASCII ones only (`(?<=[ ;])\d`): no match starts where the byte before
+/// is not one of them.
+fn behind_byte(node: &Node) -> Option<ByteSet> {
+    match node {
+        Node::Seq(items) => behind_byte(items.first()?),
+        Node::Group(_, n) | Node::Scoped(n) => behind_byte(n),
+        Node::Look {
+            behind: Some(1),
+            negate: false,
+            node,
+        } => match &**node {
+            Node::Char(t) => {
+                let ranges = unicode::normalize(positive(t));
+                ranges
+                    .iter()
+                    .all(|&(_, hi)| hi < 0x80)
+                    .then(|| ByteSet::of_ranges(&ranges))
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -4,8 +4,8 @@
 //!
 //! It owns which places are tried: every place from the start, passing
 //! over those that cannot start a match by the program's facts (the text
-//! every match starts with, a first look-behind of exact text, a
-//! first-character test), over those CPython's own search filter
+//! every match starts with, a first look-behind of exact text or of one
+//! ASCII character, a first-character test), over those CPython's own search filter
 //! refuses (see `compile::filter`), and, after a failed place, over the
 //! places inside a leading run (see `Prog::lead_run`). Running the
 //! program at a place is `vm`'s.
@@ -71,10 +71,17 @@ pub(crate) fn search(
                 None => return Ok(false),
             }
         }
-        let filtered = prog
-            .filter
+        // The byte before a place that a first look-behind of one ASCII
+        // character refuses (a byte of a longer character included).
+        let refused = prog
+            .behind_byte
             .as_ref()
-            .is_some_and(|f| !char_at(bytes, at).is_some_and(|(c, _)| f.matches(c)));
+            .is_some_and(|set| at == 0 || !set.contains(bytes[at - 1]));
+        let filtered = refused
+            || prog
+                .filter
+                .as_ref()
+                .is_some_and(|f| !char_at(bytes, at).is_some_and(|(c, _)| f.matches(c)));
         if !filtered && run(prog, bytes, at, must_advance && at == start, cache, limits)? {
             return Ok(true);
         }

@@ -207,6 +207,9 @@ pub(crate) struct Prog {
     /// exact text first in the pattern: `(?<=#a:)\d+`), and their finder.
     pub(crate) behind: Vec<u8>,
     pub(crate) behind_finder: Option<Finder<'static>>,
+    /// Every match starts right after one of these bytes (a look-behind
+    /// of one ASCII character first in the pattern: `(?<=[ ;])\d`).
+    pub(crate) behind_byte: Option<ByteSet>,
     /// Every match starts with a character whose first byte is in this
     /// set, when known (see `lead`).
     pub(crate) start: Option<ByteSet>,

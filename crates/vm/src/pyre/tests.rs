@@ -233,3 +233,12 @@ fn a_run_before_a_leaky_capture_tries_every_end() {
     assert_eq!(sub(r"(?:x*(b)|x*c)*+", r"<\1>", "bxxc"), "<><>");
     assert_eq!(sub(r"(?:x*(b)|x*c)*+", r"<\1>", "bxxcbxc"), "<><>");
 }
+
+#[test]
+fn a_first_look_behind_of_one_character_passes_over_other_places() {
+    assert_eq!(
+        sub(r"(?<=[ ;])(\d)", r"<\1>", "1 2;3é4 5\n;6"),
+        "1 <2>;<3>é4 <5>\n;<6>"
+    );
+    assert_eq!(sub(r"((?<=[;])\d+)", r"<\1>", ";12;3é;4"), ";<12>;<3>é;<4>");
+}
