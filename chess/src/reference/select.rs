@@ -175,14 +175,11 @@ impl FromStr for Select {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
     use shakmaty::uci::UciMove;
     use shakmaty::CastlingMode;
 
     fn position(fen: &str) -> Chess {
-        let fen: Fen = fen.parse().expect("a FEN");
-        fen.into_position(CastlingMode::Standard)
-            .expect("a legal position")
+        crate::board::codec::parse_fen(fen).expect("a legal position")
     }
 
     fn play(pos: &Chess, uci: &str) -> (Move, Chess) {

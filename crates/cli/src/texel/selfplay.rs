@@ -245,14 +245,9 @@ fn quiet(pos: &Chess, m: &Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-    use shakmaty::CastlingMode;
 
     fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        chess::codec::parse_fen(fen).expect("a legal position")
     }
 
     #[test]
