@@ -13,7 +13,9 @@
 
 use std::cell::RefCell;
 
-use proptest::test_runner::{Config as RunnerConfig, FileFailurePersistence, TestRunner};
+use proptest::test_runner::{
+    Config as RunnerConfig, FileFailurePersistence, TestCaseError, TestRunner,
+};
 
 use crate::python::{config, gen, ours, Case, Oracle, Outcome};
 use regex_vm::Engine;
@@ -29,6 +31,41 @@ fn cases() -> u32 {
         .unwrap_or(CASES)
 }
 
+/// A runner of `cases` cases that persists a failure beside this file.
+fn runner(cases: u32) -> TestRunner {
+    TestRunner::new(RunnerConfig {
+        cases,
+        source_file: Some(file!()),
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        max_shrink_iters: 4096,
+        ..RunnerConfig::default()
+    })
+}
+
+/// CPython's outcome of `case`, once ours under `fast` and under `naive`
+/// (the plain loop) both agree with it.
+fn both_agree(
+    case: &Case,
+    oracle: &RefCell<Oracle>,
+    fast: &regex_vm::Config,
+    naive: &regex_vm::Config,
+) -> Result<Outcome, TestCaseError> {
+    let theirs = oracle.borrow_mut().ask(case);
+    let mine = ours(case, fast);
+    proptest::prop_assert!(
+        mine.agrees(&theirs),
+        "fast: {case:?}\nours:    {mine:?}\nCPython: {theirs:?}"
+    );
+    let slow = ours(case, naive);
+    proptest::prop_assert!(
+        slow.agrees(&theirs),
+        "naive: {case:?}\nours:    {slow:?}\nCPython: {theirs:?}"
+    );
+    Ok(theirs)
+}
+
 #[test]
 fn run_gives_cpythons_bytes_or_its_refusal() {
     let Some(oracle) = Oracle::start() else {
@@ -41,27 +78,9 @@ fn run_gives_cpythons_bytes_or_its_refusal() {
     // Cases whose pattern has a form for the `regex` crate, on ASCII text.
     let on_ascii = RefCell::new(0usize);
     let reasons = RefCell::new(std::collections::BTreeMap::<String, usize>::new());
-    let mut runner = TestRunner::new(RunnerConfig {
-        cases: cases(),
-        source_file: Some(file!()),
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
-            "proptest-regressions",
-        ))),
-        max_shrink_iters: 4096,
-        ..RunnerConfig::default()
-    });
+    let mut runner = runner(cases());
     let result = runner.run(&gen::case(), |case: Case| {
-        let theirs = oracle.borrow_mut().ask(&case);
-        let mine = ours(&case, &fast);
-        proptest::prop_assert!(
-            mine.agrees(&theirs),
-            "fast: {case:?}\nours:    {mine:?}\nCPython: {theirs:?}"
-        );
-        let slow = ours(&case, &naive);
-        proptest::prop_assert!(
-            slow.agrees(&theirs),
-            "naive: {case:?}\nours:    {slow:?}\nCPython: {theirs:?}"
-        );
+        let theirs = both_agree(&case, &oracle, &fast, &naive)?;
         if let Outcome::Refused(_, why) = &theirs {
             // CPython's message without its position.
             let why = why.split(" at position").next().unwrap_or(why);
@@ -121,27 +140,9 @@ fn the_engine_shapes_give_cpythons_bytes() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(ENGINE_CASES);
-    let mut runner = TestRunner::new(RunnerConfig {
-        cases,
-        source_file: Some(file!()),
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
-            "proptest-regressions",
-        ))),
-        max_shrink_iters: 4096,
-        ..RunnerConfig::default()
-    });
+    let mut runner = runner(cases);
     let result = runner.run(&gen::engine_case(), |case: Case| {
-        let theirs = oracle.borrow_mut().ask(&case);
-        let mine = ours(&case, &fast);
-        proptest::prop_assert!(
-            mine.agrees(&theirs),
-            "fast: {case:?}\nours:    {mine:?}\nCPython: {theirs:?}"
-        );
-        let slow = ours(&case, &naive);
-        proptest::prop_assert!(
-            slow.agrees(&theirs),
-            "naive: {case:?}\nours:    {slow:?}\nCPython: {theirs:?}"
-        );
+        let theirs = both_agree(&case, &oracle, &fast, &naive)?;
         counts.borrow_mut()[usize::from(!matches!(theirs, Outcome::Out(_)))] += 1;
         Ok(())
     });
