@@ -57,7 +57,7 @@ pub use eval::values;
 pub use game::{screen, turn};
 pub use rules::ending;
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use regex_vm::state::State;
 use regex_vm::state::StateError;
@@ -319,6 +319,34 @@ pub fn reply_pass(depth: Depth) -> Result<&'static Pass, Error> {
     cached(&REPLY, depth, search::reply_program)
 }
 
+/// Reply programs with late-move pruning (`search::reply_program_late`),
+/// each depth and setting built once when first asked for and kept for
+/// the process (a process asks for a few).
+static REPLY_LATE: Mutex<Vec<(Depth, u32, &'static Pass)>> = Mutex::new(Vec::new());
+
+/// The reply program searching `depth` plies with late-move pruning
+/// keeping `late` best-looking candidates at its probed nodes, built and
+/// compiled on first use; `None`: [`reply_pass`].
+///
+/// # Errors
+///
+/// As [`reply_pass`].
+pub fn reply_pass_late(depth: Depth, late: Option<u32>) -> Result<&'static Pass, Error> {
+    let Some(keep) = late else {
+        return reply_pass(depth);
+    };
+    let mut built = REPLY_LATE.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(&(_, _, pass)) = built.iter().find(|(d, k, _)| *d == depth && *k == keep) {
+        return Ok(pass);
+    }
+    let assemble = |e: BuildError| Error::Assemble(Arc::new(e));
+    let program = search::reply_program_late(depth, late).map_err(|e| assemble(e.into()))?;
+    let executor = Executor::new(&program, config_for(depth)).map_err(|e| assemble(e.into()))?;
+    let pass: &'static Pass = Box::leak(Box::new(Pass { program, executor }));
+    built.push((depth, keep, pass));
+    Ok(pass)
+}
+
 /// Builds the reply programs (`turn`: the turn programs) of `depths`, on
 /// as many threads as the machine has cores, each taking the next depth
 /// of the list (so the first ones are ready first), so that a game on a
@@ -398,6 +426,21 @@ pub struct Searched {
 /// not a side and 64 squares; the others for failures of the VM.
 pub fn search(fen: &str, history: &[String], depth: Depth) -> Result<Searched, Error> {
     search_with(fen, history, depth, reply_pass)
+}
+
+/// [`search`] with late-move pruning keeping `late` ([`reply_pass_late`];
+/// `None`: [`search`]).
+///
+/// # Errors
+///
+/// As [`search`].
+pub fn search_late(
+    fen: &str,
+    history: &[String],
+    depth: Depth,
+    late: Option<u32>,
+) -> Result<Searched, Error> {
+    search_with(fen, history, depth, |d| reply_pass_late(d, late))
 }
 
 /// As [`search`], with `probe` (a move's name, `e2e4`) as the root's
@@ -491,6 +534,22 @@ pub fn think(
     limits: &Limits,
     on_rung: impl FnMut(&Rung<Option<(String, u32)>>),
 ) -> Result<Thought, Error> {
+    think_late(fen, history, limits, None, on_rung)
+}
+
+/// [`think`] with late-move pruning keeping `late` at every rung
+/// ([`reply_pass_late`]; `None`: [`think`]).
+///
+/// # Errors
+///
+/// As [`think`].
+pub fn think_late(
+    fen: &str,
+    history: &[String],
+    limits: &Limits,
+    late: Option<u32>,
+    on_rung: impl FnMut(&Rung<Option<(String, u32)>>),
+) -> Result<Thought, Error> {
     let single = legal_move_count(fen)? <= 1;
     // Each rung's root searches the rung below's answer beside its own
     // probe (`search::hint`): the same answer, sooner.
@@ -499,7 +558,7 @@ pub fn think(
         limits,
         |depth, stop| {
             let start = start_state(fen, history, &hint)?;
-            let found = search_once(reply_pass(depth)?, &start, stop)?;
+            let found = search_once(reply_pass_late(depth, late)?, &start, stop)?;
             if let Some(line) = found
                 .0
                 .as_ref()

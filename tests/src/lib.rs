@@ -352,6 +352,53 @@ pub mod positions {
         }
     }
 
+    /// The regex search with late-move pruning keeping `late` against
+    /// the native search with the same rule (`reference::Select`'s
+    /// `lmp`, metered in the regex program's shape): the same score, and
+    /// the regex program's move one of the native search's best.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the position, the depth and both answers.
+    pub fn late_reply_matches_selective(
+        fen: &str,
+        depth: chess::Depth,
+        late: u32,
+    ) -> Result<Option<(String, u32)>, String> {
+        use chess::reference::cost::Meter;
+        use chess::reference::{best_moves_selective, Select, SEARCHED};
+        use shakmaty::CastlingMode;
+        let pos = parse_fen(fen).map_err(|e| format!("{fen}: {e}"))?;
+        let searched =
+            chess::search_late(fen, &[], depth, Some(late)).map_err(|e| format!("{fen}: {e}"))?;
+        if searched.depth != depth {
+            return Err(format!("{fen}: depth {} answered", searched.depth));
+        }
+        let select = Select {
+            lmp: Some(late),
+            ..Select::NONE
+        };
+        let mut meter = Meter::unlimited();
+        let native = best_moves_selective(&pos, depth.plan(), "", SEARCHED, select, &mut meter)
+            .map_err(|e| format!("{fen}: {e}"))?;
+        let native = native.map(|(moves, score)| {
+            let names: Vec<String> = moves
+                .iter()
+                .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+                .collect();
+            (names, score)
+        });
+        match (searched.best, native) {
+            (None, None) => Ok(None),
+            (Some((uci, score)), Some((names, best))) if score == best && names.contains(&uci) => {
+                Ok(Some((uci, score)))
+            }
+            (got, want) => Err(format!(
+                "{fen} (depth {depth}, lmp:{late}): regex {got:?}, native {want:?}"
+            )),
+        }
+    }
+
     /// Whether a regex search's answer in `pos` (`fen`), the move `uci`
     /// claiming `score`, reaches that score at `depth` by the reference
     /// (`Err` says what it reaches; the tests assert on it).

@@ -35,7 +35,7 @@
 use shakmaty::{Chess, Move, MoveList, Position};
 
 use super::cost::{Kind, Meter, OverBudget};
-use super::select::Select;
+use super::select::{look_order, Select};
 use super::{in_game, leaf_score, leaf_terms, repeats_in, replies, Leaves, Threats, SEARCHED};
 use crate::board::codec::encode;
 use crate::eval::leaf_value;
@@ -262,10 +262,17 @@ impl Search<'_> {
             return Ok(None);
         }
         self.charge(Kind::Look, ply + 1, replies.len())?;
-        let reply = looked_best(after, &replies, ply);
+        let deep = ply == 1 && deepens(self.plan);
+        // The node below is a probed one (but for depth 6's root
+        // candidates, whose node is the opponent's root).
+        let reply = if deep {
+            looked_best(after, &replies, ply)
+        } else {
+            self.probed_look(after, &replies, ply + 1)
+        };
         let mut next = after.clone();
         next.play_unchecked(reply);
-        let value = if ply == 1 && deepens(self.plan) {
+        let value = if deep {
             let below = Depth::exactly(5).plan();
             let mut search = Search {
                 plan: below,
@@ -334,7 +341,7 @@ impl Search<'_> {
             Some(p) => p,
             None => {
                 self.charge(Kind::Look, ply, moves.len())?;
-                let reply = looked_best(pos, &moves, ply - 1);
+                let reply = self.probed_look(pos, &moves, ply);
                 let mut next = pos.clone();
                 next.play_unchecked(reply);
                 let value = self.candidate(&next, depth, ply, None)?;
@@ -379,6 +386,19 @@ impl Search<'_> {
             best = best.max(v);
         }
         Ok(best)
+    }
+
+    /// The probe of a probed node of `pos` whose `moves` are made at
+    /// `ply`: the look's best (`looked_best`), or with late-move pruning
+    /// the first of its order (`select::look_order`), which breaks ties
+    /// by name as the regex program's ranking does.
+    fn probed_look(&self, pos: &Chess, moves: &[Move], ply: u32) -> Move {
+        if self.select.lmp.is_some() {
+            if let Some(&first) = look_order(pos, moves, ply).first() {
+                return moves[first];
+            }
+        }
+        looked_best(pos, moves, ply - 1)
     }
 
     /// A candidate of the last two plies (`after`, moved into at `ply`):

@@ -31,7 +31,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use shakmaty::{Chess, Move, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
 use super::{leaf_score, Threats, SEARCHED};
 
@@ -89,29 +89,41 @@ impl Select {
 
     /// Late-move pruning at a probed node of `pos` whose `moves` are made
     /// at `ply`: which of them (by index) are dropped, `None` where the
-    /// rule is off or drops nothing. The look's order is `looked_best`'s
-    /// (`metered`): lowest leaf score for the opponent first, the first
-    /// of equal ones.
+    /// rule is off or drops nothing. The look's order is [`look_order`]'s.
     pub fn late_moves(&self, pos: &Chess, moves: &[Move], ply: u32) -> Option<Vec<bool>> {
         let keep = self.lmp? as usize;
         if pos.is_check() || moves.len() <= keep {
             return None;
         }
-        let threats = Threats::of(pos);
-        let mut order: Vec<(u32, usize)> = moves
-            .iter()
-            .enumerate()
-            .map(|(i, &m)| (leaf_score(pos, m, ply - 1, SEARCHED, &threats), i))
-            .collect();
-        order.sort_unstable();
+        let order = look_order(pos, moves, ply);
         let mut dropped = vec![false; moves.len()];
-        for &(_, i) in &order[keep..] {
+        for &i in &order[keep..] {
             let mut after = pos.clone();
             after.play_unchecked(moves[i]);
             dropped[i] = quiet(pos, &moves[i], &after);
         }
         Some(dropped)
     }
+}
+
+/// The indices of `moves` (the side to move in `pos`'s, made at `ply`)
+/// in the order of a look with late-move pruning: lowest leaf score for
+/// the opponent first (the look's, as `metered`'s `looked_best`
+/// scores), equal ones by their UCI text (`e2e4` before `e7e8q`), as the
+/// regex program ranks them (`search::late`), whatever order the moves
+/// were made in.
+pub(crate) fn look_order(pos: &Chess, moves: &[Move], ply: u32) -> Vec<usize> {
+    let threats = Threats::of(pos);
+    let mut order: Vec<(u32, String, usize)> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| {
+            let score = leaf_score(pos, m, ply - 1, SEARCHED, &threats);
+            (score, m.to_uci(CastlingMode::Standard).to_string(), i)
+        })
+        .collect();
+    order.sort_unstable();
+    order.into_iter().map(|(_, _, i)| i).collect()
 }
 
 /// Whether `m` (from `pos` into `after`) is one a rule may drop: no
@@ -176,7 +188,6 @@ impl FromStr for Select {
 mod tests {
     use super::*;
     use shakmaty::uci::UciMove;
-    use shakmaty::CastlingMode;
 
     fn position(fen: &str) -> Chess {
         crate::board::codec::parse_fen(fen).expect("a legal position")

@@ -39,6 +39,7 @@ pub mod deepen;
 mod full;
 pub mod guard;
 pub(crate) mod hint;
+mod late;
 mod leaves;
 mod own_probes;
 pub(crate) mod plan;
@@ -73,12 +74,25 @@ use vars::{HINT_MOVE, HISTORY};
 /// its stack (top first) if it has a legal move and an empty stack
 /// otherwise.
 pub fn search_onto_stack(m: &mut Machine, us: Color, depth: Depth) {
-    search_onto_stack_cut(m, us, depth, RootCut::On);
+    search_onto_stack_with(m, us, depth, RootCut::On, None);
 }
 
-/// [`search_onto_stack`], with the root cut `cut`.
-fn search_onto_stack_cut(m: &mut Machine, us: Color, depth: Depth, cut: RootCut) {
-    node(m, us, At::root(NodePlan::of(depth, cut)));
+/// [`search_onto_stack`] with late-move pruning keeping `late` (the
+/// module `late`; `None`: off, the exact search).
+pub fn search_onto_stack_late(m: &mut Machine, us: Color, depth: Depth, late: Option<u32>) {
+    search_onto_stack_with(m, us, depth, RootCut::On, late);
+}
+
+/// [`search_onto_stack`], with the root cut `cut` and late-move pruning
+/// `late`.
+fn search_onto_stack_with(
+    m: &mut Machine,
+    us: Color,
+    depth: Depth,
+    cut: RootCut,
+    late: Option<u32>,
+) {
+    node(m, us, At::root(NodePlan::of(depth, cut).with_late(late)));
 }
 
 /// One node of the negamax search, searched as its kind says: every
@@ -219,18 +233,23 @@ impl Special for KeepOnly {
 /// plies, and stores the result in `em` and `v` (both empty when there is
 /// no legal move).
 pub fn reply_dsl(m: &mut Machine, depth: Depth) {
-    reply_dsl_cut(m, depth, RootCut::On);
+    reply_dsl_with(m, depth, RootCut::On, None);
 }
 
-/// [`reply_dsl`], with the root cut `cut`.
-fn reply_dsl_cut(m: &mut Machine, depth: Depth, cut: RootCut) {
+/// [`reply_dsl`] with late-move pruning keeping `late` (`None`: off).
+pub fn reply_dsl_late(m: &mut Machine, depth: Depth, late: Option<u32>) {
+    reply_dsl_with(m, depth, RootCut::On, late);
+}
+
+/// [`reply_dsl`], with the root cut `cut` and late-move pruning `late`.
+fn reply_dsl_with(m: &mut Machine, depth: Depth, cut: RootCut, late: Option<u32>) {
     m.assume_set(&POSITION_VARS);
     m.special(Arc::new(repetition::LoadHistory), &[], &[]);
     m.special(Arc::new(hint::LoadHint), &[], &[]);
     m.if_else(
         m.get(TURN_VAR).eq("w"),
-        |m| search_onto_stack_cut(m, Color::White, depth, cut),
-        |m| search_onto_stack_cut(m, Color::Black, depth, cut),
+        |m| search_onto_stack_with(m, Color::White, depth, cut, late),
+        |m| search_onto_stack_with(m, Color::Black, depth, cut, late),
     );
     m.delete(HISTORY);
     m.delete(HINT_MOVE);
@@ -266,5 +285,16 @@ pub fn reply_program(depth: Depth) -> Result<Program, AsmError> {
 ///
 /// As [`reply_program`].
 pub fn reply_program_cut(depth: Depth, cut: RootCut) -> Result<Program, AsmError> {
-    regex_asm::assemble(|m| reply_dsl_cut(m, depth, cut))
+    regex_asm::assemble(|m| reply_dsl_with(m, depth, cut, None))
+}
+
+/// The reply program searching `depth` plies with late-move pruning
+/// keeping `late` best-looking candidates at its probed nodes (`None`:
+/// off, [`reply_program`]'s program byte for byte).
+///
+/// # Errors
+///
+/// As [`reply_program`].
+pub fn reply_program_late(depth: Depth, late: Option<u32>) -> Result<Program, AsmError> {
+    regex_asm::assemble(|m| reply_dsl_with(m, depth, RootCut::On, late))
 }

@@ -20,6 +20,7 @@ use crate::board::codec::TURN_VAR;
 use crate::movegen::{legal_moves_for, Options, MOVE_VAR};
 use crate::rules::specials::{Stage, CHECK_VAR};
 use crate::search::answer::{no_reply_score, pop_reply_score};
+use crate::search::late::{self, LATE_LIST};
 use crate::search::plan::At;
 use crate::search::probed::{drop_probe_move, given_probe, probe};
 use crate::search::vars::{
@@ -38,12 +39,19 @@ pub(crate) fn candidates(m: &mut Machine, us: Color, at: At, names_best: bool) {
         .expect("the plan puts a probed node below one cut by own probes");
     legal_moves_for(m, us, Options::QUIET);
     drop_probe_move(m);
+    let late = at.late().is_some();
+    if late {
+        late::test_late(m);
+    }
     if names_best {
         m.set(BEST_REPLY_MOVE, m.get(MOVE_VAR));
     }
     m.delete(MOVE_VAR);
     m.delete(TURN_VAR);
     m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
+    if late {
+        late::drop_late(m);
+    }
     // Each candidate's own probe is the least its node scores for the
     // opponent (and names its move for the node below).
     probe(m, !us, below, true);
@@ -51,10 +59,17 @@ pub(crate) fn candidates(m: &mut Machine, us: Color, at: At, names_best: bool) {
         |m| no_reply_score(m, at.ply()),
         |m| {
             m.pop_into(&[OWN_PROBE_SCORE, NODE_PROBE_MOVE]);
+            if below.late().is_some() {
+                m.pop_into(&[LATE_LIST]);
+            }
             drop_refuted(m);
             m.set(PROBE_SCORE, m.get(OWN_PROBE_SCORE));
             m.delete(OWN_PROBE_SCORE);
-            m.delete(CHECK_VAR);
+            if below.late().is_some() {
+                late::keep_all_in_check(m);
+            } else {
+                m.delete(CHECK_VAR);
+            }
             given_probe(m, !us, below, kind, false);
             pop_reply_score(m);
         },

@@ -93,6 +93,7 @@ pub(crate) struct NodePlan {
     kinds: [Kind; MOST],
     len: usize,
     guards_root: bool,
+    late: Option<u32>,
 }
 
 impl NodePlan {
@@ -131,7 +132,15 @@ impl NodePlan {
             kinds: all,
             len: kinds.len(),
             guards_root,
+            late: None,
         }
+    }
+
+    /// The plan with late-move pruning `late` (`late`: keep that many
+    /// best-looking candidates) at its probed nodes below the root, or
+    /// without it (`None`, what [`NodePlan::of`] gives).
+    pub(crate) fn with_late(self, late: Option<u32>) -> NodePlan {
+        NodePlan { late, ..self }
     }
 
     /// The plies it searches.
@@ -163,15 +172,17 @@ impl NodePlan {
     /// a ply deeper with (`deep_root`), a plan of its own (its ply 1 the
     /// old ply 2), the mate guard as before.
     pub(crate) fn rest(self) -> NodePlan {
-        NodePlan::new(&self.kinds[1..self.len], self.guards_root)
+        NodePlan::new(&self.kinds[1..self.len], self.guards_root).with_late(self.late)
     }
 
     /// Whether the root's probe names the opponent's best reply to its
     /// move, which each root candidate's own probe then searches too
     /// (`probed_root`): where the node below the root is probed and its
-    /// candidates are not cut by standing, so it can name its best.
+    /// candidates are not cut by standing, so it can name its best; not
+    /// with late-move pruning, where that reply may be one the node below
+    /// does not search (`late`).
     pub(crate) fn root_probe_names_refutation(self) -> bool {
-        self.len >= 2 && self.kind(2) == Kind::Probed(Probed::OwnProbes)
+        self.len >= 2 && self.kind(2) == Kind::Probed(Probed::OwnProbes) && self.late.is_none()
     }
 
     /// Whether the root hands its probe's score down to the third ply
@@ -227,6 +238,13 @@ impl At {
     /// Whether it is the root.
     pub(crate) fn is_root(self) -> bool {
         self.ply == 1
+    }
+
+    /// How many best-looking candidates it keeps where late-move pruning
+    /// acts (`late`): at a probed node, below the root, where the plan
+    /// has it.
+    pub(crate) fn late(self) -> Option<u32> {
+        self.probed().and(self.plan.late)
     }
 
     /// How it cuts given its probe, if it is a probed node.

@@ -39,8 +39,9 @@ use crate::eval::quiesce::LeafDelta;
 use crate::eval::threats::Threats;
 use crate::eval::{Eval, DELTA_VAR};
 use crate::movegen::leaf_moves_with_recaptures;
-use crate::rules::specials::{Stage, FROM, PROMOTION, TO};
+use crate::rules::specials::{Stage, CHECK_VAR, FROM, PROMOTION, TO};
 use crate::search::answer::{keep_best, no_reply_score, score_below, take_reply_value};
+use crate::search::late::{self, LATE_LIST};
 use crate::search::leaves::{pairs, Moves};
 use crate::search::plan::{At, Kind, Probed};
 use crate::search::reduce::Better;
@@ -57,12 +58,24 @@ use crate::vocabulary::SCORE;
 /// candidate's move; nothing when it has no legal move.
 pub(crate) fn node(m: &mut Machine, us: Color, at: At, kind: Probed, names_best: bool) {
     m.scope(|m| {
-        strip(m, at.ply(), &[ROOT_BOUND]);
+        if at.late().is_some() {
+            // Late-move pruning keeps every candidate of a side in check.
+            strip(m, at.ply(), &[ROOT_BOUND, CHECK_VAR]);
+            if !m.is_set(CHECK_VAR) {
+                m.special(Arc::new(Stage::InCheck(us)), &[], &[]);
+            }
+        } else {
+            strip(m, at.ply(), &[ROOT_BOUND]);
+        }
         probe(m, us, at, true);
         m.if_stack_empty(
             |_| {},
             |m| {
                 m.pop_into(&[PROBE_SCORE, NODE_PROBE_MOVE]);
+                if at.late().is_some() {
+                    m.pop_into(&[LATE_LIST]);
+                    late::keep_all_in_check(m);
+                }
                 given_probe(m, us, at, kind, names_best);
             },
         );
@@ -167,7 +180,8 @@ pub(crate) fn probe_picking(m: &mut Machine, us: Color, at: At, named: bool, pic
         let refutation = pick == Pick::Refutation;
         let hinted = (at.is_root() && !refutation && m.is_set(HINT_MOVE)).then(|| hint::split(m));
         let two_runs = hinted.is_some();
-        look(m, us, at.ply(), named, two_runs, refutation);
+        let late = at.late().filter(|_| named);
+        look(m, us, at.ply(), named, (two_runs, refutation), late);
         if let Some(separator) = hinted {
             hint::join(m, separator);
         }
@@ -182,6 +196,9 @@ pub(crate) fn probe_picking(m: &mut Machine, us: Color, at: At, named: bool, pic
         if refuting {
             m.push(m.get(REFUTATION_MOVE));
         }
+        if named && at.late().is_some() {
+            m.push(m.get(LATE_LIST));
+        }
         if named {
             debug_assert!(m.is_set(PROBE_MOVE), "the probe's move is kept");
             m.push(m.get(PROBE_MOVE));
@@ -194,8 +211,17 @@ pub(crate) fn probe_picking(m: &mut Machine, us: Color, at: At, named: bool, pic
 /// leaves score a reply, the best kept (one a run: two at a hinted root,
 /// whose hint's run keeps only the hint's move; the refutation's probe
 /// keeps only the hint's move) and, where `named`, its move named in
-/// [`PROBE_MOVE`].
-fn look(m: &mut Machine, us: Color, ply: u32, named: bool, two_runs: bool, refutation: bool) {
+/// [`PROBE_MOVE`]; where `late` (late-move pruning keeping that many,
+/// `late`), the best by the look's score and name, with the node's
+/// [`LATE_LIST`].
+fn look(
+    m: &mut Machine,
+    us: Color,
+    ply: u32,
+    named: bool,
+    (two_runs, refutation): (bool, bool),
+    late: Option<u32>,
+) {
     m.special(Arc::new(Threats(us)), &[], &[]);
     leaf_moves_with_recaptures(m, us);
     repetition::mark_candidates(m, !us, ply);
@@ -205,6 +231,11 @@ fn look(m: &mut Machine, us: Color, ply: u32, named: bool, two_runs: bool, refut
     }
     if refutation {
         hint::keep_only_hint(m);
+    }
+    if let Some(keep) = late {
+        debug_assert!(!two_runs && !refutation, "late-move pruning is below the root");
+        late::rank(m, keep);
+        return;
     }
     if ply == 1 || m.is_set(ROOT_BOUND) {
         // A few dozen threads (a few thousand at the root candidates' own

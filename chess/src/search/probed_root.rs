@@ -36,6 +36,7 @@ use shakmaty::Color;
 use crate::movegen::{legal_moves_for, Options};
 use crate::rules::specials::{Stage, CHECK_VAR};
 use crate::search::answer::{keep_best, no_reply_score, pop_reply_score};
+use crate::search::late::{self, LATE_LIST};
 use crate::search::plan::At;
 use crate::search::probed::{given_probe, probe, probe_picking, Pick};
 use crate::search::reduce::Better;
@@ -227,6 +228,9 @@ fn search_candidate(m: &mut Machine, us: Color, at: At, rule: &dyn RootRule) {
             if named {
                 m.pop_into(&[NODE_PROBE_MOVE]);
             }
+            if below.late().is_some() {
+                m.pop_into(&[LATE_LIST]);
+            }
             // The candidate scores at most `2 * EVEN - OWN_PROBE_SCORE`.
             let under = (m.get(PROBE_SCORE) + m.get(OWN_PROBE_SCORE)).gt(2 * EVEN);
             drop_unless_repeating(m, under);
@@ -240,11 +244,22 @@ fn search_candidate(m: &mut Machine, us: Color, at: At, rule: &dyn RootRule) {
             }
             m.set(PROBE_SCORE, m.get(OWN_PROBE_SCORE));
             m.delete(OWN_PROBE_SCORE);
-            m.delete(CHECK_VAR);
+            if below.late().is_some() {
+                late::keep_all_in_check(m);
+            } else {
+                m.delete(CHECK_VAR);
+            }
             match probed {
                 Some(kind) => m.scope(|m| {
-                    // The node below sees only the board and its probe.
-                    let kept = [PROBE_SCORE, ROOT_BOUND, DEEP_ROOT_BOUND, NODE_PROBE_MOVE];
+                    // The node below sees only the board and its probe
+                    // (and its late list, `late`).
+                    let kept = [
+                        PROBE_SCORE,
+                        ROOT_BOUND,
+                        DEEP_ROOT_BOUND,
+                        NODE_PROBE_MOVE,
+                        LATE_LIST,
+                    ];
                     strip(m, below.ply(), &kept);
                     given_probe(m, !us, below, kind, rule.names_best_reply());
                 }),

@@ -30,6 +30,7 @@ use crate::movegen::{legal_captures_for, legal_moves_for, Options, MOVE_VAR};
 use crate::rules::specials::{Stage, CHECK_VAR};
 use crate::search::answer::{keep_best, no_reply_score, score_below};
 use crate::search::captures::{carry_down, carry_over_own};
+use crate::search::late;
 use crate::search::leaves::{pairs, Moves};
 use crate::search::plan::At;
 use crate::search::probed::drop_probe_move;
@@ -63,9 +64,16 @@ pub(crate) fn candidates(m: &mut Machine, us: Color, at: At) {
         legal_moves_for(m, us, Options::quiet_with_delta(!us))
     });
     drop_probe_move(m);
+    let late = at.late().is_some();
+    if late {
+        late::test_late(m);
+    }
     m.delete(MOVE_VAR);
     m.delete(TURN_VAR);
     m.special(Arc::new(Stage::InCheck(!us)), &[], &[]);
+    if late {
+        late::drop_late(m);
+    }
     m.if_(
         m.get(SIDES_WITH_MEN).eq(BOTH_SIDES)
             & m.get(CHECK_VAR).eq("F")

@@ -515,3 +515,20 @@ fn vm_search_mates_with_king_and_queen() {
     }
     panic!("no mate in 30 moves: {}", fen_of(&pos));
 }
+
+/// With late-move pruning (`lmp:8`, and `lmp:2`, which drops more), the
+/// regex search answers as the native search with the same rule does, at
+/// depths 3 to 5, on [`few_move_positions`] and the bench's.
+#[test]
+fn vm_late_move_pruning_matches_the_native_rule() {
+    let mut fens = few_move_positions();
+    fens.truncate(8);
+    for plies in [3, 4, 5] {
+        for late in [2, 8] {
+            for fen in &fens {
+                regex_chess_tests::positions::late_reply_matches_selective(fen, depth(plies), late)
+                    .unwrap();
+            }
+        }
+    }
+}

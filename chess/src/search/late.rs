@@ -1,0 +1,387 @@
+//! Late-move pruning (`lmp:K`, the plan's `late`): at a probed node below
+//! the root, only the `K` candidates its look ranks best are searched,
+//! besides the forcing ones (captures, promotions, checks) and every
+//! candidate of a side in check. It is inexact (a quiet move the look
+//! ranks late may be the best), so it is off unless the plan asks for it
+//! (`NodePlan::with_late`), and it mirrors `reference::Select`'s `lmp`
+//! move for move.
+//!
+//! The look (`probed`) scores each candidate as the leaves score a reply
+//! (`DELTA_VAR`, lower is better for the side to move). With the rule
+//! on, each look thread pushes an entry `~score name captured board`;
+//! the node's run is joined into one thread, and [`RankLate`] ranks its
+//! entries by the look's score, ties by the move's name (UCI text, so
+//! the order is the same whichever order the moves were made in), and
+//! leaves the best one's board and name (the node's probe) and the list
+//! of the names kept ([`LATE_LIST`]): the first `K` and every capture or
+//! promotion. The node carries the list down to where its candidates are
+//! made (`own_probes`, `standing`), whose threads test their move
+//! against it ([`InLateList`]) and drop a quiet one not in it, unless it
+//! gives check; a node in check keeps all ([`ALL`]).
+//!
+//! This module owns the ranking, the list and the drop; it must not
+//! touch a node where the plan has no late-move pruning.
+
+use std::sync::Arc;
+
+use regex_asm::ir::{RefError, Special};
+use regex_asm::{Expr, Machine};
+use regex_vm::state::Thread;
+use regex_vm::{Rewrite, Scope, Template};
+
+use crate::board::BOARD_VAR;
+use crate::movegen::MOVE_VAR;
+use crate::rules::specials::{CAPTURED, CHECK_VAR, PIECE};
+use crate::search::hint;
+use crate::search::vars::{PROBE_MOVE, ROOT_BOUND};
+use crate::search::KeepOnly;
+use crate::eval::DELTA_VAR;
+
+/// A probed node's list of the candidates it searches (besides those
+/// giving check): ` name name .. ` (each name after a space, one more
+/// space at the end), or [`ALL`].
+pub(crate) const LATE_LIST: &str = "lk";
+
+/// Whether a candidate's move is in its node's [`LATE_LIST`] (`T`/`F`),
+/// between the test and the drop.
+pub(crate) const IN_LATE_LIST: &str = "lm";
+
+/// The list of a node in check: every candidate is searched.
+pub(crate) const ALL: &str = "*";
+
+/// The widest look score an entry may hold (five digits: scores stay
+/// within `2 * EVEN`).
+const SCORE_DIGITS: usize = 5;
+
+/// The rest of a probed node's look with late-move pruning, keeping the
+/// `keep` best: each active thread a candidate made by the look (its
+/// parts and [`DELTA_VAR`] set), a run a node; leaves one thread a node,
+/// the probe's (the best by the look's score, ties by name), with its
+/// board, its name in [`PROBE_MOVE`] and the node's [`LATE_LIST`] (and
+/// [`ROOT_BOUND`] where the node holds it).
+pub(crate) fn rank(m: &mut Machine, keep: u32) {
+    let entry = Expr::from("~")
+        .concat(m.get(DELTA_VAR))
+        .concat(" ")
+        .concat(hint::candidate_name(m))
+        .concat(" ")
+        .concat(m.get(CAPTURED))
+        .concat(" ")
+        .concat(m.get(PIECE))
+        .concat(" ")
+        .concat(m.get(BOARD_VAR));
+    m.push(entry);
+    let kept: &'static [&'static str] = if m.is_set(ROOT_BOUND) {
+        &[ROOT_BOUND]
+    } else {
+        &[]
+    };
+    m.special(Arc::new(KeepOnly(kept)), &[], &[]);
+    // The tracer is told what the special dropped.
+    for v in m.defined_vars() {
+        if !kept.contains(&v.as_str()) {
+            m.delete(&v);
+        }
+    }
+    m.join();
+    m.special(
+        Arc::new(RankLate { keep }),
+        &[],
+        &[BOARD_VAR, PROBE_MOVE, LATE_LIST],
+    );
+}
+
+/// At a probed node holding its [`LATE_LIST`] and [`CHECK_VAR`] (whether
+/// its side to move is in check): in check, the list becomes [`ALL`].
+/// `CHECK_VAR` goes.
+pub(crate) fn keep_all_in_check(m: &mut Machine) {
+    m.if_(m.get(CHECK_VAR).eq("T"), |m| m.set(LATE_LIST, ALL));
+    m.delete(CHECK_VAR);
+}
+
+/// Each active thread a candidate of a node holding its [`LATE_LIST`], its
+/// move in `MOVE_VAR`: whether the move is in the list, in
+/// [`IN_LATE_LIST`]; the list goes.
+pub(crate) fn test_late(m: &mut Machine) {
+    m.special(Arc::new(InLateList), &[], &[IN_LATE_LIST]);
+    m.delete(LATE_LIST);
+}
+
+/// Each active thread a candidate holding [`IN_LATE_LIST`] and
+/// [`CHECK_VAR`] (whether it gives check): dropped when it is in neither.
+pub(crate) fn drop_late(m: &mut Machine) {
+    m.if_(
+        m.get(IN_LATE_LIST).eq("F") & m.get(CHECK_VAR).eq("F"),
+        |m| m.destroy_active(),
+    );
+    m.delete(IN_LATE_LIST);
+}
+
+/// One entry of a joined look: its score, its move's name, what stood on
+/// its destination (`.` nothing, `,` the square a pawn just skipped), the
+/// piece that moved and the board after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Entry {
+    score: String,
+    name: String,
+    captured: String,
+    piece: String,
+    board: String,
+}
+
+impl Entry {
+    fn parse(item: &str) -> Option<Entry> {
+        let mut parts = item.splitn(5, ' ');
+        let score = parts.next()?;
+        let name = parts.next()?;
+        let captured = parts.next()?;
+        let piece = parts.next()?;
+        let board = parts.next()?;
+        let b = name.as_bytes();
+        let named = (b.len() == 4 || b.len() == 5)
+            && (b'a'..=b'h').contains(&b[0])
+            && (b'1'..=b'8').contains(&b[1])
+            && (b'a'..=b'h').contains(&b[2])
+            && (b'1'..=b'8').contains(&b[3])
+            && (b.len() == 4 || b"bnqr".contains(&b[4]));
+        let scored = !score.is_empty()
+            && score.len() <= SCORE_DIGITS
+            && score.bytes().all(|c| c.is_ascii_digit());
+        let one = |s: &str| s.len() == 1 && !s.contains([' ', '\n']);
+        let ok = named
+            && scored
+            && one(captured)
+            && one(piece)
+            && board.starts_with('/')
+            && !board.contains([' ', '\n']);
+        ok.then(|| Entry {
+            score: score.to_string(),
+            name: name.to_string(),
+            captured: captured.to_string(),
+            piece: piece.to_string(),
+            board: board.to_string(),
+        })
+    }
+
+    /// The rank key: the score zero-padded, then the name, then a space
+    /// (what the rewrites compare, character by character).
+    fn key(&self) -> String {
+        format!("{:0>w$}{} ", self.score, self.name, w = SCORE_DIGITS)
+    }
+
+    /// A promotion, or a capture: a piece taken, or a pawn onto the
+    /// square a pawn just skipped (en passant).
+    fn forcing(&self) -> bool {
+        let taken = self.captured.bytes().all(|b| b.is_ascii_alphabetic());
+        let en_passant = self.captured == "," && (self.piece == "P" || self.piece == "p");
+        self.name.len() == 5 || taken || en_passant
+    }
+}
+
+/// Ranks the entries on each active thread's stack (a node's joined look,
+/// one entry an item, see [`rank`]) and leaves three items: the best
+/// one's board (on top), its name, and the node's [`LATE_LIST`]: the
+/// names of the first `keep` and of every capture or promotion, in the
+/// stack's order.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RankLate {
+    /// How many best-looking candidates the node keeps.
+    pub keep: u32,
+}
+
+/// The characters a rank key holds, in ASCII order.
+const KEY_CHARS: &str = " 0123456789abcdefghnqr";
+
+/// The class of key characters above `c`.
+fn above(c: char) -> String {
+    let more: String = KEY_CHARS.chars().filter(|&d| d > c).collect();
+    format!("[{more}]")
+}
+
+impl RankLate {
+    fn bad(&self, message: String) -> RefError {
+        RefError::Special {
+            instr: self.name(),
+            message,
+        }
+    }
+
+    /// The pairing pass: adjacent pool lines (`` `p ``), other lines
+    /// between them skipped; the greater key loses its `p`.
+    fn pass() -> Rewrite {
+        let skip = r"(?:\n`[^p][^\n]*)*";
+        let mut lower = String::new();
+        let mut template = Template::new().text("\n`").group(1).group(2);
+        let mut group = 3;
+        let mut ys = Vec::new();
+        for c in KEY_CHARS.chars().filter(|&c| c != 'r') {
+            if !lower.is_empty() {
+                lower.push('|');
+            }
+            let lit = if c == ' ' { " ".to_string() } else { c.to_string() };
+            lower.push_str(&format!(r"({lit})([^\n]*{skip}\n`)p\2({})", above(c)));
+            template = template.group(group).group(group + 1);
+            ys.push(group + 2);
+            group += 3;
+        }
+        template = template.group(2);
+        for y in ys {
+            template = template.group(y);
+        }
+        template = template.group(group).group(group + 1);
+        Rewrite::new(
+            format!(r"\n`(p)([0-9a-hnqr]*)(?:{lower})|\n`p([^\n]*{skip})(\n`p)"),
+            template,
+        )
+        .with_scope(Scope::ActiveThread)
+    }
+}
+
+fn local(pattern: String, template: Template) -> Rewrite {
+    Rewrite::new(pattern, template).with_scope(Scope::ActiveThread)
+}
+
+impl Special for RankLate {
+    fn name(&self) -> String {
+        format!("rank_late_{}", self.keep)
+    }
+
+    fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
+        let entries: Vec<Entry> = t
+            .stack
+            .iter()
+            .map(|item| {
+                let body = item.strip_prefix('~').and_then(Entry::parse);
+                body.ok_or_else(|| self.bad(format!("{item:?} is no look entry")))
+            })
+            .collect::<Result<_, _>>()?;
+        let mut order: Vec<usize> = (0..entries.len()).collect();
+        order.sort_by_key(|&i| entries[i].key());
+        let best = order
+            .first()
+            .map(|&i| entries[i].clone())
+            .ok_or_else(|| self.bad("no entry".into()))?;
+        let mut kept = vec![false; entries.len()];
+        for &i in order.iter().take(self.keep as usize) {
+            kept[i] = true;
+        }
+        let mut list = String::from(" ");
+        for (e, k) in entries.iter().zip(&kept) {
+            if *k || e.forcing() {
+                list.push_str(&e.name);
+                list.push(' ');
+            }
+        }
+        t.stack = vec![best.board, best.name, list];
+        Ok(vec![t])
+    }
+
+    fn rewrites(&self) -> Vec<Rewrite> {
+        let mut out = Vec::new();
+        // Entries become lines `` `KEY captured board ``, out of the pool.
+        for digits in 1..=SCORE_DIGITS {
+            let pad = "0".repeat(SCORE_DIGITS - digits);
+            out.push(local(
+                format!(r"\n~([0-9]{{{digits}}}) ([a-h][1-8][a-h][1-8][bnqr]? [^ \n] [^ \n] /)"),
+                Template::new().text(&format!("\n`{pad}")).group(1).group(2),
+            ));
+        }
+        for round in 0..self.keep {
+            out.push(local(r"\n`([0-9])".into(), Template::new().text("\n`p").group(1)));
+            for _ in 0..crate::search::reduce::PASSES {
+                out.push(RankLate::pass());
+            }
+            let mark = if round == 0 { "\n`@" } else { "\n`=" };
+            out.push(local(r"\n`p".into(), Template::new().text(mark)));
+        }
+        // The forcing ones stay; the rest go.
+        out.push(local(
+            r"\n`([0-9]{5}[a-h][1-8][a-h][1-8][bnqr] )".into(),
+            Template::new().text("\n`=").group(1),
+        ));
+        out.push(local(
+            r"\n`([0-9][^ \n]* (?:[A-Za-z] [^ \n]|, [Pp]) )".into(),
+            Template::new().text("\n`=").group(1),
+        ));
+        out.push(local(r"\n`[0-9][^\n]*".into(), Template::new()));
+        out.push(local(
+            r"\n`=[0-9]{5}([^ \n]+)[^\n]*".into(),
+            Template::new().text("\n`=").group(1),
+        ));
+        // The best's board and name on top, then the list's line.
+        out.push(local(
+            r"(\n#stack:)((?:\n`=[^\n]*)*)\n`@[0-9]{5}([^ \n]+) [^ \n]+ [^ \n]+ ([^\n]*)".into(),
+            Template::new()
+                .group(1)
+                .text("\n")
+                .group(4)
+                .text("\n")
+                .group(3)
+                .text("\n`")
+                .group(2)
+                .text("\n`=")
+                .group(3),
+        ));
+        out.push(local(r"\n`=".into(), Template::new().text(" ")));
+        out.push(local(
+            r"\n`([^\n]*)".into(),
+            Template::new().text("\n").group(1).text(" "),
+        ));
+        out
+    }
+
+    fn stack_effect(&self) -> (usize, usize) {
+        (0, 3)
+    }
+}
+
+/// Pushes `T` onto each active thread's stack where its move
+/// (`MOVE_VAR`) is in its [`LATE_LIST`] (or the list is [`ALL`]), `F`
+/// elsewhere.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct InLateList;
+
+impl Special for InLateList {
+    fn name(&self) -> String {
+        "in_late_list".into()
+    }
+
+    fn apply(&self, mut t: Thread) -> Result<Vec<Thread>, RefError> {
+        let (Some(mv), Some(list)) = (t.var(MOVE_VAR), t.var(LATE_LIST)) else {
+            return Err(RefError::Special {
+                instr: self.name(),
+                message: "the move or the list is not set".into(),
+            });
+        };
+        let found =
+            list == ALL || (!mv.is_empty() && !mv.contains(' ') && list.contains(&format!(" {mv} ")));
+        t.stack.insert(0, if found { "T" } else { "F" }.to_string());
+        Ok(vec![t])
+    }
+
+    fn rewrites(&self) -> Vec<Rewrite> {
+        let (mv, lk) = (MOVE_VAR, LATE_LIST);
+        let yes = || Template::new().text("%`\n#stack:\nT\n").group(1);
+        vec![
+            local(format!(r"%%\n#stack:\n([^%]*?#{lk}:\*\n)"), yes()),
+            local(
+                format!(r"%%\n#stack:\n([^%]*?#{lk}:[^\n%]* ([^ \n%]+) [^\n%]*\n[^%]*?#{mv}:\2\n)"),
+                yes(),
+            ),
+            local(
+                format!(r"%%\n#stack:\n([^%]*?#{mv}:([^\n%]+)\n[^%]*?#{lk}:[^\n%]* \2 )"),
+                yes(),
+            ),
+            local(r"%%\n#stack:\n".into(), Template::new().text("%%\n#stack:\nF\n")),
+            local(r"%`\n".into(), Template::new().text("%%\n")),
+        ]
+    }
+
+    fn stack_effect(&self) -> (usize, usize) {
+        (0, 1)
+    }
+
+    fn requires(&self) -> Vec<String> {
+        vec![MOVE_VAR.into(), LATE_LIST.into()]
+    }
+}
