@@ -385,3 +385,149 @@ impl Special for InLateList {
         vec![MOVE_VAR.into(), LATE_LIST.into()]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::codec::{encode, parse_fen};
+    use regex_vm::state::{State, Tag, VarName};
+    use regex_vm::{Config, Executor, Program};
+    use shakmaty::{CastlingMode, Position};
+
+    /// The look's entries of `fen`'s moves, each scored by `score` of its
+    /// index (ties on purpose), as [`rank`] pushes them.
+    fn entries(fen: &str, score: impl Fn(usize) -> u32) -> Vec<String> {
+        let pos = parse_fen(fen).expect("a legal position");
+        pos.legal_moves()
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let mut after = pos.clone();
+                after.play_unchecked(*m);
+                let captured = match (m.capture(), m.is_en_passant()) {
+                    (_, true) => ",".to_string(),
+                    (Some(role), _) => role.of(!pos.turn()).char().to_string(),
+                    (None, _) => ".".to_string(),
+                };
+                let piece = m.role().of(pos.turn()).char();
+                let name = m.to_uci(CastlingMode::Standard);
+                let board = encode(&after).board;
+                format!("~{} {name} {captured} {piece} {board}", score(i))
+            })
+            .collect()
+    }
+
+    fn thread(stack: Vec<String>, vars: &[(&str, &str)], tag: Option<&str>) -> Thread {
+        let mut t = Thread::active();
+        t.tag = tag.map(|n| Tag::new(n).expect("a tag"));
+        t.stack = stack;
+        for (n, v) in vars {
+            t.vars.push((VarName::new(n).expect("a name"), v.to_string()));
+        }
+        t
+    }
+
+    /// Runs `special`'s rewrites on `state` (on the plain loop and on the
+    /// fast paths) and its meaning on each active thread: the same bytes.
+    fn agrees(special: &dyn Special, state: &State) -> String {
+        let mut want = state.clone();
+        want.threads = state
+            .threads
+            .iter()
+            .flat_map(|t| {
+                if t.is_active() {
+                    special.apply(t.clone()).expect("the meaning")
+                } else {
+                    vec![t.clone()]
+                }
+            })
+            .collect();
+        let want = want.render();
+        for naive in [true, false] {
+            let config = Config {
+                naive,
+                ..Config::default()
+            };
+            let program = Program::new(special.rewrites());
+            let mut text = state.render();
+            Executor::new(&program, config)
+                .expect("compiles")
+                .run(&mut text)
+                .expect("runs");
+            assert_eq!(text, want, "naive {naive}");
+        }
+        want
+    }
+
+    /// Ranked by score, ties by name; the forcing moves kept however
+    /// late; a paused thread (holding what a waiting node holds: scores,
+    /// moves, a list; never a look's entries, which the ranking consumes
+    /// in the instruction after their join) is left alone.
+    #[test]
+    fn the_ranking_rewrites_do_what_it_means() {
+        let fens = [
+            // Captures (one of a queen), checks, castling, quiet moves.
+            "r3k3/8/8/8/3q4/8/4N3/R3K2R w KQ - 0 1",
+            // En passant and promotions.
+            "1r2k3/P7/8/3pP3/8/8/8/4K3 w - d6 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        ];
+        for fen in fens {
+            for keep in [1, 2, 5, 40] {
+                for spread in [1, 3, 1000] {
+                    let stack = entries(fen, |i| (i * 7 % spread) as u32 * 13 + 4990 - 900);
+                    let active = thread(stack.clone(), &[("al", "5003")], None);
+                    let waiting = vec!["5012".into(), "e2e4".into(), " e2e4 g1f3 ".into()];
+                    let paused = thread(waiting, &[("z", "x")], Some("T7"));
+                    let state = State {
+                        prefix: "Positions: w1\n".into(),
+                        threads: vec![active.clone(), paused, active],
+                    };
+                    let out = agrees(&RankLate { keep }, &state);
+                    assert!(!out.contains('`') && !out.contains("\n~0"), "{out}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_ranking_means_score_then_name() {
+        let stack = vec![
+            "~7 b1c3 . N /b".to_string(),
+            "~5 g1f3 . N /g".to_string(),
+            "~5 e2e4 . P /e".to_string(),
+            "~9 d1d7 p Q /d".to_string(),
+            "~8 a7a8q . P /a".to_string(),
+        ];
+        let t = thread(stack, &[], None);
+        let out = RankLate { keep: 2 }.apply(t).expect("ranks").remove(0);
+        assert_eq!(out.stack, vec!["/e", "e2e4", " g1f3 e2e4 d1d7 a7a8q "]);
+    }
+
+    #[test]
+    fn the_list_test_rewrites_do_what_it_means() {
+        let cases = [
+            (" e2e4 g1f3 ", "g1f3", "T"),
+            (" e2e4 g1f3 ", "e2e3", "F"),
+            (" e2e4 g1f3 ", "e2e", "F"),
+            ("*", "a1a2", "T"),
+            (" a7a8q ", "a7a8", "F"),
+        ];
+        let mut threads = Vec::new();
+        for (list, mv, _) in cases {
+            threads.push(thread(vec!["7".into()], &[(LATE_LIST, list), (MOVE_VAR, mv)], None));
+            threads.push(thread(vec![], &[(MOVE_VAR, mv), (LATE_LIST, list)], None));
+        }
+        threads.push(thread(vec![], &[(MOVE_VAR, "e2e4"), (LATE_LIST, " e2e4 ")], Some("W")));
+        let state = State {
+            prefix: String::new(),
+            threads,
+        };
+        let out = State::parse(&agrees(&InLateList, &state)).expect("a state");
+        for (i, (_, _, want)) in cases.iter().enumerate() {
+            assert_eq!(out.threads[2 * i].stack[0], *want, "{:?}", cases[i]);
+            assert_eq!(out.threads[2 * i + 1].stack[0], *want, "{:?}", cases[i]);
+        }
+        assert!(out.threads.last().expect("paused").stack.is_empty());
+    }
+}
