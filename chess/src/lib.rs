@@ -347,6 +347,18 @@ pub fn reply_pass_late(depth: Depth, late: Option<u32>) -> Result<&'static Pass,
     Ok(pass)
 }
 
+/// Whether the reply program of `depth` with late-move pruning `late` is
+/// built ([`reply_pass_built`] for `None`): `false` while any is being
+/// built.
+pub fn reply_pass_built_late(depth: Depth, late: Option<u32>) -> bool {
+    let Some(keep) = late else {
+        return reply_pass_built(depth).is_some();
+    };
+    REPLY_LATE
+        .try_lock()
+        .is_ok_and(|built| built.iter().any(|(d, k, _)| *d == depth && *k == keep))
+}
+
 /// Builds the reply programs (`turn`: the turn programs) of `depths`, on
 /// as many threads as the machine has cores, each taking the next depth
 /// of the list (so the first ones are ready first), so that a game on a

@@ -74,7 +74,9 @@ pub(crate) struct MatchArgs {
     /// (`chess::reference::select`), each `RULE:N`, comma-separated:
     /// `probcut:MARGIN` and `futility:MARGIN` (tens of centipawns),
     /// `lmp:KEEP`; inexact, to be screened by SPRT against the search
-    /// without them. Off by default.
+    /// without them. Without `--native`: `lmp:KEEP` alone, late-move
+    /// pruning in the regex program (as `uci`'s `LateMoves` option).
+    /// Off by default.
     #[arg(long, value_name = "RULE:N[,RULE:N..]")]
     pub select: Option<String>,
     /// With `--versus-native`: the native opponent's selective rules, as

@@ -99,6 +99,11 @@ pub(crate) struct BenchArgs {
     /// per scanned byte, the figures the model is calibrated on.
     #[arg(long, conflicts_with_all = ["python", "profile", "json"])]
     pub cost_model: bool,
+    /// With `--cost-model`: late-move pruning keeping K best-looking
+    /// candidates, in the regex search (`chess::search_late`) and in the
+    /// model's (`lmp:K`); 0 (the default) is off.
+    #[arg(long, value_name = "K", default_value_t = 0, requires = "cost_model")]
+    pub late_moves: u32,
     /// Instead of the turn suite, time our Python engine against CPython's
     /// `re` on N generated patterns of each shape it exists for
     /// (back-reference, look-around, alternation, possessive, lazy), each

@@ -34,15 +34,21 @@ struct Compared {
 ///
 /// A turn whose position or move does not read, a failure of the regex
 /// program, a closed stdout.
-pub(crate) fn run(turns: &[Turn], depth: chess::Depth, runs: usize) -> Result<()> {
+pub(crate) fn run(
+    turns: &[Turn],
+    (depth, late): (chess::Depth, Option<u32>),
+    runs: usize,
+) -> Result<()> {
     let mut rows = Vec::new();
     for turn in turns {
-        rows.push(compare(turn, depth, runs).with_context(|| format!("turn {}", turn.id))?);
+        let row = compare(turn, (depth, late), runs);
+        rows.push(row.with_context(|| format!("turn {}", turn.id))?);
     }
     let mut out = crate::textio::stdout();
+    let rule = late.map_or(String::new(), |k| format!(", lmp:{k}"));
     writeln!(
         out,
-        "depth {depth}: the regex reply search's work against the native cost model's"
+        "depth {depth}{rule}: the regex reply search's work against the native cost model's"
     )?;
     writeln!(
         out,
@@ -80,23 +86,32 @@ pub(crate) fn run(turns: &[Turn], depth: chess::Depth, runs: usize) -> Result<()
 }
 
 /// One turn's figures.
-fn compare(turn: &Turn, depth: chess::Depth, runs: usize) -> Result<Compared> {
+fn compare(
+    turn: &Turn,
+    (depth, late): (chess::Depth, Option<u32>),
+    runs: usize,
+) -> Result<Compared> {
     let pos = after_move(&turn.fen, &turn.mv)?;
     let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
     let mut meter = Meter::unlimited();
-    chess::reference::best_moves_metered(
+    let select = chess::reference::Select {
+        lmp: late,
+        ..chess::reference::Select::NONE
+    };
+    chess::reference::best_moves_selective(
         &pos,
         depth.plan(),
         "",
         chess::reference::SEARCHED,
+        select,
         &mut meter,
     )
     .map_err(|e| anyhow!("the model: {e}"))?;
-    let first = chess::search(&fen, &[], depth)?;
+    let first = chess::search_late(&fen, &[], depth, late)?;
     let mut time = Duration::MAX;
     for _ in 0..runs {
         let start = Instant::now();
-        chess::search(&fen, &[], depth)?;
+        chess::search_late(&fen, &[], depth, late)?;
         time = time.min(start.elapsed());
     }
     Ok(Compared {

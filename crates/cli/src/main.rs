@@ -359,7 +359,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 write: args.write.clone(),
             })?,
             (None, _) if args.cost_model => {
-                bench_cost::run(&bench::suite(&args)?, args.depth, args.runs.max(1))?
+                let late = Some(args.late_moves).filter(|&k| k > 0);
+                bench_cost::run(&bench::suite(&args)?, (args.depth, late), args.runs.max(1))?
             }
             (None, _) => bench::run(args)?,
             (Some(program), None) => bench_program::run(&bench_program::Job {

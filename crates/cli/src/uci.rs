@@ -50,7 +50,7 @@
 //! `uci::commands`, the lines written about a search `uci::output`.
 
 use std::io;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Once, OnceLock};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -77,12 +77,28 @@ pub(crate) const MAX_LINE: usize = 1 << 20;
 
 /// The `option` lines of the `uci` answer: every option the engine has.
 pub(crate) fn options() -> Vec<String> {
-    vec![format!(
-        "option name Depth type spin default {} min {} max {}",
-        TIMED_TOP,
-        Depth::MIN,
-        Depth::MAX
-    )]
+    vec![
+        format!(
+            "option name Depth type spin default {} min {} max {}",
+            TIMED_TOP,
+            Depth::MIN,
+            Depth::MAX
+        ),
+        format!("option name LateMoves type spin default 0 min 0 max {MOST_LATE}"),
+    ]
+}
+
+/// The `LateMoves` option's most: late-move pruning keeping that many
+/// best-looking candidates (`chess::search_late`); 0 is off.
+const MOST_LATE: u32 = 64;
+
+/// The process's `LateMoves` (0: off), which the clock's check of a built
+/// program reads ([`reply_built`]): one session a process.
+static LATE_MOVES: AtomicU32 = AtomicU32::new(0);
+
+/// The `LateMoves` option as the search takes it.
+fn late_moves() -> Option<u32> {
+    Some(LATE_MOVES.load(Ordering::Relaxed)).filter(|&k| k > 0)
 }
 
 /// The time rule's view of a `go`: its `movetime`, or the mover's clock.
@@ -138,7 +154,7 @@ pub(crate) fn limits_of(
 /// Whether the reply program of `depth` is built (a rung on a clock
 /// runs only then).
 fn reply_built(depth: Depth) -> bool {
-    chess::reply_pass_built(depth).is_some()
+    chess::reply_pass_built_late(depth, late_moves())
 }
 
 /// The position of `position startpos`.
@@ -184,6 +200,9 @@ pub(crate) struct Session {
     quit: bool,
     /// The `Depth` option: the deepest search.
     depth: Depth,
+    /// The `LateMoves` option: late-move pruning keeping that many, `None`
+    /// for 0 (off).
+    late: Option<u32>,
 }
 
 impl Default for Session {
@@ -203,6 +222,7 @@ impl Session {
             pending: None,
             quit: false,
             depth: TIMED_TOP,
+            late: None,
         }
     }
 
@@ -300,6 +320,8 @@ pub(crate) struct Job {
     fen: String,
     history: Vec<String>,
     limits: Limits,
+    /// The `LateMoves` option.
+    late: Option<u32>,
     /// Hold `bestmove` back until `stop` (`infinite`, `ponder`).
     pub(crate) wait: bool,
 }
@@ -317,7 +339,8 @@ impl Job {
     /// per finished depth, then why no deeper one answered); returns the
     /// `bestmove` line.
     pub(crate) fn run(&self, emit: &mut dyn FnMut(String)) -> String {
-        let thought = chess::think(&self.fen, &self.history, &self.limits, |rung| {
+        let late = self.late;
+        let thought = chess::think_late(&self.fen, &self.history, &self.limits, late, |rung| {
             emit(info_line(rung.depth, &rung.answer, rung.at, &rung.stats));
         });
         match thought {
@@ -471,6 +494,7 @@ pub(crate) fn handle(line: &str, session: &mut Session, at: Instant) -> Handled 
                     fen: session.fen().to_string(),
                     history: session.history.clone(),
                     limits,
+                    late: session.late,
                     wait: go.wait,
                 }),
             }
@@ -506,6 +530,9 @@ fn set_option(args: &[&str], session: &mut Session) -> Option<String> {
     let text = args.join(" ");
     let rest = text.strip_prefix("name ")?;
     let (name, value) = rest.split_once(" value ").unwrap_or((rest, ""));
+    if name.trim().eq_ignore_ascii_case("LateMoves") {
+        return set_late_moves(value, session);
+    }
     if !name.trim().eq_ignore_ascii_case("Depth") {
         return Some(info_string(&format!(
             "no option named {}; see the option lines of `uci`",
@@ -527,6 +554,30 @@ fn set_option(args: &[&str], session: &mut Session) -> Option<String> {
             quote(value.trim()),
             Depth::MIN,
             Depth::MAX
+        ))),
+    }
+}
+
+/// `setoption name LateMoves value K`: late-move pruning keeping `K`
+/// (0 off); the ladder's programs with it are built on a thread of their
+/// own, so that a search on a clock finds them built once they are.
+fn set_late_moves(value: &str, session: &mut Session) -> Option<String> {
+    match value.trim().parse::<u32>() {
+        Ok(keep) if keep <= MOST_LATE => {
+            session.late = Some(keep).filter(|&k| k > 0);
+            LATE_MOVES.store(keep, Ordering::Relaxed);
+            if let Some(late) = session.late {
+                thread::spawn(move || {
+                    for depth in LADDER {
+                        let _ = chess::reply_pass_late(depth, Some(late));
+                    }
+                });
+            }
+            None
+        }
+        _ => Some(info_string(&format!(
+            "LateMoves {} refused: 0 (off) to {MOST_LATE}",
+            quote(value.trim())
         ))),
     }
 }

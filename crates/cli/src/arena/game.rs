@@ -61,13 +61,13 @@ struct OurMove {
 fn engine_move(
     fen: &str,
     history: &[String],
-    depth: chess::Depth,
+    (depth, late): (chess::Depth, Option<u32>),
     clock: Option<&chess::search::clock::Clock>,
     start: Instant,
 ) -> Result<OurMove> {
     let context = || format!("our engine on {}", quote(fen));
     let Some(clock) = clock else {
-        let searched = chess::search(fen, history, depth).with_context(context)?;
+        let searched = chess::search_late(fen, history, depth, late).with_context(context)?;
         return Ok(OurMove {
             best: searched.best,
             depth: searched.depth,
@@ -79,7 +79,7 @@ fn engine_move(
         budget: chess::search::clock::budget(clock),
         ..chess::search::deepen::Limits::to_depth(depth)
     };
-    let thought = chess::think(fen, history, &limits, |_| {}).with_context(context)?;
+    let thought = chess::think_late(fen, history, &limits, late, |_| {}).with_context(context)?;
     let answer = thought.answer();
     // A rung that ran without answering: from the answer's end to the
     // climb's.
@@ -277,7 +277,13 @@ fn our_move(
 ) -> Result<(String, String, Duration)> {
     let (m, plies, modeled) = match settings.native {
         None => {
-            let our = engine_move(fen, history, settings.depth, clock.as_ref(), start)?;
+            let our = engine_move(
+                fen,
+                history,
+                (settings.depth, settings.late),
+                clock.as_ref(),
+                start,
+            )?;
             if clock.is_some() {
                 tally.times.climb(our.unfinished);
             }

@@ -42,6 +42,9 @@ pub(super) struct Settings {
     /// The native reference thinks and is timed at the regex program's
     /// modeled time (`--regex-time`).
     pub(super) regex_time: bool,
+    /// The regex program's late-move pruning (`--select lmp:K` without
+    /// `--native`), `None`: off.
+    pub(super) late: Option<u32>,
 }
 
 impl Settings {
@@ -67,6 +70,10 @@ impl Settings {
             (None, Some(_)) => None,
             (None, None) => Some(DEFAULT_GAMES),
         };
+        let (late, native_select) = match (&args.native, &args.select) {
+            (None, Some(text)) => (regex_late(text)?, &None),
+            _ => (None, &args.select),
+        };
         let mut settings = Settings {
             games,
             sprt,
@@ -90,7 +97,7 @@ impl Settings {
                 "black" => Some(Color::Black),
                 other => bail!("--ours {}: use both, white or black", quote(other)),
             },
-            native: Native::of(&args.native, &args.select, "--native", "--select")?,
+            native: Native::of(&args.native, native_select, "--native", "--select")?,
             versus: Native::of(
                 &args.versus_native,
                 &args.versus_select,
@@ -98,6 +105,7 @@ impl Settings {
                 "--versus-select",
             )?,
             regex_time: args.regex_time,
+            late,
         };
         match (&args.opponent, settings.versus) {
             (Some(_), Some(_)) => bail!(
@@ -186,6 +194,22 @@ impl Settings {
 pub(crate) struct Native {
     pub(crate) leaves: Leaves,
     pub(crate) select: Select,
+}
+
+/// The regex program's rules of `--select` (`text`) without `--native`:
+/// late-move pruning is the one it has (`chess::search_late`).
+fn regex_late(text: &str) -> Result<Option<u32>> {
+    let select = text
+        .trim()
+        .parse::<Select>()
+        .map_err(|e| anyhow!("--select: {e}"))?;
+    if select.probcut.is_some() || select.futility.is_some() {
+        bail!(
+            "--select {}: the regex program has lmp:K only; probcut and futility are the native search's (give its leaves with --native)",
+            quote(text.trim())
+        );
+    }
+    Ok(select.lmp)
 }
 
 impl Native {

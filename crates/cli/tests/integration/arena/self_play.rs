@@ -172,8 +172,8 @@ fn native_self_play_is_checked() {
             "--versus-select: no selective rule \"fast:1\"",
         ),
         (
-            &["--opponent", "/nonexistent/engine", "--select", "lmp:6"][..],
-            "--select sets the rules of a native search: give its leaves with --native",
+            &["--opponent", "/nonexistent/engine", "--select", "probcut:5"][..],
+            "the regex program has lmp:K only",
         ),
         (
             &[
