@@ -9,7 +9,8 @@ use chess::Depth;
 use proptest::prelude::*;
 use regex_chess_tests::depth;
 use regex_chess_tests::positions::{
-    claim_is_reached, flip_fen, random_game, regex_reply_matches_reference, Rng,
+    claim_is_reached, flip_fen, late_reply_matches_selective, random_game,
+    regex_reply_matches_reference, Rng,
 };
 use regex_chess_tests::proptest_config;
 use shakmaty::uci::UciMove;
@@ -518,7 +519,9 @@ fn vm_search_mates_with_king_and_queen() {
 
 /// With late-move pruning (`lmp:8`, and `lmp:2`, which drops more), the
 /// regex search answers as the native search with the same rule does, at
-/// depths 3 to 5, on [`few_move_positions`] and the bench's.
+/// depths 3 to 5 (depth 3 has no probed node: the rule is inert there),
+/// on [`few_move_positions`]. Somewhere the rule changes the answer (so
+/// this fails if the rule is removed from the regex program).
 #[test]
 fn vm_late_move_pruning_matches_the_native_rule() {
     let mut fens = few_move_positions();
@@ -526,9 +529,74 @@ fn vm_late_move_pruning_matches_the_native_rule() {
     for plies in [3, 4, 5] {
         for late in [2, 8] {
             for fen in &fens {
-                regex_chess_tests::positions::late_reply_matches_selective(fen, depth(plies), late)
-                    .unwrap();
+                late_reply_matches_selective(fen, depth(plies), late).unwrap();
             }
+        }
+    }
+    // Random games' positions (seed 5) where the native rule changes
+    // depth 4's score.
+    let mut changed = 0;
+    for fen in [
+        "rnb1k2r/p2p2pp/4pq1n/2p1b3/2p4P/4P3/PPPPKPP1/RNB3NR w kq - 0 11",
+        "rn1k1b1r/4p1p1/p3bB1p/2p2p1P/3P4/Pp3PK1/1P2P1P1/RN3B1R b - - 0 17",
+        "rnq2bnr/pppbpkpp/5p2/3p4/1PP3PP/N2PP3/P4P2/R1BQKBNR b KQ - 2 8",
+        "rnbq1bnr/p2p1kp1/1p2pp1p/8/PpP3P1/3P3P/3BPP2/RN1QKBNR b KQ - 0 8",
+    ] {
+        for late in [1, 2] {
+            let got = late_reply_matches_selective(fen, depth(4), late).unwrap();
+            let exact = chess::search(fen, &[], depth(4)).unwrap().best;
+            changed += usize::from(got.map(|g| g.1) != exact.map(|e| e.1));
+        }
+    }
+    assert!(changed >= 4, "lmp changed {changed} scores");
+}
+
+/// The rule drops candidates: on a middlegame, depth 4 with `lmp:2`
+/// (its second ply probed) makes fewer threads at its peak than without,
+/// and depth 5 with `lmp:8` too; and it still answers as the native rule.
+#[test]
+fn vm_late_move_pruning_makes_fewer_threads() {
+    let fen = "r1b1k2r/ppppqppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R w KQkq - 1 6";
+    for (plies, late) in [(4, 2), (5, 8)] {
+        let exact = chess::search(fen, &[], depth(plies)).unwrap();
+        let pruned = chess::search_late(fen, &[], depth(plies), Some(late)).unwrap();
+        assert!(
+            pruned.stats.peak_threads < exact.stats.peak_threads,
+            "depth {plies} lmp:{late}: {} threads, exact {}",
+            pruned.stats.peak_threads,
+            exact.stats.peak_threads
+        );
+        late_reply_matches_selective(fen, depth(plies), late).unwrap();
+    }
+}
+
+/// Where forcing moves decide, the rule keeps them: with `lmp:1` (one
+/// quiet candidate a node) the search still sees a mate threat (black's
+/// Re1 mate: the mating reply is a check), takes a queen a quiet move
+/// would leave, and answers a check (every evasion kept), at depths 4
+/// and 5, as the native rule does; and never walks into a mate in one
+/// another move avoids.
+#[test]
+fn vm_late_move_pruning_keeps_checks_captures_and_evasions() {
+    for fen in [
+        // Black threatens Re1 mate.
+        "4r1k1/5ppp/8/8/8/8/5PPP/1NB3K1 w - - 0 1",
+        // White's knight takes the queen (or it is lost).
+        "r3k3/8/8/8/3q4/8/4N3/R3K3 w - - 0 1",
+        // White is in check.
+        "4k3/8/8/8/8/8/1Q6/K3r3 w - - 0 1",
+    ] {
+        let pos = parse_fen(fen).unwrap();
+        let moves = pos.legal_moves();
+        for plies in [4, 5] {
+            let got = late_reply_matches_selective(fen, depth(plies), 1).unwrap();
+            let (uci, _) = got.unwrap();
+            let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+            let avoidable = moves.iter().any(|m| !allows_mate_in_one(&pos, m));
+            assert!(
+                !(avoidable && allows_mate_in_one(&pos, &m)),
+                "{fen} depth {plies}: {uci} allows mate in one"
+            );
         }
     }
 }
