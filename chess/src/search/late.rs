@@ -163,10 +163,12 @@ impl Entry {
         })
     }
 
-    /// The rank key: the score zero-padded, then the name, then a space
-    /// (what the rewrites compare, character by character).
+    /// The rank key: the score zero-padded, then the name, `-`-padded
+    /// to five (what the rewrites compare, character by character; in
+    /// ASCII `-` is below every promotion letter, so a name sorts as its
+    /// UCI text does).
     fn key(&self) -> String {
-        format!("{:0>w$}{} ", self.score, self.name, w = SCORE_DIGITS)
+        format!("{:0>w$}{:-<5}", self.score, self.name, w = SCORE_DIGITS)
     }
 
     /// A promotion, or a capture: a piece taken, or a pawn onto the
@@ -189,14 +191,12 @@ pub(crate) struct RankLate {
     pub keep: u32,
 }
 
-/// The characters a rank key holds, in ASCII order.
-const KEY_CHARS: &str = " 0123456789abcdefghnqr";
+/// The characters a rank key holds, in ASCII order (`-` pads a name
+/// without promotion).
+const KEY_CHARS: &str = "-0123456789abcdefghnqr";
 
-/// The class of key characters above `c`.
-fn above(c: char) -> String {
-    let more: String = KEY_CHARS.chars().filter(|&d| d > c).collect();
-    format!("[{more}]")
-}
+/// A rank key's width: the score's digits and a name of five.
+const KEY_WIDTH: usize = SCORE_DIGITS + 5;
 
 impl RankLate {
     fn bad(&self, message: String) -> RefError {
@@ -206,34 +206,61 @@ impl RankLate {
         }
     }
 
-    /// The pairing pass: adjacent pool lines (`` `p ``), other lines
-    /// between them skipped; the greater key loses its `p`.
-    fn pass() -> Rewrite {
+    /// One pass of the tournament: adjacent pool lines (`` `p ``, other
+    /// lines between them skipped) paired, the greater key losing its
+    /// `p`. Five rewrites, none with a back-reference: the two keys
+    /// (of [`KEY_WIDTH`]) interleaved beside the first (`` `pA|a0b0a1b1.. ``),
+    /// compared there by their first unequal pair (`<` or `>`), the mark
+    /// applied.
+    fn pass() -> Vec<Rewrite> {
         let skip = r"(?:\n`[^p][^\n]*)*";
-        let mut lower = String::new();
-        let mut template = Template::new().text("\n`").group(1).group(2);
-        let mut group = 3;
-        let mut ys = Vec::new();
-        for c in KEY_CHARS.chars().filter(|&c| c != 'r') {
-            if !lower.is_empty() {
-                lower.push('|');
-            }
-            let lit = if c == ' ' { " ".to_string() } else { c.to_string() };
-            lower.push_str(&format!(r"({lit})([^\n]*{skip}\n`)p\2({})", above(c)));
-            template = template.group(group).group(group + 1);
-            ys.push(group + 2);
-            group += 3;
+        let char = format!("([{KEY_CHARS}])");
+        let key = char.repeat(KEY_WIDTH);
+        let mut template = Template::new().text("\n`p");
+        for i in 1..=KEY_WIDTH {
+            template = template.group(i);
         }
-        template = template.group(2);
-        for y in ys {
-            template = template.group(y);
+        template = template.text("|");
+        for i in 1..=KEY_WIDTH {
+            template = template.group(i).group(KEY_WIDTH + 1 + i);
         }
-        template = template.group(group).group(group + 1);
-        Rewrite::new(
-            format!(r"\n`(p)([0-9a-hnqr]*)(?:{lower})|\n`p([^\n]*{skip})(\n`p)"),
+        template = template.group(KEY_WIDTH + 1);
+        for i in 1..=KEY_WIDTH {
+            template = template.group(KEY_WIDTH + 1 + i);
+        }
+        let pair = local(
+            format!(r"\n`p{key}([^\n]*{skip}\n`p){key}"),
             template,
-        )
-        .with_scope(Scope::ActiveThread)
+        );
+        let chars: Vec<char> = KEY_CHARS.chars().collect();
+        let same: Vec<String> = chars.iter().map(|c| format!("{c}{c}")).collect();
+        let mut below = Vec::new();
+        for (i, x) in chars.iter().enumerate() {
+            for y in &chars[i + 1..] {
+                below.push(format!("{x}{y}"));
+            }
+        }
+        let lower = local(
+            format!(
+                r"\n`p([^|\n]*)\|(?:{})*(?:{})[^ \n]*",
+                same.join("|"),
+                below.join("|")
+            ),
+            Template::new().text("\n`p").group(1).text("<"),
+        );
+        let higher = local(
+            r"\n`p([^|\n]*)\|[^ \n]*".into(),
+            Template::new().text("\n`p").group(1).text(">"),
+        );
+        let second_loses = local(
+            format!(r"\n`p([^<>\n ]*)<([^\n]*{skip}\n`)p"),
+            Template::new().text("\n`p").group(1).group(2),
+        );
+        let first_loses = local(
+            r"\n`p([^<>\n ]*)>".into(),
+            Template::new().text("\n`").group(1),
+        );
+        vec![pair, lower, higher, second_loses, first_loses]
     }
 }
 
@@ -281,15 +308,25 @@ impl Special for RankLate {
         // Entries become lines `` `KEY captured board ``, out of the pool.
         for digits in 1..=SCORE_DIGITS {
             let pad = "0".repeat(SCORE_DIGITS - digits);
+            let start = format!(r"\n~([0-9]{{{digits}}}) ([a-h][1-8][a-h][1-8]");
             out.push(local(
-                format!(r"\n~([0-9]{{{digits}}}) ([a-h][1-8][a-h][1-8][bnqr]? [^ \n] [^ \n] /)"),
-                Template::new().text(&format!("\n`{pad}")).group(1).group(2),
+                format!(r"{start}[bnqr])( [^ \n] [^ \n] /)"),
+                Template::new().text(&format!("\n`{pad}")).group(1).group(2).group(3),
+            ));
+            out.push(local(
+                format!(r"{start})( [^ \n] [^ \n] /)"),
+                Template::new()
+                    .text(&format!("\n`{pad}"))
+                    .group(1)
+                    .group(2)
+                    .text("-")
+                    .group(3),
             ));
         }
         for round in 0..self.keep {
             out.push(local(r"\n`([0-9])".into(), Template::new().text("\n`p").group(1)));
             for _ in 0..crate::search::reduce::PASSES {
-                out.push(RankLate::pass());
+                out.extend(RankLate::pass());
             }
             let mark = if round == 0 { "\n`@" } else { "\n`=" };
             out.push(local(r"\n`p".into(), Template::new().text(mark)));
@@ -305,12 +342,12 @@ impl Special for RankLate {
         ));
         out.push(local(r"\n`[0-9][^\n]*".into(), Template::new()));
         out.push(local(
-            r"\n`=[0-9]{5}([^ \n]+)[^\n]*".into(),
+            r"\n`=[0-9]{5}([a-h][1-8][a-h][1-8][bnqr]?)[^\n]*".into(),
             Template::new().text("\n`=").group(1),
         ));
         // The best's board and name on top, then the list's line.
         out.push(local(
-            r"(\n#stack:)((?:\n`=[^\n]*)*)\n`@[0-9]{5}([^ \n]+) [^ \n]+ [^ \n]+ ([^\n]*)".into(),
+            r"(\n#stack:)((?:\n`=[^\n]*)*)\n`@[0-9]{5}([a-h][1-8][a-h][1-8][bnqr]?)-? [^ \n]+ [^ \n]+ ([^\n]*)".into(),
             Template::new()
                 .group(1)
                 .text("\n")
@@ -531,3 +568,6 @@ mod tests {
         assert!(out.threads.last().expect("paused").stack.is_empty());
     }
 }
+
+
+
