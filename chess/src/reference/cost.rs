@@ -47,25 +47,39 @@ pub enum Kind {
     Look,
     /// One ply of the plan: the rewrites that run whatever the threads.
     Ply,
+    /// A look's thread ranked for late-move pruning (`search::late`): its
+    /// entry, joined into its node's thread, through the ranking's rounds
+    /// (no thread is made; not counted by ply).
+    Rank,
 }
 
 impl Kind {
     /// Every kind, in [`BYTES_PER`]'s order.
-    pub const ALL: [Kind; 3] = [Kind::Made, Kind::Look, Kind::Ply];
+    pub const ALL: [Kind; 4] = [Kind::Made, Kind::Look, Kind::Ply, Kind::Rank];
 
     fn index(self) -> usize {
         match self {
             Kind::Made => 0,
             Kind::Look => 1,
             Kind::Ply => 2,
+            Kind::Rank => 3,
         }
     }
 }
 
 /// The scanned bytes of one thread (or ply) of each kind, in
 /// [`Kind::ALL`]'s order: fitted as the module doc says (2026-12-08, the
-/// regex program of this commit's parent).
-pub const BYTES_PER: [u64; 3] = [43_800, 122_700, 1_040_600];
+/// regex program of this commit's parent); [`Kind::Rank`]'s on the bench
+/// positions at depth 5 with `lmp:8` against the same without the rule,
+/// the other prices kept (`bench --cost-model --late-moves 8`).
+pub const BYTES_PER: [u64; 4] = [43_800, 122_700, 1_040_600, RANK_BYTES];
+
+/// [`Kind::Rank`]'s price (see [`BYTES_PER`]): the geometric mean of
+/// measured over modeled work on the bench at depth 5 with `lmp:8` made
+/// that of the same without the rule (1.20; 1.32 uncharged), its range
+/// 0.59 to 2.42 (2026-12-07, loaded machine; scanned bytes do not
+/// depend on the load).
+const RANK_BYTES: u64 = 16_500;
 
 /// How far the model may be off: on every bench position at depths 2 to
 /// 5, the regex program's measured work divided by the model's lies
@@ -102,7 +116,7 @@ pub struct OverBudget {
 /// and the budget it may spend.
 #[derive(Debug, Clone, Default)]
 pub struct Meter {
-    counts: [u64; 3],
+    counts: [u64; 4],
     /// Threads made at each ply (index: ply; the root is ply 0).
     by_ply: Vec<u64>,
     budget: Option<u64>,
@@ -131,7 +145,7 @@ impl Meter {
     pub fn charge(&mut self, kind: Kind, ply: u32, n: usize) -> Result<(), OverBudget> {
         let n = n as u64;
         self.counts[kind.index()] += n;
-        if kind != Kind::Ply {
+        if kind != Kind::Ply && kind != Kind::Rank {
             let ply = ply as usize;
             if self.by_ply.len() <= ply {
                 self.by_ply.resize(ply + 1, 0);

@@ -30,12 +30,12 @@ use regex_vm::state::Thread;
 use regex_vm::{Rewrite, Scope, Template};
 
 use crate::board::BOARD_VAR;
+use crate::eval::DELTA_VAR;
 use crate::movegen::MOVE_VAR;
 use crate::rules::specials::{CAPTURED, CHECK_VAR, PIECE};
 use crate::search::hint;
 use crate::search::vars::{PROBE_MOVE, ROOT_BOUND};
 use crate::search::KeepOnly;
-use crate::eval::DELTA_VAR;
 
 /// A probed node's list of the candidates it searches (besides those
 /// giving check): ` name name .. ` (each name after a space, one more
@@ -228,10 +228,7 @@ impl RankLate {
         for i in 1..=KEY_WIDTH {
             template = template.group(KEY_WIDTH + 1 + i);
         }
-        let pair = local(
-            format!(r"\n`p{key}([^\n]*{skip}\n`p){key}"),
-            template,
-        );
+        let pair = local(format!(r"\n`p{key}([^\n]*{skip}\n`p){key}"), template);
         let chars: Vec<char> = KEY_CHARS.chars().collect();
         let same: Vec<String> = chars.iter().map(|c| format!("{c}{c}")).collect();
         let mut below = Vec::new();
@@ -311,7 +308,11 @@ impl Special for RankLate {
             let start = format!(r"\n~([0-9]{{{digits}}}) ([a-h][1-8][a-h][1-8]");
             out.push(local(
                 format!(r"{start}[bnqr])( [^ \n] [^ \n] /)"),
-                Template::new().text(&format!("\n`{pad}")).group(1).group(2).group(3),
+                Template::new()
+                    .text(&format!("\n`{pad}"))
+                    .group(1)
+                    .group(2)
+                    .group(3),
             ));
             out.push(local(
                 format!(r"{start})( [^ \n] [^ \n] /)"),
@@ -324,7 +325,10 @@ impl Special for RankLate {
             ));
         }
         for round in 0..self.keep {
-            out.push(local(r"\n`([0-9])".into(), Template::new().text("\n`p").group(1)));
+            out.push(local(
+                r"\n`([0-9])".into(),
+                Template::new().text("\n`p").group(1),
+            ));
             for _ in 0..crate::search::reduce::PASSES {
                 out.extend(RankLate::pass());
             }
@@ -390,8 +394,8 @@ impl Special for InLateList {
                 message: "the move or the list is not set".into(),
             });
         };
-        let found =
-            list == ALL || (!mv.is_empty() && !mv.contains(' ') && list.contains(&format!(" {mv} ")));
+        let found = list == ALL
+            || (!mv.is_empty() && !mv.contains(' ') && list.contains(&format!(" {mv} ")));
         t.stack.insert(0, if found { "T" } else { "F" }.to_string());
         Ok(vec![t])
     }
@@ -409,7 +413,10 @@ impl Special for InLateList {
                 format!(r"%%\n#stack:\n([^%]*?#{mv}:([^\n%]+)\n[^%]*?#{lk}:[^\n%]* \2 )"),
                 yes(),
             ),
-            local(r"%%\n#stack:\n".into(), Template::new().text("%%\n#stack:\nF\n")),
+            local(
+                r"%%\n#stack:\n".into(),
+                Template::new().text("%%\n#stack:\nF\n"),
+            ),
             local(r"%`\n".into(), Template::new().text("%%\n")),
         ]
     }
@@ -459,7 +466,8 @@ mod tests {
         t.tag = tag.map(|n| Tag::new(n).expect("a tag"));
         t.stack = stack;
         for (n, v) in vars {
-            t.vars.push((VarName::new(n).expect("a name"), v.to_string()));
+            t.vars
+                .push((VarName::new(n).expect("a name"), v.to_string()));
         }
         t
     }
@@ -552,10 +560,18 @@ mod tests {
         ];
         let mut threads = Vec::new();
         for (list, mv, _) in cases {
-            threads.push(thread(vec!["7".into()], &[(LATE_LIST, list), (MOVE_VAR, mv)], None));
+            threads.push(thread(
+                vec!["7".into()],
+                &[(LATE_LIST, list), (MOVE_VAR, mv)],
+                None,
+            ));
             threads.push(thread(vec![], &[(MOVE_VAR, mv), (LATE_LIST, list)], None));
         }
-        threads.push(thread(vec![], &[(MOVE_VAR, "e2e4"), (LATE_LIST, " e2e4 ")], Some("W")));
+        threads.push(thread(
+            vec![],
+            &[(MOVE_VAR, "e2e4"), (LATE_LIST, " e2e4 ")],
+            Some("W"),
+        ));
         let state = State {
             prefix: String::new(),
             threads,
@@ -568,6 +584,3 @@ mod tests {
         assert!(out.threads.last().expect("paused").stack.is_empty());
     }
 }
-
-
-

@@ -233,7 +233,10 @@ fn look(
         hint::keep_only_hint(m);
     }
     if let Some(keep) = late {
-        debug_assert!(!two_runs && !refutation, "late-move pruning is below the root");
+        debug_assert!(
+            !two_runs && !refutation,
+            "late-move pruning is below the root"
+        );
         late::rank(m, keep);
         return;
     }
