@@ -326,37 +326,53 @@ static REPLY_LATE: Mutex<Vec<(Depth, u32, &'static Pass)>> = Mutex::new(Vec::new
 
 /// The reply program searching `depth` plies with late-move pruning
 /// keeping `late` best-looking candidates at its probed nodes, built and
-/// compiled on first use; `None`: [`reply_pass`].
+/// compiled on first use; [`reply_pass`] for `None` and where the depth
+/// has no probed node (`search::late_acts`: depths 2 and 3), whose
+/// program is the same.
 ///
 /// # Errors
 ///
 /// As [`reply_pass`].
 pub fn reply_pass_late(depth: Depth, late: Option<u32>) -> Result<&'static Pass, Error> {
-    let Some(keep) = late else {
+    let Some(keep) = late.filter(|_| search::late_acts(depth)) else {
         return reply_pass(depth);
     };
+    let found = || {
+        let built = REPLY_LATE.lock().unwrap_or_else(PoisonError::into_inner);
+        built
+            .iter()
+            .find(|(d, k, _)| *d == depth && *k == keep)
+            .map(|&(_, _, pass)| pass)
+    };
+    if let Some(pass) = found() {
+        return Ok(pass);
+    }
+    // Built without the lock, so that a search asking for another depth
+    // does not wait for this one; a second build of the same is dropped.
+    let assemble = |e: BuildError| Error::Assemble(Arc::new(e));
+    let program = search::reply_program_late(depth, late).map_err(|e| assemble(e.into()))?;
+    let executor = Executor::new(&program, config_for(depth)).map_err(|e| assemble(e.into()))?;
     let mut built = REPLY_LATE.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(&(_, _, pass)) = built.iter().find(|(d, k, _)| *d == depth && *k == keep) {
         return Ok(pass);
     }
-    let assemble = |e: BuildError| Error::Assemble(Arc::new(e));
-    let program = search::reply_program_late(depth, late).map_err(|e| assemble(e.into()))?;
-    let executor = Executor::new(&program, config_for(depth)).map_err(|e| assemble(e.into()))?;
     let pass: &'static Pass = Box::leak(Box::new(Pass { program, executor }));
     built.push((depth, keep, pass));
     Ok(pass)
 }
 
 /// Whether the reply program of `depth` with late-move pruning `late` is
-/// built ([`reply_pass_built`] for `None`): `false` while any is being
-/// built.
+/// built ([`reply_pass_built`] for `None`, or where the rule has nothing
+/// to act on).
 pub fn reply_pass_built_late(depth: Depth, late: Option<u32>) -> bool {
-    let Some(keep) = late else {
+    let Some(keep) = late.filter(|_| search::late_acts(depth)) else {
         return reply_pass_built(depth).is_some();
     };
     REPLY_LATE
-        .try_lock()
-        .is_ok_and(|built| built.iter().any(|(d, k, _)| *d == depth && *k == keep))
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .iter()
+        .any(|(d, k, _)| *d == depth && *k == keep)
 }
 
 /// Builds the reply programs (`turn`: the turn programs) of `depths`, on

@@ -83,6 +83,14 @@ pub fn search_onto_stack_late(m: &mut Machine, us: Color, depth: Depth, late: Op
     search_onto_stack_with(m, us, depth, RootCut::On, late);
 }
 
+/// Whether late-move pruning acts at `depth`: where its plan has a probed
+/// node below the root (depths 4 to 6); elsewhere the program with it is
+/// the program without it.
+pub fn late_acts(depth: Depth) -> bool {
+    let plan = NodePlan::of(depth, RootCut::On).with_late(Some(1));
+    (1..=plan.len()).any(|ply| At::new(plan, ply).late().is_some())
+}
+
 /// [`search_onto_stack`], with the root cut `cut` and late-move pruning
 /// `late`.
 fn search_onto_stack_with(

@@ -149,6 +149,11 @@ impl NodePlan {
         self.len as u32 + 1
     }
 
+    /// Its nodes: the plies that have one (the last covers two plies).
+    pub(crate) fn len(self) -> u32 {
+        self.len as u32
+    }
+
     /// The kind of the node at `ply` (1 the root).
     ///
     /// # Panics
@@ -205,8 +210,11 @@ impl At {
         At { plan, ply: 1 }
     }
 
-    /// The node at `ply` of `plan` (tests search one node alone).
-    #[cfg(test)]
+    /// The node at `ply` of `plan`.
+    ///
+    /// # Panics
+    ///
+    /// Past the plan's last node.
     pub(crate) fn new(plan: NodePlan, ply: u32) -> At {
         plan.kind(ply);
         At { plan, ply }
@@ -348,6 +356,33 @@ mod tests {
             let off = NodePlan::of(depth, RootCut::Off);
             assert_eq!(on.rest(), off.rest(), "{depth}");
             assert_eq!(on.guards_root(), off.guards_root(), "{depth}");
+        }
+    }
+
+    /// Late-move pruning acts at the probed nodes below the root and
+    /// nowhere else, only where the plan has it, survives `rest`, and
+    /// turns off the root's refutation probe.
+    #[test]
+    fn late_moves_act_at_the_probed_nodes_below_the_root() {
+        for depth in Depth::all() {
+            let off = NodePlan::of(depth, RootCut::On);
+            let on = off.with_late(Some(3));
+            for ply in 1..=on.len() {
+                let at = At::new(on, ply);
+                assert_eq!(at.late().is_some(), at.probed().is_some(), "{depth} {ply}");
+                assert_eq!(at.late().is_some(), at.late() == Some(3));
+                assert!(!(at.is_root() && at.late().is_some()));
+                assert_eq!(At::new(off, ply).late(), None);
+            }
+            if on.len() > 1 {
+                assert_eq!(on.rest(), off.rest().with_late(Some(3)));
+            }
+            assert!(!on.root_probe_names_refutation());
+            assert_eq!(
+                crate::search::late_acts(depth),
+                depth.plies() >= 4,
+                "{depth}"
+            );
         }
     }
 

@@ -868,6 +868,20 @@ mod tests {
         );
         let out = lines(&mut s, "setoption name Hash value 16");
         assert!(out[0].contains("no option named \"Hash\""), "{out:?}");
+        // LateMoves: 0 is off; past the most, or not a number, refused
+        // (a value from 1 builds the ladder's programs with the rule).
+        let late = "option name LateMoves type spin default 0 min 0 max 64";
+        assert!(lines(&mut Session::new(), "uci").contains(&late.to_string()));
+        assert!(lines(&mut s, "setoption name LateMoves value 0").is_empty());
+        assert_eq!(s.late, None);
+        for bad in ["65", "x", "-1"] {
+            let out = lines(&mut s, &format!("setoption name LateMoves value {bad}"));
+            assert!(
+                out[0].contains("LateMoves") && out[0].contains("refused"),
+                "{out:?}"
+            );
+            assert_eq!(s.late, None);
+        }
     }
 
     #[test]
