@@ -42,6 +42,7 @@
 #![forbid(unsafe_code)]
 
 mod board;
+pub mod book;
 mod eval;
 mod game;
 pub mod games;
@@ -66,6 +67,7 @@ use regex_vm::{CompileError, Config, ExecError, Executor, Program, Stats, Stop};
 use search::deepen::{self, Climb, Limits, Rung};
 
 pub use codec::FenError;
+pub use search::UseBook;
 pub use vocabulary::{Depth, DepthError, EVEN, MATE};
 
 /// Failures of the library's entry points.
@@ -281,6 +283,10 @@ type Cache = [OnceLock<Result<Pass, Arc<BuildError>>>; DEPTHS];
 static REPLY: Cache = [const { OnceLock::new() }; DEPTHS];
 /// The turn programs and their executors, one per depth, built once.
 static TURN: Cache = [const { OnceLock::new() }; DEPTHS];
+/// The reply programs with the book's stage first ([`book`]).
+static REPLY_BOOK: Cache = [const { OnceLock::new() }; DEPTHS];
+/// The turn programs with the book's stage first.
+static TURN_BOOK: Cache = [const { OnceLock::new() }; DEPTHS];
 
 /// The executor settings for a search of `depth` plies: deeper searches
 /// hold more threads at once (see `bench --depth`), so their state cap is
@@ -319,6 +325,21 @@ pub fn reply_pass(depth: Depth) -> Result<&'static Pass, Error> {
     cached(&REPLY, depth, search::reply_program)
 }
 
+/// The reply program searching `depth` plies after the book's stage
+/// `book` (with [`UseBook::Off`], [`reply_pass`]).
+///
+/// # Errors
+///
+/// As [`reply_pass`].
+pub fn reply_pass_with(depth: Depth, book: UseBook) -> Result<&'static Pass, Error> {
+    match book {
+        UseBook::Off => reply_pass(depth),
+        UseBook::On => cached(&REPLY_BOOK, depth, |d| {
+            search::reply_program_with(d, UseBook::On)
+        }),
+    }
+}
+
 /// Builds the reply programs (`turn`: the turn programs) of `depths`, on
 /// as many threads as the machine has cores, each taking the next depth
 /// of the list (so the first ones are ready first), so that a game on a
@@ -328,15 +349,24 @@ pub fn reply_pass(depth: Depth) -> Result<&'static Pass, Error> {
 ///
 /// The first failure, as [`reply_pass`] / [`turn_pass`] give it.
 pub fn build_passes(depths: &[Depth], turn: bool) -> Result<(), Error> {
+    build_passes_with(depths, turn, UseBook::Off)
+}
+
+/// [`build_passes`] of the programs with the book's stage `book`.
+///
+/// # Errors
+///
+/// As [`build_passes`].
+pub fn build_passes_with(depths: &[Depth], turn: bool, book: UseBook) -> Result<(), Error> {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let workers = std::thread::available_parallelism()
         .map_or(1, std::num::NonZeroUsize::get)
         .min(depths.len());
     let build = |d: Depth| {
         if turn {
-            turn_pass(d).map(|_| ())
+            turn_pass_with(d, book).map(|_| ())
         } else {
-            reply_pass(d).map(|_| ())
+            reply_pass_with(d, book).map(|_| ())
         }
     };
     let take = || depths.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
@@ -363,7 +393,16 @@ pub fn build_passes(depths: &[Depth], turn: bool) -> Result<(), Error> {
 /// (`None` while it is being built or before: a move on a clock does not
 /// wait for it).
 pub fn reply_pass_built(depth: Depth) -> Option<&'static Pass> {
-    REPLY[depth.index()]
+    reply_pass_built_with(depth, UseBook::Off)
+}
+
+/// [`reply_pass_built`] for the programs with the book's stage `book`.
+pub fn reply_pass_built_with(depth: Depth, book: UseBook) -> Option<&'static Pass> {
+    let cache = match book {
+        UseBook::Off => &REPLY,
+        UseBook::On => &REPLY_BOOK,
+    };
+    cache[depth.index()]
         .get()
         .and_then(|built| built.as_ref().ok())
 }
@@ -398,6 +437,21 @@ pub struct Searched {
 /// not a side and 64 squares; the others for failures of the VM.
 pub fn search(fen: &str, history: &[String], depth: Depth) -> Result<Searched, Error> {
     search_with(fen, history, depth, reply_pass)
+}
+
+/// [`search`] by the reply programs with the book's stage `book`: a book
+/// position answers the book's move and score at any depth.
+///
+/// # Errors
+///
+/// As [`search`].
+pub fn search_book(
+    fen: &str,
+    history: &[String],
+    depth: Depth,
+    book: UseBook,
+) -> Result<Searched, Error> {
+    search_with(fen, history, depth, |d| reply_pass_with(d, book))
 }
 
 /// As [`search`], with `probe` (a move's name, `e2e4`) as the root's
@@ -477,8 +531,9 @@ pub type Thought = Climb<Option<(String, u32)>>;
 /// as its root's probe hint ([`search_hinted`]).
 /// The first rung always finishes (each rung's program is built on first
 /// use, see [`reply_pass_built`] to leave out those not built). A mate
-/// with the first move, or a position with a single legal move, ends the
-/// climb. `on_rung` hears of each finished
+/// with the first move, a position with a single legal move, or (with
+/// `limits.book` on) a book position, whose every rung answers from the
+/// book, ends the climb. `on_rung` hears of each finished
 /// rung as it finishes. `history` as for [`search`].
 ///
 /// # Errors
@@ -492,6 +547,10 @@ pub fn think(
     on_rung: impl FnMut(&Rung<Option<(String, u32)>>),
 ) -> Result<Thought, Error> {
     let single = legal_move_count(fen)? <= 1;
+    // A book position: every rung's program answers from the book (the
+    // search skipped), so the first rung's answer is the climb's.
+    let in_book =
+        limits.book == UseBook::On && book::book().probe(&codec::parse_fen(fen)?).is_some();
     // Each rung's root searches the rung below's answer beside its own
     // probe (`search::hint`): the same answer, sooner.
     let mut hint = String::new();
@@ -499,7 +558,7 @@ pub fn think(
         limits,
         |depth, stop| {
             let start = start_state(fen, history, &hint)?;
-            let found = search_once(reply_pass(depth)?, &start, stop)?;
+            let found = search_once(reply_pass_with(depth, limits.book)?, &start, stop)?;
             if let Some(line) = found
                 .0
                 .as_ref()
@@ -509,7 +568,7 @@ pub fn think(
             }
             Ok(found)
         },
-        |best| single || deepen::mates_at_once(best),
+        |best| single || in_book || deepen::mates_at_once(best),
         on_rung,
     )
 }
@@ -587,6 +646,21 @@ pub fn turn_pass(depth: Depth) -> Result<&'static Pass, Error> {
     cached(&TURN, depth, turn::turn_program)
 }
 
+/// The turn program after the book's stage `book` (with
+/// [`UseBook::Off`], [`turn_pass`]).
+///
+/// # Errors
+///
+/// As [`turn_pass`].
+pub fn turn_pass_with(depth: Depth, book: UseBook) -> Result<&'static Pass, Error> {
+    match book {
+        UseBook::Off => turn_pass(depth),
+        UseBook::On => cached(&TURN_BOOK, depth, |d| {
+            turn::turn_program_with(d, UseBook::On)
+        }),
+    }
+}
+
 /// Plays one turn: appends `line` and a newline to the screen in `state`
 /// (nothing when `None`: an empty state boots, an engine to move moves) and
 /// runs the turn program once, the engine searching `depth` plies; a turn
@@ -598,6 +672,20 @@ pub fn turn_pass(depth: Depth) -> Result<&'static Pass, Error> {
 ///
 /// [`Error::Exec`] if the VM stops, `state` then as the VM left it.
 pub fn play_turn(state: &mut String, line: Option<&str>, depth: Depth) -> Result<Stats, Error> {
+    play_turn_with(state, line, depth, UseBook::Off)
+}
+
+/// [`play_turn`] by the turn programs with the book's stage `book`.
+///
+/// # Errors
+///
+/// As [`play_turn`].
+pub fn play_turn_with(
+    state: &mut String,
+    line: Option<&str>,
+    depth: Depth,
+    book: UseBook,
+) -> Result<Stats, Error> {
     if let Some(line) = line {
         state.push_str(line);
         state.push('\n');
@@ -606,7 +694,7 @@ pub fn play_turn(state: &mut String, line: Option<&str>, depth: Depth) -> Result
     let input = state.clone();
     let (stats, _) = shallower_on_overflow(depth, |d| {
         state.clone_from(&input);
-        Ok(turn_pass(d)?.executor.run(state)?)
+        Ok(turn_pass_with(d, book)?.executor.run(state)?)
     })?;
     Ok(stats)
 }
@@ -644,7 +732,9 @@ pub fn play_turn_within(
         limits,
         |depth, stop| {
             let mut out = format!("{hint}{input}");
-            let run = turn_pass(depth)?.executor.run_until(&mut out, stop);
+            let run = turn_pass_with(depth, limits.book)?
+                .executor
+                .run_until(&mut out, stop);
             // The first rung's failure leaves the state as the VM left it.
             if first || run.is_ok() {
                 state.clone_from(&out);

@@ -39,6 +39,7 @@ use std::time::{Duration, Instant};
 use regex_vm::{ExecError, Stats, Stop, StopReason, Time};
 
 use crate::search::clock::Budget;
+use crate::search::UseBook;
 use crate::vocabulary::{mate_at, Depth};
 use crate::Error;
 
@@ -125,6 +126,9 @@ pub struct Limits {
     /// Where the move's time is read (the system's clock; in tests, a
     /// clock that moves only when read: see [`Time`]).
     pub time: Time,
+    /// Whether each rung's program answers from the book first
+    /// (`chess::book`); off by default.
+    pub book: UseBook,
 }
 
 /// Every rung's program counts as built: each is built on first use, and
@@ -143,6 +147,7 @@ impl Limits {
             rungs: rungs_to(top),
             built: every_program,
             time: Time::System,
+            book: UseBook::Off,
         }
     }
 

@@ -62,6 +62,8 @@ use shakmaty::Color;
 
 use crate::board::codec::{POSITION_VARS, TURN_VAR};
 use crate::board::BOARD_VAR;
+use crate::book::answer_or_search;
+pub use crate::book::UseBook;
 use crate::movegen::{moves_to_count_of, MOVE_VAR};
 use crate::rules::specials::Mover;
 use crate::vocabulary::{Depth, BEST, SCORE};
@@ -74,6 +76,15 @@ use vars::{HINT_MOVE, HISTORY};
 /// otherwise.
 pub fn search_onto_stack(m: &mut Machine, us: Color, depth: Depth) {
     search_onto_stack_cut(m, us, depth, RootCut::On);
+}
+
+/// [`search_onto_stack`] after the book's stage (`book`): with
+/// [`UseBook::On`], a book position gets the book's answer on its stack
+/// instead of the search's.
+pub fn search_onto_stack_with(m: &mut Machine, us: Color, depth: Depth, book: UseBook) {
+    answer_or_search(m, us, book, |m| {
+        search_onto_stack_cut(m, us, depth, RootCut::On);
+    });
 }
 
 /// [`search_onto_stack`], with the root cut `cut`.
@@ -219,18 +230,32 @@ impl Special for KeepOnly {
 /// plies, and stores the result in `em` and `v` (both empty when there is
 /// no legal move).
 pub fn reply_dsl(m: &mut Machine, depth: Depth) {
-    reply_dsl_cut(m, depth, RootCut::On);
+    reply_dsl_cut(m, depth, RootCut::On, UseBook::Off);
 }
 
-/// [`reply_dsl`], with the root cut `cut`.
-fn reply_dsl_cut(m: &mut Machine, depth: Depth, cut: RootCut) {
+/// [`reply_dsl`] after the book's stage `book` (see
+/// [`search_onto_stack_with`]).
+pub fn reply_dsl_with(m: &mut Machine, depth: Depth, book: UseBook) {
+    reply_dsl_cut(m, depth, RootCut::On, book);
+}
+
+/// [`reply_dsl`], with the root cut `cut` and the book's stage `book`.
+fn reply_dsl_cut(m: &mut Machine, depth: Depth, cut: RootCut, book: UseBook) {
     m.assume_set(&POSITION_VARS);
     m.special(Arc::new(repetition::LoadHistory), &[], &[]);
     m.special(Arc::new(hint::LoadHint), &[], &[]);
     m.if_else(
         m.get(TURN_VAR).eq("w"),
-        |m| search_onto_stack_cut(m, Color::White, depth, cut),
-        |m| search_onto_stack_cut(m, Color::Black, depth, cut),
+        |m| {
+            answer_or_search(m, Color::White, book, |m| {
+                search_onto_stack_cut(m, Color::White, depth, cut);
+            });
+        },
+        |m| {
+            answer_or_search(m, Color::Black, book, |m| {
+                search_onto_stack_cut(m, Color::Black, depth, cut);
+            });
+        },
     );
     m.delete(HISTORY);
     m.delete(HINT_MOVE);
@@ -259,6 +284,16 @@ pub fn reply_program(depth: Depth) -> Result<Program, AsmError> {
     reply_program_cut(depth, RootCut::On)
 }
 
+/// The reply program searching `depth` plies after the book's stage
+/// `book` (with [`UseBook::Off`], [`reply_program`]).
+///
+/// # Errors
+///
+/// As [`reply_program`].
+pub fn reply_program_with(depth: Depth, book: UseBook) -> Result<Program, AsmError> {
+    regex_asm::assemble(|m| reply_dsl_cut(m, depth, RootCut::On, book))
+}
+
 /// The reply program searching `depth` plies with the root cut `cut`
 /// (`reply_program`'s is `On`).
 ///
@@ -266,5 +301,5 @@ pub fn reply_program(depth: Depth) -> Result<Program, AsmError> {
 ///
 /// As [`reply_program`].
 pub fn reply_program_cut(depth: Depth, cut: RootCut) -> Result<Program, AsmError> {
-    regex_asm::assemble(|m| reply_dsl_cut(m, depth, cut))
+    regex_asm::assemble(|m| reply_dsl_cut(m, depth, cut, UseBook::Off))
 }
