@@ -61,13 +61,14 @@ struct OurMove {
 fn engine_move(
     fen: &str,
     history: &[String],
-    depth: chess::Depth,
+    settings: &Settings,
     clock: Option<&chess::search::clock::Clock>,
     start: Instant,
 ) -> Result<OurMove> {
+    let (depth, book) = (settings.depth, settings.book);
     let context = || format!("our engine on {}", quote(fen));
     let Some(clock) = clock else {
-        let searched = chess::search(fen, history, depth).with_context(context)?;
+        let searched = chess::search_book(fen, history, depth, book).with_context(context)?;
         return Ok(OurMove {
             best: searched.best,
             depth: searched.depth,
@@ -77,6 +78,7 @@ fn engine_move(
     let limits = chess::search::deepen::Limits {
         start,
         budget: chess::search::clock::budget(clock),
+        book,
         ..chess::search::deepen::Limits::to_depth(depth)
     };
     let thought = chess::think(fen, history, &limits, |_| {}).with_context(context)?;
@@ -277,7 +279,7 @@ fn our_move(
 ) -> Result<(String, String, Duration)> {
     let (m, plies, modeled) = match settings.native {
         None => {
-            let our = engine_move(fen, history, settings.depth, clock.as_ref(), start)?;
+            let our = engine_move(fen, history, settings, clock.as_ref(), start)?;
             if clock.is_some() {
                 tally.times.climb(our.unfinished);
             }
@@ -350,7 +352,31 @@ fn native_thought(
     clock: Option<chess::search::clock::Clock>,
     start: Instant,
 ) -> Thought {
-    let Native { leaves, select } = native;
+    let Native {
+        leaves,
+        select,
+        book,
+    } = native;
+    let budget = clock.as_ref().and_then(chess::search::clock::budget);
+    if let Some((mv, score)) = book.then(|| chess::book::book().probe(pos)).flatten() {
+        // As the regex program with the book: the first rung answers the
+        // book's move, its search skipped (`chess::think`).
+        return Thought {
+            best: Some((mv.to_string(), score)),
+            // No ply searched: `depth reached: 0` counts the book's moves.
+            plies: 0,
+            took: if settings.regex_time {
+                chess::reference::cost::time_of(chess::reference::cost::BOOK_HIT_BYTES)
+            } else {
+                start.elapsed()
+            },
+            climbed: if settings.regex_time {
+                budget.map(|_| None)
+            } else {
+                None
+            },
+        };
+    }
     if !settings.regex_time {
         let best = if select.is_none() {
             native_move(pos, history, settings.plan, leaves)
@@ -374,7 +400,6 @@ fn native_thought(
             climbed: None,
         };
     }
-    let budget = clock.as_ref().and_then(chess::search::clock::budget);
     let rungs = chess::reference::clocked::rungs_to(settings.plan);
     let climbed = chess::reference::clocked::climb_selective(
         pos,

@@ -42,6 +42,8 @@ pub(super) struct Settings {
     /// The native reference thinks and is timed at the regex program's
     /// modeled time (`--regex-time`).
     pub(super) regex_time: bool,
+    /// Our engine answers from the opening book first (`--book`).
+    pub(super) book: chess::UseBook,
 }
 
 impl Settings {
@@ -90,15 +92,21 @@ impl Settings {
                 "black" => Some(Color::Black),
                 other => bail!("--ours {}: use both, white or black", quote(other)),
             },
-            native: Native::of(&args.native, &args.select, "--native", "--select")?,
+            native: Native::of(&args.native, &args.select, "--native", "--select")?
+                .map(|n| n.with_book(args.book)),
             versus: Native::of(
                 &args.versus_native,
                 &args.versus_select,
                 "--versus-native",
                 "--versus-select",
-            )?,
+            )?
+            .map(|n| n.with_book(args.versus_book)),
+            book: crate::use_book(args.book),
             regex_time: args.regex_time,
         };
+        if args.versus_book && args.versus_native.is_none() {
+            bail!("--versus-book gives the native opponent (--versus-native) the book; a UCI opponent has its own");
+        }
         match (&args.opponent, settings.versus) {
             (Some(_), Some(_)) => bail!(
                 "--opponent and --versus-native both name the opponent: give one"
@@ -171,7 +179,7 @@ impl Settings {
         }
         if self.versus == Some(ours) {
             bail!(
-                "--native {} --versus-native {}: the same search on both sides (every pair would score 1 point); give the sides different leaves or rules (--select, --versus-select)",
+                "--native {} --versus-native {}: the same search on both sides (every pair would score 1 point); give the sides different leaves, rules or books (--select, --versus-select, --book, --versus-book)",
                 ours.leaves.name(),
                 ours.leaves.name()
             );
@@ -186,6 +194,8 @@ impl Settings {
 pub(crate) struct Native {
     pub(crate) leaves: Leaves,
     pub(crate) select: Select,
+    /// Whether it answers from the opening book first (`chess::book`).
+    pub(crate) book: bool,
 }
 
 impl Native {
@@ -217,7 +227,13 @@ impl Native {
         Ok(Some(Native {
             leaves,
             select: select.unwrap_or(Select::NONE),
+            book: false,
         }))
+    }
+
+    /// This engine, answering from the book first where `book`.
+    fn with_book(self, book: bool) -> Native {
+        Native { book, ..self }
     }
 }
 
@@ -228,6 +244,9 @@ impl std::fmt::Display for Native {
         write!(f, "{:?}", self.leaves)?;
         if !self.select.is_none() {
             write!(f, ", select {}", self.select)?;
+        }
+        if self.book {
+            write!(f, ", book")?;
         }
         Ok(())
     }
