@@ -59,6 +59,7 @@ use anyhow::{Context, Result};
 use chess::search::clock::{budget, Clock};
 use chess::search::deepen::{every_program, rungs_at, rungs_to, Limits, LADDER, TIMED_TOP};
 use chess::Depth;
+use chess::UseBook;
 
 use crate::textio::{self, quote};
 
@@ -77,13 +78,23 @@ pub(crate) const MAX_LINE: usize = 1 << 20;
 
 /// The `option` lines of the `uci` answer: every option the engine has.
 pub(crate) fn options() -> Vec<String> {
-    vec![format!(
-        "option name Depth type spin default {} min {} max {}",
-        TIMED_TOP,
-        Depth::MIN,
-        Depth::MAX
-    )]
+    vec![
+        format!(
+            "option name Depth type spin default {} min {} max {}",
+            TIMED_TOP,
+            Depth::MIN,
+            Depth::MAX
+        ),
+        format!(
+            "option name OwnBook type check default {}",
+            OWN_BOOK == UseBook::On
+        ),
+    ]
 }
+
+/// The `OwnBook` option's default: whether a search answers from the
+/// opening book first (`chess::book`).
+pub(crate) const OWN_BOOK: UseBook = UseBook::Off;
 
 /// The time rule's view of a `go`: its `movetime`, or the mover's clock.
 pub(crate) fn clock_of(go: &GoCmd, white_to_move: bool) -> Clock {
@@ -141,6 +152,11 @@ fn reply_built(depth: Depth) -> bool {
     chess::reply_pass_built(depth).is_some()
 }
 
+/// [`reply_built`] for the reply programs with the book's stage.
+fn reply_built_with_book(depth: Depth) -> bool {
+    chess::reply_pass_built_with(depth, UseBook::On).is_some()
+}
+
 /// The position of `position startpos`.
 use crate::START_FEN;
 
@@ -184,6 +200,8 @@ pub(crate) struct Session {
     quit: bool,
     /// The `Depth` option: the deepest search.
     depth: Depth,
+    /// The `OwnBook` option.
+    book: UseBook,
 }
 
 impl Default for Session {
@@ -203,6 +221,7 @@ impl Session {
             pending: None,
             quit: false,
             depth: TIMED_TOP,
+            book: OWN_BOOK,
         }
     }
 
@@ -351,8 +370,8 @@ fn start_warm_up() {
     STARTED.call_once(|| {
         thread::spawn(|| {
             let (first, rest) = LADDER.split_at(1);
-            let _ = FIRST_BUILT.set(build(first));
-            let _ = ALL_BUILT.set(build(rest));
+            let _ = FIRST_BUILT.set(build(first, OWN_BOOK));
+            let _ = ALL_BUILT.set(build(rest, OWN_BOOK));
         });
     });
 }
@@ -376,10 +395,10 @@ fn wait_ready() -> Vec<String> {
 
 /// Builds the move program and the reply programs of `depths` (the move
 /// program beside the first of them).
-fn build(depths: &[Depth]) -> Vec<String> {
+fn build(depths: &[Depth], book: UseBook) -> Vec<String> {
     let built = thread::scope(|scope| {
         let moves = scope.spawn(|| chess::move_pass().map(|_| ()));
-        let replies = chess::build_passes(depths, false);
+        let replies = chess::build_passes_with(depths, false, book);
         moves
             .join()
             .unwrap_or(Err(chess::Error::BadOutput("a build that panicked")))
@@ -464,7 +483,13 @@ pub(crate) fn handle(line: &str, session: &mut Session, at: Instant) -> Handled 
             lines.extend(session.pending.take());
             let white_to_move = session.fen.split(' ').nth(1) != Some("b");
             let flag = Arc::new(AtomicBool::new(false));
-            let limits = limits_of(&go, white_to_move, session.depth, at, flag);
+            let mut limits = limits_of(&go, white_to_move, session.depth, at, flag);
+            // The `OwnBook` option: the programs with the book's stage
+            // (on a clock, a rung runs once its own program is built).
+            limits.book = session.book;
+            if limits.budget.is_some() && session.book == UseBook::On {
+                limits.built = reply_built_with_book;
+            }
             Handled {
                 lines,
                 job: Some(Job {
@@ -506,6 +531,9 @@ fn set_option(args: &[&str], session: &mut Session) -> Option<String> {
     let text = args.join(" ");
     let rest = text.strip_prefix("name ")?;
     let (name, value) = rest.split_once(" value ").unwrap_or((rest, ""));
+    if name.trim().eq_ignore_ascii_case("OwnBook") {
+        return set_own_book(value, session);
+    }
     if !name.trim().eq_ignore_ascii_case("Depth") {
         return Some(info_string(&format!(
             "no option named {}; see the option lines of `uci`",
@@ -518,7 +546,8 @@ fn set_option(args: &[&str], session: &mut Session) -> Option<String> {
             // A depth off the ladder is built beside it, so that a search
             // on a clock finds it built once it is.
             if !LADDER.contains(&depth) {
-                thread::spawn(move || build(&[depth]));
+                let book = session.book;
+                thread::spawn(move || build(&[depth], book));
             }
             None
         }
@@ -529,6 +558,31 @@ fn set_option(args: &[&str], session: &mut Session) -> Option<String> {
             Depth::MAX
         ))),
     }
+}
+
+/// `setoption name OwnBook value true|false`: the book first or not; the
+/// ladder's programs for that choice are built in the background (as a
+/// `Depth` off the ladder is) when it is not the default.
+fn set_own_book(value: &str, session: &mut Session) -> Option<String> {
+    let book = match value.trim().to_ascii_lowercase().as_str() {
+        "true" => UseBook::On,
+        "false" => UseBook::Off,
+        _ => {
+            return Some(info_string(&format!(
+                "OwnBook {} refused: give true or false",
+                quote(value.trim())
+            )))
+        }
+    };
+    if book != session.book && book != OWN_BOOK {
+        let mut depths = LADDER.to_vec();
+        if !depths.contains(&session.depth) {
+            depths.push(session.depth);
+        }
+        thread::spawn(move || build(&depths, book));
+    }
+    session.book = book;
+    None
 }
 
 /// Runs the protocol loop on stdin/stdout.
@@ -817,6 +871,31 @@ mod tests {
         );
         let out = lines(&mut s, "setoption name Hash value 16");
         assert!(out[0].contains("no option named \"Hash\""), "{out:?}");
+    }
+
+    /// `OwnBook` is advertised and switches the book: on, the start
+    /// position answers the book's move at depth 2 and a book position
+    /// ends the climb there; a value other than true or false is refused.
+    #[test]
+    fn own_book_is_advertised_and_switches_the_book() {
+        let out = lines(&mut Session::new(), "uci");
+        assert!(
+            out.contains(&"option name OwnBook type check default false".to_string()),
+            "{out:?}"
+        );
+        let mut s = Session::new();
+        let out = lines(&mut s, "setoption name OwnBook value maybe");
+        assert!(out[0].starts_with("info string OwnBook"), "{out:?}");
+        assert_eq!(s.book, UseBook::Off);
+        assert!(lines(&mut s, "setoption name OwnBook value true").is_empty());
+        assert_eq!(s.book, UseBook::On);
+        let (answer, _) = chess::book::book()
+            .probe(&shakmaty::Chess::default())
+            .expect("the start is in the book");
+        let out = lines(&mut s, "go depth 3");
+        assert_eq!(out.last(), Some(&format!("bestmove {answer}")), "{out:?}");
+        assert!(lines(&mut s, "setoption name OwnBook value false").is_empty());
+        assert_eq!(s.book, UseBook::Off);
     }
 
     #[test]
