@@ -42,6 +42,7 @@
 #![forbid(unsafe_code)]
 
 mod board;
+pub mod book;
 mod eval;
 mod game;
 pub mod games;
@@ -66,6 +67,7 @@ use regex_vm::{CompileError, Config, ExecError, Executor, Program, Stats, Stop};
 use search::deepen::{self, Climb, Limits, Rung};
 
 pub use codec::FenError;
+pub use search::{UseBook, Variant};
 pub use vocabulary::{Depth, DepthError, EVEN, MATE};
 
 /// Failures of the library's entry points.
@@ -281,6 +283,8 @@ type Cache = [OnceLock<Result<Pass, Arc<BuildError>>>; DEPTHS];
 static REPLY: Cache = [const { OnceLock::new() }; DEPTHS];
 /// The turn programs and their executors, one per depth, built once.
 static TURN: Cache = [const { OnceLock::new() }; DEPTHS];
+/// The turn programs with the book's stage first.
+static TURN_BOOK: Cache = [const { OnceLock::new() }; DEPTHS];
 
 /// The executor settings for a search of `depth` plies: deeper searches
 /// hold more threads at once (see `bench --depth`), so their state cap is
@@ -319,60 +323,50 @@ pub fn reply_pass(depth: Depth) -> Result<&'static Pass, Error> {
     cached(&REPLY, depth, search::reply_program)
 }
 
-/// Reply programs with late-move pruning (`search::reply_program_late`),
-/// each depth and setting built once when first asked for and kept for
-/// the process (a process asks for a few).
-static REPLY_LATE: Mutex<Vec<(Depth, u32, &'static Pass)>> = Mutex::new(Vec::new());
+/// The reply programs of the other variants (`search::Variant`: the
+/// book's stage, late-move pruning), each depth and variant built once
+/// when first asked for and kept for the process (a process asks for a
+/// few).
+static REPLY_VARIANT: Mutex<Vec<(Depth, Variant, &'static Pass)>> = Mutex::new(Vec::new());
 
-/// The reply program searching `depth` plies with late-move pruning
-/// keeping `late` best-looking candidates at its probed nodes, built and
-/// compiled on first use; [`reply_pass`] for `None` and where the depth
-/// has no probed node (`search::late_acts`: depths 2 and 3), whose
-/// program is the same.
+/// The reply program of `variant` already built for `depth`, if any.
+fn reply_variant_built(depth: Depth, variant: Variant) -> Option<&'static Pass> {
+    let built = REPLY_VARIANT.lock().unwrap_or_else(PoisonError::into_inner);
+    built
+        .iter()
+        .find(|(d, v, _)| *d == depth && *v == variant)
+        .map(|&(_, _, pass)| pass)
+}
+
+/// The reply program searching `depth` plies as `variant` says (the
+/// book's stage first, late-move pruning), built and compiled on first
+/// use; [`reply_pass`] for the default variant, and where late-move
+/// pruning has nothing to act on (`search::late_acts`: depths 2 and 3)
+/// the program without it.
 ///
 /// # Errors
 ///
 /// As [`reply_pass`].
-pub fn reply_pass_late(depth: Depth, late: Option<u32>) -> Result<&'static Pass, Error> {
-    let Some(keep) = late.filter(|_| search::late_acts(depth)) else {
+pub fn reply_pass_with(depth: Depth, variant: Variant) -> Result<&'static Pass, Error> {
+    let variant = variant.at(depth);
+    if variant == Variant::default() {
         return reply_pass(depth);
-    };
-    let found = || {
-        let built = REPLY_LATE.lock().unwrap_or_else(PoisonError::into_inner);
-        built
-            .iter()
-            .find(|(d, k, _)| *d == depth && *k == keep)
-            .map(|&(_, _, pass)| pass)
-    };
-    if let Some(pass) = found() {
+    }
+    if let Some(pass) = reply_variant_built(depth, variant) {
         return Ok(pass);
     }
     // Built without the lock, so that a search asking for another depth
     // does not wait for this one; a second build of the same is dropped.
     let assemble = |e: BuildError| Error::Assemble(Arc::new(e));
-    let program = search::reply_program_late(depth, late).map_err(|e| assemble(e.into()))?;
+    let program = search::reply_program_with(depth, variant).map_err(|e| assemble(e.into()))?;
     let executor = Executor::new(&program, config_for(depth)).map_err(|e| assemble(e.into()))?;
-    let mut built = REPLY_LATE.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(&(_, _, pass)) = built.iter().find(|(d, k, _)| *d == depth && *k == keep) {
+    let mut built = REPLY_VARIANT.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(&(_, _, pass)) = built.iter().find(|(d, v, _)| *d == depth && *v == variant) {
         return Ok(pass);
     }
     let pass: &'static Pass = Box::leak(Box::new(Pass { program, executor }));
-    built.push((depth, keep, pass));
+    built.push((depth, variant, pass));
     Ok(pass)
-}
-
-/// Whether the reply program of `depth` with late-move pruning `late` is
-/// built ([`reply_pass_built`] for `None`, or where the rule has nothing
-/// to act on).
-pub fn reply_pass_built_late(depth: Depth, late: Option<u32>) -> bool {
-    let Some(keep) = late.filter(|_| search::late_acts(depth)) else {
-        return reply_pass_built(depth).is_some();
-    };
-    REPLY_LATE
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .iter()
-        .any(|(d, k, _)| *d == depth && *k == keep)
 }
 
 /// Builds the reply programs (`turn`: the turn programs) of `depths`, on
@@ -384,15 +378,25 @@ pub fn reply_pass_built_late(depth: Depth, late: Option<u32>) -> bool {
 ///
 /// The first failure, as [`reply_pass`] / [`turn_pass`] give it.
 pub fn build_passes(depths: &[Depth], turn: bool) -> Result<(), Error> {
+    build_passes_with(depths, turn, Variant::default())
+}
+
+/// [`build_passes`] of the programs of `variant` (the turn programs
+/// take only its book's stage).
+///
+/// # Errors
+///
+/// As [`build_passes`].
+pub fn build_passes_with(depths: &[Depth], turn: bool, variant: Variant) -> Result<(), Error> {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let workers = std::thread::available_parallelism()
         .map_or(1, std::num::NonZeroUsize::get)
         .min(depths.len());
     let build = |d: Depth| {
         if turn {
-            turn_pass(d).map(|_| ())
+            turn_pass_with(d, variant.book).map(|_| ())
         } else {
-            reply_pass(d).map(|_| ())
+            reply_pass_with(d, variant).map(|_| ())
         }
     };
     let take = || depths.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
@@ -422,6 +426,16 @@ pub fn reply_pass_built(depth: Depth) -> Option<&'static Pass> {
     REPLY[depth.index()]
         .get()
         .and_then(|built| built.as_ref().ok())
+}
+
+/// [`reply_pass_built`] for the programs of `variant`.
+pub fn reply_pass_built_with(depth: Depth, variant: Variant) -> Option<&'static Pass> {
+    let variant = variant.at(depth);
+    if variant == Variant::default() {
+        reply_pass_built(depth)
+    } else {
+        reply_variant_built(depth, variant)
+    }
 }
 
 /// What a search found.
@@ -456,19 +470,20 @@ pub fn search(fen: &str, history: &[String], depth: Depth) -> Result<Searched, E
     search_with(fen, history, depth, reply_pass)
 }
 
-/// [`search`] with late-move pruning keeping `late` ([`reply_pass_late`];
-/// `None`: [`search`]).
+/// [`search`] by the reply programs of `variant` ([`reply_pass_with`]):
+/// with the book, a book position answers the book's move and score at
+/// any depth.
 ///
 /// # Errors
 ///
 /// As [`search`].
-pub fn search_late(
+pub fn search_variant(
     fen: &str,
     history: &[String],
     depth: Depth,
-    late: Option<u32>,
+    variant: Variant,
 ) -> Result<Searched, Error> {
-    search_with(fen, history, depth, |d| reply_pass_late(d, late))
+    search_with(fen, history, depth, |d| reply_pass_with(d, variant))
 }
 
 /// As [`search`], with `probe` (a move's name, `e2e4`) as the root's
@@ -548,8 +563,9 @@ pub type Thought = Climb<Option<(String, u32)>>;
 /// as its root's probe hint ([`search_hinted`]).
 /// The first rung always finishes (each rung's program is built on first
 /// use, see [`reply_pass_built`] to leave out those not built). A mate
-/// with the first move, or a position with a single legal move, ends the
-/// climb. `on_rung` hears of each finished
+/// with the first move, a position with a single legal move, or (with
+/// `limits.book` on) a book position, whose every rung answers from the
+/// book, ends the climb. `on_rung` hears of each finished
 /// rung as it finishes. `history` as for [`search`].
 ///
 /// # Errors
@@ -562,23 +578,11 @@ pub fn think(
     limits: &Limits,
     on_rung: impl FnMut(&Rung<Option<(String, u32)>>),
 ) -> Result<Thought, Error> {
-    think_late(fen, history, limits, None, on_rung)
-}
-
-/// [`think`] with late-move pruning keeping `late` at every rung
-/// ([`reply_pass_late`]; `None`: [`think`]).
-///
-/// # Errors
-///
-/// As [`think`].
-pub fn think_late(
-    fen: &str,
-    history: &[String],
-    limits: &Limits,
-    late: Option<u32>,
-    on_rung: impl FnMut(&Rung<Option<(String, u32)>>),
-) -> Result<Thought, Error> {
     let single = legal_move_count(fen)? <= 1;
+    // A book position: every rung's program answers from the book (the
+    // search skipped), so the first rung's answer is the climb's.
+    let in_book =
+        limits.book == UseBook::On && book::book().probe(&codec::parse_fen(fen)?).is_some();
     // Each rung's root searches the rung below's answer beside its own
     // probe (`search::hint`): the same answer, sooner.
     let mut hint = String::new();
@@ -586,7 +590,7 @@ pub fn think_late(
         limits,
         |depth, stop| {
             let start = start_state(fen, history, &hint)?;
-            let found = search_once(reply_pass_late(depth, late)?, &start, stop)?;
+            let found = search_once(reply_pass_with(depth, limits.variant())?, &start, stop)?;
             if let Some(line) = found
                 .0
                 .as_ref()
@@ -596,7 +600,7 @@ pub fn think_late(
             }
             Ok(found)
         },
-        |best| single || deepen::mates_at_once(best),
+        |best| single || in_book || deepen::mates_at_once(best),
         on_rung,
     )
 }
@@ -674,6 +678,21 @@ pub fn turn_pass(depth: Depth) -> Result<&'static Pass, Error> {
     cached(&TURN, depth, turn::turn_program)
 }
 
+/// The turn program after the book's stage `book` (with
+/// [`UseBook::Off`], [`turn_pass`]).
+///
+/// # Errors
+///
+/// As [`turn_pass`].
+pub fn turn_pass_with(depth: Depth, book: UseBook) -> Result<&'static Pass, Error> {
+    match book {
+        UseBook::Off => turn_pass(depth),
+        UseBook::On => cached(&TURN_BOOK, depth, |d| {
+            turn::turn_program_with(d, UseBook::On)
+        }),
+    }
+}
+
 /// Plays one turn: appends `line` and a newline to the screen in `state`
 /// (nothing when `None`: an empty state boots, an engine to move moves) and
 /// runs the turn program once, the engine searching `depth` plies; a turn
@@ -685,6 +704,20 @@ pub fn turn_pass(depth: Depth) -> Result<&'static Pass, Error> {
 ///
 /// [`Error::Exec`] if the VM stops, `state` then as the VM left it.
 pub fn play_turn(state: &mut String, line: Option<&str>, depth: Depth) -> Result<Stats, Error> {
+    play_turn_with(state, line, depth, UseBook::Off)
+}
+
+/// [`play_turn`] by the turn programs with the book's stage `book`.
+///
+/// # Errors
+///
+/// As [`play_turn`].
+pub fn play_turn_with(
+    state: &mut String,
+    line: Option<&str>,
+    depth: Depth,
+    book: UseBook,
+) -> Result<Stats, Error> {
     if let Some(line) = line {
         state.push_str(line);
         state.push('\n');
@@ -693,7 +726,7 @@ pub fn play_turn(state: &mut String, line: Option<&str>, depth: Depth) -> Result
     let input = state.clone();
     let (stats, _) = shallower_on_overflow(depth, |d| {
         state.clone_from(&input);
-        Ok(turn_pass(d)?.executor.run(state)?)
+        Ok(turn_pass_with(d, book)?.executor.run(state)?)
     })?;
     Ok(stats)
 }
@@ -731,7 +764,9 @@ pub fn play_turn_within(
         limits,
         |depth, stop| {
             let mut out = format!("{hint}{input}");
-            let run = turn_pass(depth)?.executor.run_until(&mut out, stop);
+            let run = turn_pass_with(depth, limits.book)?
+                .executor
+                .run_until(&mut out, stop);
             // The first rung's failure leaves the state as the VM left it.
             if first || run.is_ok() {
                 state.clone_from(&out);

@@ -369,8 +369,8 @@ pub mod positions {
         use chess::reference::{best_moves_selective, Select, SEARCHED};
         use shakmaty::CastlingMode;
         let pos = parse_fen(fen).map_err(|e| format!("{fen}: {e}"))?;
-        let searched =
-            chess::search_late(fen, &[], depth, Some(late)).map_err(|e| format!("{fen}: {e}"))?;
+        let searched = chess::search_variant(fen, &[], depth, chess::Variant::of_late(Some(late)))
+            .map_err(|e| format!("{fen}: {e}"))?;
         if searched.depth != depth {
             return Err(format!("{fen}: depth {} answered", searched.depth));
         }

@@ -34,8 +34,8 @@ use crate::movegen::{legal_moves_dsl, Options, MOVE_VAR};
 use crate::rules::ending::{dead_material, fifty_moves, NotePosition, DEAD_VAR, FIFTY_VAR};
 use crate::rules::specials::{Stage, CHECK_VAR};
 use crate::search::hint::{DropHintLine, LoadHint};
-use crate::search::search_onto_stack;
 use crate::search::vars::{HINT_MOVE, HISTORY};
+use crate::search::{search_onto_stack_with, UseBook, Variant};
 use crate::vocabulary::{Depth, BEST, SCORE};
 
 const OK: &str = "ok";
@@ -63,6 +63,12 @@ pub fn default_start_screen() -> String {
 
 /// Records one turn, the engine searching `depth` plies.
 pub fn turn_dsl(m: &mut Machine, depth: Depth) {
+    turn_dsl_with(m, depth, UseBook::Off);
+}
+
+/// [`turn_dsl`], the engine answering from the book first where `book`
+/// says so (`search::search_onto_stack_with`).
+pub fn turn_dsl_with(m: &mut Machine, depth: Depth, book: UseBook) {
     m.boot(&default_start_screen());
     m.special(Arc::new(Sanitize), &[], &[]);
     m.special(Arc::new(ParseScreen), &[], &[]);
@@ -95,8 +101,8 @@ pub fn turn_dsl(m: &mut Machine, depth: Depth) {
         |m| {
             m.if_else(
                 m.get(ENGINE_VAR).eq("w"),
-                |m| engine_turn(m, Color::White, depth),
-                |m| engine_turn(m, Color::Black, depth),
+                |m| engine_turn(m, Color::White, depth, book),
+                |m| engine_turn(m, Color::Black, depth, book),
             )
         },
     );
@@ -231,6 +237,16 @@ fn after_move(m: &mut Machine, us: Color, need_moves: impl Fn(&Machine) -> Expr)
 /// Only if the program breaks an assembler rule (a bug).
 pub fn turn_program(depth: Depth) -> Result<Program, AsmError> {
     regex_asm::assemble(|m| turn_dsl(m, depth))
+}
+
+/// The turn program after the book's stage `book` (with
+/// [`UseBook::Off`], [`turn_program`]).
+///
+/// # Errors
+///
+/// As [`turn_program`].
+pub fn turn_program_with(depth: Depth, book: UseBook) -> Result<Program, AsmError> {
+    regex_asm::assemble(|m| turn_dsl_with(m, depth, book))
 }
 
 /// The same turn program in the stack style ([`regex_asm::lower_stack`]):
@@ -384,11 +400,11 @@ fn has_moves_into(m: &mut Machine, c: Color, dst: &str) {
     any_move_into(m, c, dst, |_| {}, |_| Expr::from(true));
 }
 
-fn engine_turn(m: &mut Machine, us: Color, depth: Depth) {
+fn engine_turn(m: &mut Machine, us: Color, depth: Depth, book: UseBook) {
     // The history rides into the search's root (draw sense) and no
     // further.
     m.special(Arc::new(crate::search::repetition::LoadHistory), &[], &[]);
-    search_onto_stack(m, us, depth);
+    search_onto_stack_with(m, us, depth, Variant { book, late: None });
     m.delete(HISTORY);
     m.if_stack_empty(
         |m| {

@@ -81,6 +81,14 @@ pub const BYTES_PER: [u64; 4] = [43_800, 122_700, 1_040_600, RANK_BYTES];
 /// depend on the load).
 const RANK_BYTES: u64 = 16_500;
 
+/// What a book hit costs (`chess::book`, `match --native .. --book`):
+/// on a clock the climb ends at its first rung, depth 2's pass, whose
+/// search is skipped, so its price is the passes' own of two plies
+/// ([`Kind::Ply`]) and no thread: 1.3 ms at [`NANOS_PER_KILOBYTE`], where
+/// `regex-chess reply --book --depth 2` measured 0.8 ms on a book
+/// position (2026-12-07, the machine loaded).
+pub const BOOK_HIT_BYTES: u64 = 2 * BYTES_PER[2];
+
 /// How far the model may be off: on every bench position at depths 2 to
 /// 5, the regex program's measured work divided by the model's lies
 /// between `1 / FACTOR` and `FACTOR` (measured: 0.48 to 3.0).

@@ -39,6 +39,7 @@ use std::time::{Duration, Instant};
 use regex_vm::{ExecError, Stats, Stop, StopReason, Time};
 
 use crate::search::clock::Budget;
+use crate::search::{UseBook, Variant};
 use crate::vocabulary::{mate_at, Depth};
 use crate::Error;
 
@@ -125,6 +126,12 @@ pub struct Limits {
     /// Where the move's time is read (the system's clock; in tests, a
     /// clock that moves only when read: see [`Time`]).
     pub time: Time,
+    /// Whether each rung's program answers from the book first
+    /// (`chess::book`); off by default.
+    pub book: UseBook,
+    /// Late-move pruning in each rung's program, keeping that many
+    /// best-looking candidates (`search::late`); off (`None`) by default.
+    pub late: Option<u32>,
 }
 
 /// Every rung's program counts as built: each is built on first use, and
@@ -143,6 +150,17 @@ impl Limits {
             rungs: rungs_to(top),
             built: every_program,
             time: Time::System,
+            book: UseBook::Off,
+            late: None,
+        }
+    }
+
+    /// The programs the rungs run: the book's stage and late-move pruning
+    /// as these limits say.
+    pub fn variant(&self) -> Variant {
+        Variant {
+            book: self.book,
+            late: self.late,
         }
     }
 

@@ -63,6 +63,8 @@ use shakmaty::Color;
 
 use crate::board::codec::{POSITION_VARS, TURN_VAR};
 use crate::board::BOARD_VAR;
+use crate::book::answer_or_search;
+pub use crate::book::UseBook;
 use crate::movegen::{moves_to_count_of, MOVE_VAR};
 use crate::rules::specials::Mover;
 use crate::vocabulary::{Depth, BEST, SCORE};
@@ -74,13 +76,52 @@ use vars::{HINT_MOVE, HISTORY};
 /// its stack (top first) if it has a legal move and an empty stack
 /// otherwise.
 pub fn search_onto_stack(m: &mut Machine, us: Color, depth: Depth) {
-    search_onto_stack_with(m, us, depth, RootCut::On, None);
+    search_onto_stack_cut(m, us, depth, RootCut::On, None);
 }
 
-/// [`search_onto_stack`] with late-move pruning keeping `late` (the
-/// module `late`; `None`: off, the exact search).
-pub fn search_onto_stack_late(m: &mut Machine, us: Color, depth: Depth, late: Option<u32>) {
-    search_onto_stack_with(m, us, depth, RootCut::On, late);
+/// Which search program: the book's stage before it, late-move pruning
+/// in it. The default is neither, the exact search alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Variant {
+    /// The book's stage first (`book`).
+    pub book: UseBook,
+    /// Late-move pruning keeping that many best-looking candidates at
+    /// the probed nodes below the root (the module `late`); `None`: off.
+    pub late: Option<u32>,
+}
+
+impl Variant {
+    /// The book's stage `book` before the exact search.
+    pub fn of_book(book: UseBook) -> Variant {
+        Variant { book, late: None }
+    }
+
+    /// The search with late-move pruning `late`, no book.
+    pub fn of_late(late: Option<u32>) -> Variant {
+        Variant {
+            book: UseBook::Off,
+            late,
+        }
+    }
+
+    /// The variant as built at `depth`: late-move pruning is dropped where
+    /// it has nothing to act on ([`late_acts`]), so that equal programs
+    /// have equal variants.
+    pub fn at(self, depth: Depth) -> Variant {
+        Variant {
+            late: self.late.filter(|_| late_acts(depth)),
+            ..self
+        }
+    }
+}
+
+/// [`search_onto_stack`] as `variant` says: after the book's stage (with
+/// [`UseBook::On`], a book position gets the book's answer on its stack
+/// instead of the search's) and with its late-move pruning.
+pub fn search_onto_stack_with(m: &mut Machine, us: Color, depth: Depth, variant: Variant) {
+    answer_or_search(m, us, variant.book, |m| {
+        search_onto_stack_cut(m, us, depth, RootCut::On, variant.late);
+    });
 }
 
 /// Whether late-move pruning acts at `depth`: where its plan has a probed
@@ -93,7 +134,7 @@ pub fn late_acts(depth: Depth) -> bool {
 
 /// [`search_onto_stack`], with the root cut `cut` and late-move pruning
 /// `late`.
-fn search_onto_stack_with(
+fn search_onto_stack_cut(
     m: &mut Machine,
     us: Color,
     depth: Depth,
@@ -241,23 +282,31 @@ impl Special for KeepOnly {
 /// plies, and stores the result in `em` and `v` (both empty when there is
 /// no legal move).
 pub fn reply_dsl(m: &mut Machine, depth: Depth) {
-    reply_dsl_with(m, depth, RootCut::On, None);
+    reply_dsl_cut(m, depth, RootCut::On, Variant::default());
 }
 
-/// [`reply_dsl`] with late-move pruning keeping `late` (`None`: off).
-pub fn reply_dsl_late(m: &mut Machine, depth: Depth, late: Option<u32>) {
-    reply_dsl_with(m, depth, RootCut::On, late);
+/// [`reply_dsl`] as `variant` says (see [`search_onto_stack_with`]).
+pub fn reply_dsl_with(m: &mut Machine, depth: Depth, variant: Variant) {
+    reply_dsl_cut(m, depth, RootCut::On, variant);
 }
 
-/// [`reply_dsl`], with the root cut `cut` and late-move pruning `late`.
-fn reply_dsl_with(m: &mut Machine, depth: Depth, cut: RootCut, late: Option<u32>) {
+/// [`reply_dsl`], with the root cut `cut`, as `variant` says.
+fn reply_dsl_cut(m: &mut Machine, depth: Depth, cut: RootCut, variant: Variant) {
     m.assume_set(&POSITION_VARS);
     m.special(Arc::new(repetition::LoadHistory), &[], &[]);
     m.special(Arc::new(hint::LoadHint), &[], &[]);
     m.if_else(
         m.get(TURN_VAR).eq("w"),
-        |m| search_onto_stack_with(m, Color::White, depth, cut, late),
-        |m| search_onto_stack_with(m, Color::Black, depth, cut, late),
+        |m| {
+            answer_or_search(m, Color::White, variant.book, |m| {
+                search_onto_stack_cut(m, Color::White, depth, cut, variant.late);
+            });
+        },
+        |m| {
+            answer_or_search(m, Color::Black, variant.book, |m| {
+                search_onto_stack_cut(m, Color::Black, depth, cut, variant.late);
+            });
+        },
     );
     m.delete(HISTORY);
     m.delete(HINT_MOVE);
@@ -286,6 +335,16 @@ pub fn reply_program(depth: Depth) -> Result<Program, AsmError> {
     reply_program_cut(depth, RootCut::On)
 }
 
+/// The reply program searching `depth` plies as `variant` says (the
+/// default: [`reply_program`]'s program byte for byte).
+///
+/// # Errors
+///
+/// As [`reply_program`].
+pub fn reply_program_with(depth: Depth, variant: Variant) -> Result<Program, AsmError> {
+    regex_asm::assemble(|m| reply_dsl_cut(m, depth, RootCut::On, variant))
+}
+
 /// The reply program searching `depth` plies with the root cut `cut`
 /// (`reply_program`'s is `On`).
 ///
@@ -293,16 +352,5 @@ pub fn reply_program(depth: Depth) -> Result<Program, AsmError> {
 ///
 /// As [`reply_program`].
 pub fn reply_program_cut(depth: Depth, cut: RootCut) -> Result<Program, AsmError> {
-    regex_asm::assemble(|m| reply_dsl_with(m, depth, cut, None))
-}
-
-/// The reply program searching `depth` plies with late-move pruning
-/// keeping `late` best-looking candidates at its probed nodes (`None`:
-/// off, [`reply_program`]'s program byte for byte).
-///
-/// # Errors
-///
-/// As [`reply_program`].
-pub fn reply_program_late(depth: Depth, late: Option<u32>) -> Result<Program, AsmError> {
-    regex_asm::assemble(|m| reply_dsl_with(m, depth, RootCut::On, late))
+    regex_asm::assemble(|m| reply_dsl_cut(m, depth, cut, Variant::default()))
 }

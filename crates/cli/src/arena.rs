@@ -83,6 +83,16 @@ pub(crate) struct MatchArgs {
     /// `--select`.
     #[arg(long, value_name = "RULE:N[,RULE:N..]")]
     pub versus_select: Option<String>,
+    /// Our engine answers from the opening book first (`chess::book`):
+    /// the regex program with the book's stage, or with `--native` the
+    /// native search, a book hit charged the regex program's cost of it
+    /// with `--regex-time` (`chess::reference::cost::BOOK_HIT_BYTES`).
+    #[arg(long)]
+    pub book: bool,
+    /// With `--versus-native`: the native opponent answers from the
+    /// opening book first, as `--book`.
+    #[arg(long)]
+    pub versus_book: bool,
     /// A UCI option for the opponent, sent as `setoption`; repeatable.
     #[arg(long = "option", value_name = "NAME=VALUE", value_parser = parse_option)]
     pub options: Vec<(String, String)>,
@@ -301,15 +311,26 @@ pub(crate) fn run(args: MatchArgs) -> Result<()> {
 fn engine_name(settings: &Settings, planned: bool) -> Result<String> {
     let Some(native) = settings.native else {
         chess::move_pass().context("building the move program")?;
-        chess::build_passes(&chess::search::deepen::rungs_to(settings.depth), false)
-            .context("building the reply programs")?;
+        chess::build_passes_with(
+            &chess::search::deepen::rungs_to(settings.depth),
+            false,
+            settings.variant(),
+        )
+        .context("building the reply programs")?;
+        let mut book = match settings.book {
+            chess::UseBook::On => ", book".to_string(),
+            chess::UseBook::Off => String::new(),
+        };
+        if let Some(keep) = settings.late {
+            book.push_str(&format!(", lmp:{keep}"));
+        }
         return Ok(match (settings.tc, settings.our_movetime) {
-            (Some(tc), _) => format!("regex-chess (up to depth {}, {tc})", settings.depth),
+            (Some(tc), _) => format!("regex-chess (up to depth {}, {tc}{book})", settings.depth),
             (None, Some(ms)) => format!(
-                "regex-chess (up to depth {}, movetime {ms} ms)",
+                "regex-chess (up to depth {}, movetime {ms} ms{book})",
                 settings.depth
             ),
-            (None, None) => format!("regex-chess (depth {})", settings.depth),
+            (None, None) => format!("regex-chess (depth {}{book})", settings.depth),
         });
     };
     Ok(native_name(settings, native, planned))

@@ -72,6 +72,11 @@ pub(crate) struct BenchArgs {
     /// 5 three and two).
     #[arg(long, default_value_t = chess::Depth::DEFAULT)]
     pub depth: chess::Depth,
+    /// The turn program with the opening book's stage before its search
+    /// (`chess::book`): the suite's book positions are answered without
+    /// a search.
+    #[arg(long)]
+    pub book: bool,
     /// Split states of at least this many bytes into two halves run on two
     /// cores (the executor's default when not given), to measure where the
     /// second core pays.
@@ -100,7 +105,7 @@ pub(crate) struct BenchArgs {
     #[arg(long, conflicts_with_all = ["python", "profile", "json"])]
     pub cost_model: bool,
     /// With `--cost-model`: late-move pruning keeping K best-looking
-    /// candidates, in the regex search (`chess::search_late`) and in the
+    /// candidates, in the regex search (`chess::Variant::late`) and in the
     /// model's (`lmp:K`); 0 (the default) is off.
     #[arg(long, value_name = "K", default_value_t = 0, requires = "cost_model")]
     pub late_moves: u32,
@@ -349,7 +354,8 @@ pub(crate) fn run(args: BenchArgs) -> Result<()> {
     let turns = suite(&args)?;
     let runs = args.runs.max(1);
     let t0 = Instant::now();
-    let pass = chess::turn_pass(args.depth).context("building the turn program")?;
+    let pass = chess::turn_pass_with(args.depth, crate::use_book(args.book))
+        .context("building the turn program")?;
     let build_ms = t0.elapsed().as_secs_f64() * 1e3;
     let other;
     if let Some(top) = args.profile {

@@ -107,11 +107,15 @@ fn compare(
         &mut meter,
     )
     .map_err(|e| anyhow!("the model: {e}"))?;
-    let first = chess::search_late(&fen, &[], depth, late)?;
+    let variant = chess::Variant {
+        late,
+        ..chess::Variant::default()
+    };
+    let first = chess::search_variant(&fen, &[], depth, variant)?;
     let mut time = Duration::MAX;
     for _ in 0..runs {
         let start = Instant::now();
-        chess::search_late(&fen, &[], depth, late)?;
+        chess::search_variant(&fen, &[], depth, variant)?;
         time = time.min(start.elapsed());
     }
     Ok(Compared {

@@ -24,6 +24,7 @@ mod arena;
 mod bench;
 mod bench_cost;
 mod bench_program;
+mod book;
 mod corpus;
 mod engine_bench;
 mod fuzz;
@@ -94,6 +95,11 @@ enum Command {
         /// CPython and in browsers, about 20 times slower at depth 3.
         #[arg(long)]
         depth: Option<chess::Depth>,
+        /// The turn program with the opening book's stage before its
+        /// search (`chess::book`); without it the dump is the program
+        /// without a book.
+        #[arg(long)]
+        book: bool,
         /// How the instructions become rewrites: `ours` (the program `play`
         /// runs), `stack` (the same screens in a foreign style: variables
         /// named on the stack and found by back-reference, no scope hints;
@@ -156,6 +162,10 @@ enum Command {
         /// deeper, so there the answer can change).
         #[arg(long, value_name = "MOVE", conflicts_with = "movetime")]
         probe: Option<String>,
+        /// Answer from the opening book first (`chess::book`): a book
+        /// position answers the book's move and score without a search.
+        #[arg(long, conflicts_with = "probe")]
+        book: bool,
     },
     /// Play random games and compare every ply with shakmaty.
     Fuzz(fuzz::FuzzArgs),
@@ -181,6 +191,9 @@ enum Command {
     /// Tune the piece-square values on `selfplay`'s positions (Texel's
     /// method) and print (or write) the table.
     Tune(texel::TuneArgs),
+    /// Write the opening book (chess/book.txt) from the native reference's
+    /// deeper searches of the first plies.
+    Book(book::BookArgs),
     /// The corpus of programs not shaped for our executor: list, write,
     /// or time them on our executor, CPython and Node.
     Corpus(corpus::CorpusArgs),
@@ -227,6 +240,15 @@ impl DumpFormat {
     }
 }
 
+/// The book's setting of a `--book` flag.
+pub(crate) fn use_book(on: bool) -> chess::UseBook {
+    if on {
+        chess::UseBook::On
+    } else {
+        chess::UseBook::Off
+    }
+}
+
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(code) => code,
@@ -251,6 +273,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             promotions,
             depth,
             style,
+            book,
         } => {
             let Some(format) = format.or_else(|| DumpFormat::of(&file)) else {
                 anyhow::bail!(
@@ -259,6 +282,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 );
             };
             let stack;
+            if book && (program != DumpProgram::Turn || style != DumpStyle::Ours) {
+                anyhow::bail!("--book is the turn program's, in our style (--style ours)");
+            }
             let program_kind = program;
             let program = match (program, style) {
                 (DumpProgram::Successors, DumpStyle::Ours) if depth.is_none() => {
@@ -271,7 +297,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     anyhow::bail!("--promotions is the successors list's (--program successors)")
                 }
                 (DumpProgram::Turn, DumpStyle::Ours) => {
-                    &chess::turn_pass(depth.unwrap_or(chess::Depth::FAST))
+                    &chess::turn_pass_with(depth.unwrap_or(chess::Depth::FAST), use_book(book))
                         .context("building the turn program")?
                         .program
                 }
@@ -310,7 +336,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                             chess::Depth::DEFAULT
                         )
                     };
-                    format!("the turn program at depth {depth} ({which})")
+                    let with_book = if book { ", with the opening book" } else { "" };
+                    format!("the turn program at depth {depth}{with_book} ({which})")
                 }
             };
             textio::println(format_args!(
@@ -322,6 +349,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             ))?;
         }
         Command::Successors(args) => successors::run(args)?,
+        Command::Book(args) => book::run(args)?,
         Command::Moves { fen, with_fen } => {
             let moves = chess::legal_moves(&fen).context("the --fen position")?;
             for (uci, after) in moves {
@@ -344,9 +372,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             depth,
             movetime,
             probe,
+            book,
         } => {
             let depth = depth.unwrap_or(chess::search::deepen::unasked_depth(movetime.is_some()));
-            reply(&fen, depth, movetime, probe.as_deref())?
+            reply(&fen, depth, movetime, probe.as_deref(), use_book(book))?
         }
         Command::Fuzz(args) => return fuzz::run(args),
         Command::Uci => uci::run()?,
@@ -483,15 +512,22 @@ fn perft(fen: &str, depth: u32, runs: u32, divide: bool, batch: usize) -> Result
 
 /// `reply`: `MOVE cp N` / `MOVE mate N` from the mover's view, or why
 /// there is no move.
-fn reply(fen: &str, depth: chess::Depth, movetime: Option<u64>, probe: Option<&str>) -> Result<()> {
+fn reply(
+    fen: &str,
+    depth: chess::Depth,
+    movetime: Option<u64>,
+    probe: Option<&str>,
+    book: chess::UseBook,
+) -> Result<()> {
     use shakmaty::Position;
     let position = chess::codec::parse_fen(fen).context("the --fen position")?;
     let (best, stats, start) = match movetime {
         None => {
-            chess::reply_pass(depth).context("building the reply program")?;
+            let variant = chess::Variant { book, late: None };
+            chess::reply_pass_with(depth, variant).context("building the reply program")?;
             let start = Instant::now();
             let searched = match probe {
-                None => chess::search(fen, &[], depth),
+                None => chess::search_variant(fen, &[], depth, variant),
                 Some(mv) => chess::search_hinted(fen, &[], depth, mv),
             }
             .context("the --fen position and --probe")?;
@@ -505,8 +541,11 @@ fn reply(fen: &str, depth: chess::Depth, movetime: Option<u64>, probe: Option<&s
         }
         Some(ms) => {
             let rungs = chess::search::deepen::rungs_to(depth);
-            chess::build_passes(&rungs, false).context("building the reply programs")?;
+            let variant = chess::Variant { book, late: None };
+            chess::build_passes_with(&rungs, false, variant)
+                .context("building the reply programs")?;
             let limits = chess::search::deepen::Limits {
+                book,
                 budget: chess::search::clock::budget(&chess::search::clock::Clock {
                     movetime: Some(std::time::Duration::from_millis(ms)),
                     ..chess::search::clock::Clock::default()

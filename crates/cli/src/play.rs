@@ -72,6 +72,10 @@ pub(crate) struct PlayArgs {
     /// searching a fixed depth.
     #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
+    /// The engine answers from its opening book first (`chess::book`):
+    /// a book position is answered at once, without a search.
+    #[arg(long)]
+    pub book: bool,
 }
 
 pub(crate) const HELP: &str = "\
@@ -237,6 +241,19 @@ struct Thinking {
     depth: chess::Depth,
     /// Time a move.
     movetime: Option<std::time::Duration>,
+    /// The opening book first (`--book`).
+    book: chess::UseBook,
+}
+
+impl Thinking {
+    /// The programs it plays: the book's stage as `--book` says, no
+    /// late-move pruning (the turn programs have none).
+    fn variant(&self) -> chess::Variant {
+        chess::Variant {
+            book: self.book,
+            late: None,
+        }
+    }
 }
 
 /// One turn's engine figures: what the terminal prints after it.
@@ -266,6 +283,7 @@ impl Thinking {
         });
         Some(chess::search::deepen::Limits {
             budget,
+            book: self.book,
             ..chess::search::deepen::Limits::to_depth(self.depth)
         })
     }
@@ -275,7 +293,7 @@ impl Thinking {
     fn turn(&self, state: &mut String, line: Option<&str>) -> Result<Reply> {
         match self.limits() {
             None => {
-                let stats = chess::play_turn(state, line, self.depth)
+                let stats = chess::play_turn_with(state, line, self.depth, self.book)
                     .context("running the turn program")?;
                 Ok(Reply {
                     took: stats.elapsed,
@@ -296,7 +314,7 @@ impl Thinking {
     /// The engine's move for the side to move of `fen` (a hint).
     fn hint(&self, fen: &str) -> Result<Option<String>> {
         let best = match self.limits() {
-            None => chess::search(fen, &[], self.depth)?.best,
+            None => chess::search_variant(fen, &[], self.depth, self.variant())?.best,
             Some(limits) => chess::think(fen, &[], &limits, |_| {})?
                 .answer()
                 .answer
@@ -416,8 +434,10 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
             args.movetime.is_some(),
         )),
         movetime: args.movetime.map(std::time::Duration::from_millis),
+        book: crate::use_book(args.book),
     };
-    chess::build_passes(&thinking.depths(), true).context("building the turn programs")?;
+    chess::build_passes_with(&thinking.depths(), true, thinking.variant())
+        .context("building the turn programs")?;
     let build = t0.elapsed();
     let start = Start {
         fen,
@@ -432,7 +452,12 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
     let sizes: Vec<String> = thinking
         .depths()
         .iter()
-        .map(|&d| Ok(chess::turn_pass(d)?.program.len().to_string()))
+        .map(|&d| {
+            Ok(chess::turn_pass_with(d, thinking.book)?
+                .program
+                .len()
+                .to_string())
+        })
         .collect::<Result<_>>()?;
     eprintln!(
         "regex-chess: turn program{} of {} rewrites ready in {} ms",

@@ -50,8 +50,8 @@
 //! `uci::commands`, the lines written about a search `uci::output`.
 
 use std::io;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::{Arc, Once, OnceLock};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, Once, OnceLock, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -59,6 +59,7 @@ use anyhow::{Context, Result};
 use chess::search::clock::{budget, Clock};
 use chess::search::deepen::{every_program, rungs_at, rungs_to, Limits, LADDER, TIMED_TOP};
 use chess::Depth;
+use chess::{UseBook, Variant};
 
 use crate::textio::{self, quote};
 
@@ -85,21 +86,33 @@ pub(crate) fn options() -> Vec<String> {
             Depth::MAX
         ),
         format!("option name LateMoves type spin default 0 min 0 max {MOST_LATE}"),
+        format!(
+            "option name OwnBook type check default {}",
+            OWN_BOOK == UseBook::On
+        ),
     ]
 }
 
 /// The `LateMoves` option's most: late-move pruning keeping that many
-/// best-looking candidates (`chess::search_late`); 0 is off.
+/// best-looking candidates (`chess::Variant::late`); 0 is off.
 const MOST_LATE: u32 = 64;
 
-/// The process's `LateMoves` (0: off), which the clock's check of a built
-/// program reads ([`reply_built`]): one session a process.
-static LATE_MOVES: AtomicU32 = AtomicU32::new(0);
+/// The programs the process's session searches with (its `OwnBook` and
+/// `LateMoves`), which the clock's check of a built program reads
+/// ([`reply_built`]): one session a process.
+static VARIANT: Mutex<Variant> = Mutex::new(Variant {
+    book: OWN_BOOK,
+    late: None,
+});
 
-/// The `LateMoves` option as the search takes it.
-fn late_moves() -> Option<u32> {
-    Some(LATE_MOVES.load(Ordering::Relaxed)).filter(|&k| k > 0)
+/// The session's programs, as [`VARIANT`] holds them.
+fn session_variant() -> Variant {
+    *VARIANT.lock().unwrap_or_else(PoisonError::into_inner)
 }
+
+/// The `OwnBook` option's default: whether a search answers from the
+/// opening book first (`chess::book`).
+pub(crate) const OWN_BOOK: UseBook = UseBook::Off;
 
 /// The time rule's view of a `go`: its `movetime`, or the mover's clock.
 pub(crate) fn clock_of(go: &GoCmd, white_to_move: bool) -> Clock {
@@ -154,7 +167,7 @@ pub(crate) fn limits_of(
 /// Whether the reply program of `depth` is built (a rung on a clock
 /// runs only then).
 fn reply_built(depth: Depth) -> bool {
-    chess::reply_pass_built_late(depth, late_moves())
+    chess::reply_pass_built_with(depth, session_variant()).is_some()
 }
 
 /// The position of `position startpos`.
@@ -203,6 +216,8 @@ pub(crate) struct Session {
     /// The `LateMoves` option: late-move pruning keeping that many, `None`
     /// for 0 (off).
     late: Option<u32>,
+    /// The `OwnBook` option.
+    book: UseBook,
 }
 
 impl Default for Session {
@@ -223,6 +238,16 @@ impl Session {
             quit: false,
             depth: TIMED_TOP,
             late: None,
+            book: OWN_BOOK,
+        }
+    }
+
+    /// The programs its searches run (the `OwnBook` and `LateMoves`
+    /// options).
+    fn variant(&self) -> Variant {
+        Variant {
+            book: self.book,
+            late: self.late,
         }
     }
 
@@ -320,8 +345,6 @@ pub(crate) struct Job {
     fen: String,
     history: Vec<String>,
     limits: Limits,
-    /// The `LateMoves` option.
-    late: Option<u32>,
     /// Hold `bestmove` back until `stop` (`infinite`, `ponder`).
     pub(crate) wait: bool,
 }
@@ -339,8 +362,7 @@ impl Job {
     /// per finished depth, then why no deeper one answered); returns the
     /// `bestmove` line.
     pub(crate) fn run(&self, emit: &mut dyn FnMut(String)) -> String {
-        let late = self.late;
-        let thought = chess::think_late(&self.fen, &self.history, &self.limits, late, |rung| {
+        let thought = chess::think(&self.fen, &self.history, &self.limits, |rung| {
             emit(info_line(rung.depth, &rung.answer, rung.at, &rung.stats));
         });
         match thought {
@@ -374,8 +396,8 @@ fn start_warm_up() {
     STARTED.call_once(|| {
         thread::spawn(|| {
             let (first, rest) = LADDER.split_at(1);
-            let _ = FIRST_BUILT.set(build(first));
-            let _ = ALL_BUILT.set(build(rest));
+            let _ = FIRST_BUILT.set(build(first, session_variant()));
+            let _ = ALL_BUILT.set(build(rest, session_variant()));
         });
     });
 }
@@ -399,10 +421,10 @@ fn wait_ready() -> Vec<String> {
 
 /// Builds the move program and the reply programs of `depths` (the move
 /// program beside the first of them).
-fn build(depths: &[Depth]) -> Vec<String> {
+fn build(depths: &[Depth], variant: Variant) -> Vec<String> {
     let built = thread::scope(|scope| {
         let moves = scope.spawn(|| chess::move_pass().map(|_| ()));
-        let replies = chess::build_passes(depths, false);
+        let replies = chess::build_passes_with(depths, false, variant);
         moves
             .join()
             .unwrap_or(Err(chess::Error::BadOutput("a build that panicked")))
@@ -487,14 +509,17 @@ pub(crate) fn handle(line: &str, session: &mut Session, at: Instant) -> Handled 
             lines.extend(session.pending.take());
             let white_to_move = session.fen.split(' ').nth(1) != Some("b");
             let flag = Arc::new(AtomicBool::new(false));
-            let limits = limits_of(&go, white_to_move, session.depth, at, flag);
+            let mut limits = limits_of(&go, white_to_move, session.depth, at, flag);
+            // The `OwnBook` option: the programs with the book's stage
+            // (on a clock, a rung runs once its own program is built).
+            limits.book = session.book;
+            limits.late = session.late;
             Handled {
                 lines,
                 job: Some(Job {
                     fen: session.fen().to_string(),
                     history: session.history.clone(),
                     limits,
-                    late: session.late,
                     wait: go.wait,
                 }),
             }
@@ -533,6 +558,9 @@ fn set_option(args: &[&str], session: &mut Session) -> Option<String> {
     if name.trim().eq_ignore_ascii_case("LateMoves") {
         return set_late_moves(value, session);
     }
+    if name.trim().eq_ignore_ascii_case("OwnBook") {
+        return set_own_book(value, session);
+    }
     if !name.trim().eq_ignore_ascii_case("Depth") {
         return Some(info_string(&format!(
             "no option named {}; see the option lines of `uci`",
@@ -545,7 +573,8 @@ fn set_option(args: &[&str], session: &mut Session) -> Option<String> {
             // A depth off the ladder is built beside it, so that a search
             // on a clock finds it built once it is.
             if !LADDER.contains(&depth) {
-                thread::spawn(move || build(&[depth]));
+                let variant = session.variant();
+                thread::spawn(move || build(&[depth], variant));
             }
             None
         }
@@ -564,14 +593,10 @@ fn set_option(args: &[&str], session: &mut Session) -> Option<String> {
 fn set_late_moves(value: &str, session: &mut Session) -> Option<String> {
     match value.trim().parse::<u32>() {
         Ok(keep) if keep <= MOST_LATE => {
-            session.late = Some(keep).filter(|&k| k > 0);
-            LATE_MOVES.store(keep, Ordering::Relaxed);
-            if let Some(late) = session.late {
-                thread::spawn(move || {
-                    for depth in LADDER {
-                        let _ = chess::reply_pass_late(depth, Some(late));
-                    }
-                });
+            let late = Some(keep).filter(|&k| k > 0);
+            if late != session.late {
+                session.late = late;
+                build_variant(session);
             }
             None
         }
@@ -579,6 +604,44 @@ fn set_late_moves(value: &str, session: &mut Session) -> Option<String> {
             "LateMoves {} refused: 0 (off) to {MOST_LATE}",
             quote(value.trim())
         ))),
+    }
+}
+
+/// `setoption name OwnBook value true|false`: the book first or not; the
+/// ladder's programs for that choice are built in the background (as a
+/// `Depth` off the ladder is) when it is not the default.
+fn set_own_book(value: &str, session: &mut Session) -> Option<String> {
+    let book = match value.trim().to_ascii_lowercase().as_str() {
+        "true" => UseBook::On,
+        "false" => UseBook::Off,
+        _ => {
+            return Some(info_string(&format!(
+                "OwnBook {} refused: give true or false",
+                quote(value.trim())
+            )))
+        }
+    };
+    if book != session.book {
+        session.book = book;
+        build_variant(session);
+    }
+    None
+}
+
+/// After an option that changes the session's programs: the process's
+/// [`VARIANT`] follows it, and the ladder's programs of the new variant
+/// (and the `Depth` option's, if off the ladder) are built in the
+/// background when they are not the default ones, so that a search on a
+/// clock finds them built once they are.
+fn build_variant(session: &Session) {
+    let variant = session.variant();
+    *VARIANT.lock().unwrap_or_else(PoisonError::into_inner) = variant;
+    if variant != Variant::default() {
+        let mut depths = LADDER.to_vec();
+        if !depths.contains(&session.depth) {
+            depths.push(session.depth);
+        }
+        thread::spawn(move || build(&depths, variant));
     }
 }
 
@@ -882,6 +945,31 @@ mod tests {
             );
             assert_eq!(s.late, None);
         }
+    }
+
+    /// `OwnBook` is advertised and switches the book: on, the start
+    /// position answers the book's move at depth 2 and a book position
+    /// ends the climb there; a value other than true or false is refused.
+    #[test]
+    fn own_book_is_advertised_and_switches_the_book() {
+        let out = lines(&mut Session::new(), "uci");
+        assert!(
+            out.contains(&"option name OwnBook type check default false".to_string()),
+            "{out:?}"
+        );
+        let mut s = Session::new();
+        let out = lines(&mut s, "setoption name OwnBook value maybe");
+        assert!(out[0].starts_with("info string OwnBook"), "{out:?}");
+        assert_eq!(s.book, UseBook::Off);
+        assert!(lines(&mut s, "setoption name OwnBook value true").is_empty());
+        assert_eq!(s.book, UseBook::On);
+        let (answer, _) = chess::book::book()
+            .probe(&shakmaty::Chess::default())
+            .expect("the start is in the book");
+        let out = lines(&mut s, "go depth 3");
+        assert_eq!(out.last(), Some(&format!("bestmove {answer}")), "{out:?}");
+        assert!(lines(&mut s, "setoption name OwnBook value false").is_empty());
+        assert_eq!(s.book, UseBook::Off);
     }
 
     #[test]

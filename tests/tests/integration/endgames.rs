@@ -50,7 +50,7 @@ fn mate_with(fen: &str, plies: u32, late: Option<u32>) -> Result<u32, String> {
     note(&pos, &mut keys);
     for moves in 1..=50 {
         let now = fen_of(&pos);
-        let got = chess::search_late(&now, &keys, depth, late)
+        let got = chess::search_variant(&now, &keys, depth, chess::Variant::of_late(late))
             .map_err(|e| e.to_string())?
             .best;
         let (text, _) = got.ok_or_else(|| format!("no move in {now}"))?;

@@ -9,6 +9,7 @@
 
 mod architecture;
 mod bench_turns;
+mod book;
 mod capture_plies;
 mod chess_isa;
 mod cost_model;

@@ -559,7 +559,9 @@ fn vm_late_move_pruning_makes_fewer_threads() {
     let fen = "r1b1k2r/ppppqppp/2n2n2/2b1p3/2B1P3/2NP1N2/PPP2PPP/R1BQK2R w KQkq - 1 6";
     for (plies, late) in [(4, 2), (5, 8)] {
         let exact = chess::search(fen, &[], depth(plies)).unwrap();
-        let pruned = chess::search_late(fen, &[], depth(plies), Some(late)).unwrap();
+        let pruned =
+            chess::search_variant(fen, &[], depth(plies), chess::Variant::of_late(Some(late)))
+                .unwrap();
         assert!(
             pruned.stats.peak_threads < exact.stats.peak_threads,
             "depth {plies} lmp:{late}: {} threads, exact {}",

@@ -61,13 +61,18 @@ struct OurMove {
 fn engine_move(
     fen: &str,
     history: &[String],
-    (depth, late): (chess::Depth, Option<u32>),
+    settings: &Settings,
     clock: Option<&chess::search::clock::Clock>,
     start: Instant,
 ) -> Result<OurMove> {
+    let depth = settings.depth;
+    let variant = chess::Variant {
+        book: settings.book,
+        late: settings.late,
+    };
     let context = || format!("our engine on {}", quote(fen));
     let Some(clock) = clock else {
-        let searched = chess::search_late(fen, history, depth, late).with_context(context)?;
+        let searched = chess::search_variant(fen, history, depth, variant).with_context(context)?;
         return Ok(OurMove {
             best: searched.best,
             depth: searched.depth,
@@ -77,9 +82,11 @@ fn engine_move(
     let limits = chess::search::deepen::Limits {
         start,
         budget: chess::search::clock::budget(clock),
+        book: variant.book,
+        late: variant.late,
         ..chess::search::deepen::Limits::to_depth(depth)
     };
-    let thought = chess::think_late(fen, history, &limits, late, |_| {}).with_context(context)?;
+    let thought = chess::think(fen, history, &limits, |_| {}).with_context(context)?;
     let answer = thought.answer();
     // A rung that ran without answering: from the answer's end to the
     // climb's.
@@ -277,13 +284,7 @@ fn our_move(
 ) -> Result<(String, String, Duration)> {
     let (m, plies, modeled) = match settings.native {
         None => {
-            let our = engine_move(
-                fen,
-                history,
-                (settings.depth, settings.late),
-                clock.as_ref(),
-                start,
-            )?;
+            let our = engine_move(fen, history, settings, clock.as_ref(), start)?;
             if clock.is_some() {
                 tally.times.climb(our.unfinished);
             }
@@ -356,7 +357,31 @@ fn native_thought(
     clock: Option<chess::search::clock::Clock>,
     start: Instant,
 ) -> Thought {
-    let Native { leaves, select } = native;
+    let Native {
+        leaves,
+        select,
+        book,
+    } = native;
+    let budget = clock.as_ref().and_then(chess::search::clock::budget);
+    if let Some((mv, score)) = book.then(|| chess::book::book().probe(pos)).flatten() {
+        // As the regex program with the book: the first rung answers the
+        // book's move, its search skipped (`chess::think`).
+        return Thought {
+            best: Some((mv.to_string(), score)),
+            // No ply searched: `depth reached: 0` counts the book's moves.
+            plies: 0,
+            took: if settings.regex_time {
+                chess::reference::cost::time_of(chess::reference::cost::BOOK_HIT_BYTES)
+            } else {
+                start.elapsed()
+            },
+            climbed: if settings.regex_time {
+                budget.map(|_| None)
+            } else {
+                None
+            },
+        };
+    }
     if !settings.regex_time {
         let best = if select.is_none() {
             native_move(pos, history, settings.plan, leaves)
@@ -380,7 +405,6 @@ fn native_thought(
             climbed: None,
         };
     }
-    let budget = clock.as_ref().and_then(chess::search::clock::budget);
     let rungs = chess::reference::clocked::rungs_to(settings.plan);
     let climbed = chess::reference::clocked::climb_selective(
         pos,

@@ -45,9 +45,20 @@ pub(super) struct Settings {
     /// The regex program's late-move pruning (`--select lmp:K` without
     /// `--native`), `None`: off.
     pub(super) late: Option<u32>,
+    /// Our engine answers from the opening book first (`--book`).
+    pub(super) book: chess::UseBook,
 }
 
 impl Settings {
+    /// The regex program's variant our engine plays (`--book`, `--select
+    /// lmp:K`).
+    pub(super) fn variant(&self) -> chess::Variant {
+        chess::Variant {
+            book: self.book,
+            late: self.late,
+        }
+    }
+
     pub(super) fn of(args: &MatchArgs) -> Result<Settings> {
         fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T> {
             text.trim()
@@ -97,16 +108,22 @@ impl Settings {
                 "black" => Some(Color::Black),
                 other => bail!("--ours {}: use both, white or black", quote(other)),
             },
-            native: Native::of(&args.native, native_select, "--native", "--select")?,
+            native: Native::of(&args.native, native_select, "--native", "--select")?
+                .map(|n| n.with_book(args.book)),
             versus: Native::of(
                 &args.versus_native,
                 &args.versus_select,
                 "--versus-native",
                 "--versus-select",
-            )?,
+            )?
+            .map(|n| n.with_book(args.versus_book)),
+            book: crate::use_book(args.book),
             regex_time: args.regex_time,
             late,
         };
+        if args.versus_book && args.versus_native.is_none() {
+            bail!("--versus-book gives the native opponent (--versus-native) the book; a UCI opponent has its own");
+        }
         match (&args.opponent, settings.versus) {
             (Some(_), Some(_)) => bail!(
                 "--opponent and --versus-native both name the opponent: give one"
@@ -179,7 +196,7 @@ impl Settings {
         }
         if self.versus == Some(ours) {
             bail!(
-                "--native {} --versus-native {}: the same search on both sides (every pair would score 1 point); give the sides different leaves or rules (--select, --versus-select)",
+                "--native {} --versus-native {}: the same search on both sides (every pair would score 1 point); give the sides different leaves, rules or books (--select, --versus-select, --book, --versus-book)",
                 ours.leaves.name(),
                 ours.leaves.name()
             );
@@ -194,10 +211,12 @@ impl Settings {
 pub(crate) struct Native {
     pub(crate) leaves: Leaves,
     pub(crate) select: Select,
+    /// Whether it answers from the opening book first (`chess::book`).
+    pub(crate) book: bool,
 }
 
 /// The regex program's rules of `--select` (`text`) without `--native`:
-/// late-move pruning is the one it has (`chess::search_late`).
+/// late-move pruning is the one it has (`chess::Variant::late`).
 fn regex_late(text: &str) -> Result<Option<u32>> {
     let select = text
         .trim()
@@ -241,7 +260,13 @@ impl Native {
         Ok(Some(Native {
             leaves,
             select: select.unwrap_or(Select::NONE),
+            book: false,
         }))
+    }
+
+    /// This engine, answering from the book first where `book`.
+    fn with_book(self, book: bool) -> Native {
+        Native { book, ..self }
     }
 }
 
@@ -252,6 +277,9 @@ impl std::fmt::Display for Native {
         write!(f, "{:?}", self.leaves)?;
         if !self.select.is_none() {
             write!(f, ", select {}", self.select)?;
+        }
+        if self.book {
+            write!(f, ", book")?;
         }
         Ok(())
     }

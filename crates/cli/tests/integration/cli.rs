@@ -310,3 +310,50 @@ fn fuzz_ends_quietly_when_stdout_closes() {
     ];
     ends_quietly_when_stdout_closes(&args);
 }
+
+/// `book` writes a book that `chess::book` reads: the start position
+/// first, then the first moves' positions, each with a legal move; a
+/// FEN other than the start's is refused as an opening.
+#[test]
+fn book_writes_a_book_that_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("book.txt");
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, format!("{START_FEN}\ne2e4 e7e5\n")).unwrap();
+    let (ok, out, err) = run(&[
+        "book",
+        "--plan",
+        "2,3",
+        "--deep-plies",
+        "0",
+        "--later-plan",
+        "2,2",
+        "--line",
+        "0",
+        "--max",
+        "3",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains("3 positions"), "{out}");
+    let text = std::fs::read_to_string(&out_file).unwrap();
+    let book = chess::book::Book::parse(&text).unwrap();
+    assert_eq!(book.entries.len(), 3);
+    assert!(book.entries[0].moves.is_empty());
+    assert_eq!(book.entries[1].moves.len(), 1);
+    std::fs::write(&openings, "8/8/8/8/8/8/8/K6k w - - 0 1\n").unwrap();
+    let (ok, _, err) = run(&[
+        "book",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert!(
+        !ok && err.contains("moves from the start position"),
+        "{err}"
+    );
+}

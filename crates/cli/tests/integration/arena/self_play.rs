@@ -193,3 +193,53 @@ fn native_self_play_is_checked() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// `--book`: the native side answers a book position from the book (no
+/// ply searched: `depth reached` counts it at 0, its note says `/0`) and
+/// is named with it; `--versus-book` needs a native opponent.
+#[test]
+fn a_native_side_with_the_book_answers_its_first_moves_from_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, "e2e4 e7e5\n").unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let (ok, out, err) = run(&[
+        "--native",
+        "threats",
+        "--book",
+        "--versus-native",
+        "threats",
+        "--regex-time",
+        "--tc",
+        "10+0.1",
+        "--depth",
+        "3",
+        "--max-plies",
+        "12",
+        "--games",
+        "2",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        summary_line(&out, "games:").contains("Threats, book, 10+0.1"),
+        "{out}"
+    );
+    assert!(
+        summary_line(&out, "depth reached:").starts_with("0: "),
+        "{out}"
+    );
+    let games = read_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    // Round 1: ours is white, its first move is the book's after 1. e4 e5.
+    let first = games[0].notes.iter().flatten().find(|n| *n != "book");
+    assert!(
+        first.is_some_and(|n| n.contains("/0 ")),
+        "{:?}",
+        games[0].notes
+    );
+    let err = refused(&["--opponent", "sf", "--versus-book"]);
+    assert!(err.contains("--versus-book"), "{err}");
+}
