@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use crate::exec::reading::Reading;
 use crate::portable::{self, BOOT_PATTERN};
-use crate::program::{Engine, Piece, Program, Rewrite, Template};
+use crate::program::{Engine, Piece, Program, Rewrite, Scope, Template};
 use crate::pyre::{self, PatternError, TemplateError};
 
 /// Why an entry is refused.
@@ -63,39 +63,56 @@ struct Plan {
 pub fn load(entries: &[(String, String)]) -> Result<Program, Refused> {
     // Each distinct pattern read once, on all cores; then the entries in
     // order, so the first refusal is the first entry refused.
+    // A replacement is read once for each distinct pattern it follows
+    // (programs repeat their pairs: fours has 11,900 distinct of 48,358).
     let mut ids: HashMap<&str, usize> = HashMap::new();
     let mut distinct: Vec<&str> = Vec::new();
-    for (pattern, _) in entries {
-        ids.entry(pattern.as_str()).or_insert_with(|| {
-            distinct.push(pattern);
-            distinct.len() - 1
-        });
-    }
+    let entry_ids: Vec<usize> = entries
+        .iter()
+        .map(|(pattern, _)| {
+            *ids.entry(pattern.as_str()).or_insert_with(|| {
+                distinct.push(pattern);
+                distinct.len() - 1
+            })
+        })
+        .collect();
     let plans: Vec<Result<Plan, PatternError>> = {
         use rayon::prelude::*;
         distinct.par_iter().map(|p| plan(p)).collect()
     };
+    let mut templates: HashMap<(usize, &str), Template> = HashMap::new();
     let mut out = Vec::with_capacity(entries.len());
-    for (index, (pattern, replacement)) in entries.iter().enumerate() {
+    for (index, ((pattern, replacement), &id)) in entries.iter().zip(&entry_ids).enumerate() {
         let refused = |reason: Reason| Refused {
             index,
             pattern: pattern.clone(),
             reason,
         };
-        let plan = plans[ids[pattern.as_str()]]
+        let plan = plans[id]
             .as_ref()
             .map_err(|e| refused(Reason::Pattern(e.clone())))?;
-        let template = plan
-            .groups
-            .template(replacement)
-            .map_err(|e| refused(Reason::Replacement(e)))?;
+        let template = match templates.get(&(id, replacement.as_str())) {
+            Some(t) => t.clone(),
+            None => {
+                let t = plan
+                    .groups
+                    .template(replacement)
+                    .map_err(|e| refused(Reason::Replacement(e)))?;
+                templates.insert((id, replacement), t.clone());
+                t
+            }
+        };
         if pattern == BOOT_PATTERN {
             out.push(boot(&template));
             continue;
         }
-        let mut rewrite = Rewrite::new(pattern.as_str(), template);
-        rewrite.engine = plan.engine;
-        out.push(rewrite);
+        out.push(Rewrite {
+            pattern: pattern.clone(),
+            replacement: template,
+            engine: plan.engine,
+            scope: Scope::Global,
+            origin: None,
+        });
     }
     Ok(Program::new(out))
 }

@@ -57,9 +57,6 @@ struct Distinct<'p> {
     index: usize,
     pattern: &'p str,
     engine: Engine,
-    /// The inside of its one group around everything, compiled instead
-    /// of it (see [`analysis::whole_match_group`]).
-    stripped: Option<&'p str>,
 }
 
 /// A distinct pattern compiled: its strategy, and what its rewrites'
@@ -75,6 +72,9 @@ struct Compiled {
     /// Its group that holds the thread head every match starts with, and
     /// no other `%`.
     head_group: Option<usize>,
+    /// It was compiled without its one group around everything (see
+    /// [`analysis::whole_match_group`]).
+    stripped: bool,
 }
 
 impl Executor {
@@ -85,15 +85,18 @@ impl Executor {
     /// [`CompileError`] naming the first rewrite whose pattern does not
     /// compile.
     pub fn new(program: &Program, config: Config) -> Result<Executor, CompileError> {
-        let (ids, distinct) = distinct_patterns(program, &config);
+        let (ids, distinct) = distinct_patterns(program);
         let compiled = compile_all(&distinct, &config)?;
         let mut probes = Probes::new(config.byte_ranks);
+        // A gate depends on the pattern only: made once for each.
+        let mut distinct_gates: Vec<Option<Gate>> = vec![None; distinct.len()];
         let mut steps = Vec::with_capacity(program.len());
         let mut gates = Vec::with_capacity(program.len());
-        for r in program.rewrites() {
-            let id = ids[&(r.pattern.as_str(), r.engine)];
-            let stripped = distinct[id].stripped.is_some();
-            gates.push(gate_of(&compiled[id], &mut probes));
+        for (r, &id) in program.rewrites().iter().zip(&ids) {
+            let stripped = compiled[id].stripped;
+            let gate =
+                *distinct_gates[id].get_or_insert_with(|| gate_of(&compiled[id], &mut probes));
+            gates.push(gate);
             steps.push(step_of(r, id, &compiled[id], stripped, config.byte_ranks));
         }
         let ascii_templates = program.rewrites().iter().all(|r| {
@@ -116,36 +119,28 @@ impl Executor {
     }
 }
 
-/// Each distinct `(pattern, engine)` pair's index among them.
-type PatternIds<'p> = HashMap<(&'p str, Engine), usize>;
-
 /// The program's distinct `(pattern, engine)` pairs in order of first
-/// use, and each pair's index among them. A pattern that is one group
-/// around everything is compiled without it (see
-/// [`analysis::whole_match_group`]), outside the plain loop.
-fn distinct_patterns<'p>(
-    program: &'p Program,
-    config: &Config,
-) -> (PatternIds<'p>, Vec<Distinct<'p>>) {
-    let mut ids = PatternIds::new();
+/// use, and each rewrite's index among them.
+fn distinct_patterns(program: &Program) -> (Vec<usize>, Vec<Distinct<'_>>) {
+    let mut ids: HashMap<(&str, Engine), usize> = HashMap::new();
     let mut distinct = Vec::new();
-    for (index, r) in program.rewrites().iter().enumerate() {
-        ids.entry((r.pattern.as_str(), r.engine))
-            .or_insert_with(|| {
-                let stripped = match r.engine {
-                    Engine::Plain if !config.naive => analysis::whole_match_group(&r.pattern),
-                    _ => None,
-                };
-                distinct.push(Distinct {
-                    index,
-                    pattern: &r.pattern,
-                    engine: r.engine,
-                    stripped,
-                });
-                distinct.len() - 1
-            });
-    }
-    (ids, distinct)
+    let of_rewrite = program
+        .rewrites()
+        .iter()
+        .enumerate()
+        .map(|(index, r)| {
+            *ids.entry((r.pattern.as_str(), r.engine))
+                .or_insert_with(|| {
+                    distinct.push(Distinct {
+                        index,
+                        pattern: &r.pattern,
+                        engine: r.engine,
+                    });
+                    distinct.len() - 1
+                })
+        })
+        .collect();
+    (of_rewrite, distinct)
 }
 
 /// Every distinct pattern compiled, on all cores; the first failure (by
@@ -165,12 +160,18 @@ fn compile_all(distinct: &[Distinct<'_>], config: &Config) -> Result<Vec<Compile
     results.into_iter().collect()
 }
 
-/// One distinct pattern's strategy and facts.
+/// One distinct pattern's strategy and facts. A pattern that is one
+/// group around everything is compiled without it (see
+/// [`analysis::whole_match_group`]), outside the plain loop.
 fn compile(d: &Distinct<'_>, config: &Config) -> Result<Compiled, EngineError> {
     if d.engine == Engine::Python {
         return compile_python(d.pattern, config);
     }
-    let source = d.stripped.unwrap_or(d.pattern);
+    let stripped = match d.engine {
+        Engine::Plain if !config.naive => analysis::whole_match_group(d.pattern),
+        _ => None,
+    };
+    let source = stripped.unwrap_or(d.pattern);
     let reading = Reading::new(source);
     let facts = Facts::of(&reading);
     let strategy = match d.engine {
@@ -179,7 +180,7 @@ fn compile(d: &Distinct<'_>, config: &Config) -> Result<Compiled, EngineError> {
     };
     // The steps read the pattern as written (a stripped group changes
     // which groups there are, not where matches lie).
-    let whole = d.stripped.map(|_| Facts::of(&Reading::new(d.pattern)));
+    let whole = stripped.map(|_| Facts::of(&Reading::new(d.pattern)));
     let whole = whole.unwrap_or_else(|| facts.clone());
     Ok(Compiled {
         strategy,
@@ -187,6 +188,7 @@ fn compile(d: &Distinct<'_>, config: &Config) -> Result<Compiled, EngineError> {
         required: facts.prefix,
         percent_groups: whole.percent_groups,
         head_group: whole.head_group,
+        stripped: stripped.is_some(),
     })
 }
 
@@ -364,6 +366,7 @@ fn compile_python(pattern: &str, config: &Config) -> Result<Compiled, EngineErro
         required,
         percent_groups,
         head_group,
+        stripped: false,
     })
 }
 
