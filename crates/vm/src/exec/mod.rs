@@ -304,6 +304,13 @@ impl std::fmt::Debug for Executor {
 }
 
 impl Executor {
+    /// How rewrite `index`'s pattern runs, in a few words (as the
+    /// listing `Debug` writes says it); `None` past the program's end.
+    pub fn path(&self, index: usize) -> Option<&'static str> {
+        let step = self.steps.get(index)?;
+        Some(self.strategies[step.strategy].path())
+    }
+
     /// The configuration.
     pub fn config(&self) -> &Config {
         &self.config

@@ -451,3 +451,42 @@ fn an_ascii_form_too_large_to_build_leaves_the_python_engine_to_run() {
     // re.sub(pattern, r"<\1>", "a%1b%2")
     assert_eq!(s, "a<1>b<2>");
 }
+
+/// The path `Debug` lists for a one-rewrite program read as CPython
+/// reads it, and what it makes of `state`.
+fn python_path_and_result(pattern: &str, replacement: &str, state: &str) -> (String, String) {
+    let p = crate::python::load(&[(pattern.to_string(), replacement.to_string())]).expect("loads");
+    let exec = Executor::new(&p, Config::default()).expect("compiles");
+    let mut s = state.to_string();
+    exec.run(&mut s).expect("runs");
+    (exec.path(0).expect("one rewrite").to_string(), s)
+}
+
+#[test]
+fn an_ascii_form_searched_everywhere_leaves_a_pattern_with_a_literal_start_to_ours() {
+    // The form `(?s)BEGIN(.*?)END` has in the `regex` crate's syntax
+    // is searched over the whole text; every match starts with `BEGIN`,
+    // where ours is tried.
+    let (path, s) = python_path_and_result(
+        r"(?s)BEGIN(.*?)END",
+        r"<\1>",
+        "xBEGIN a\nb END yBEGINEND zBEGIN q",
+    );
+    assert_eq!(path, "python engine");
+    // re.sub(r"(?s)BEGIN(.*?)END", r"<\1>", "xBEGIN a\nb END yBEGINEND zBEGIN q")
+    assert_eq!(s, "x< a\nb > y<> zBEGIN q");
+}
+
+#[test]
+fn an_ascii_form_stays_where_matches_have_no_literal_start_of_two_bytes() {
+    // No literal start: the crate's search over the text stays.
+    let (path, s) = python_path_and_result(r"(?m)^(.*?),(.*?)$", r"\2,\1", "a,b\nc,d,e\nf");
+    assert_eq!(path, "python engine; on ASCII states the regex crate");
+    // re.sub(r"(?m)^(.*?),(.*?)$", r"\2,\1", "a,b\nc,d,e\nf")
+    assert_eq!(s, "b,a\nd,e,c\nf");
+    // A one-byte start is too common to try ours at.
+    let (path, s) = python_path_and_result(r"(?s)B(.*?)E", r"<\1>", "xB a\nb E yBE");
+    assert_eq!(path, "python engine; on ASCII states the regex crate");
+    // re.sub(r"(?s)B(.*?)E", r"<\1>", "xB a\nb E yBE")
+    assert_eq!(s, "x< a\nb > y<>");
+}
