@@ -27,6 +27,7 @@ pub(crate) enum CharTest {
 
 impl CharTest {
     /// Whether `c` passes.
+    #[inline]
     pub(crate) fn matches(&self, c: u32) -> bool {
         match self {
             CharTest::Lit(l) => *l == c,
@@ -78,6 +79,11 @@ impl CharSet {
             return self.ascii[(c / 64) as usize] & (1 << (c % 64)) != 0;
         }
         in_ranges(&self.ranges, c) != self.negated
+    }
+
+    /// Whether every ASCII character is in the set (`[\s\S]`).
+    pub(crate) fn has_every_ascii(&self) -> bool {
+        self.ascii == [u64::MAX; 2]
     }
 
     /// The ranges of the code points in the set, complemented if

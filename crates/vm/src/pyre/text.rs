@@ -8,6 +8,33 @@ use memchr::{memchr, memchr2, memchr3};
 use super::ast::{Anchor, CharTest};
 use super::unicode;
 
+/// Where `n` characters from `pos` that all pass `test` end, or `None`
+/// when one fails or the text ends first. A stretch of ASCII is read by
+/// its bytes (`[\s\S]{41}` in a look-ahead: 41 bytes tested in a row).
+pub(crate) fn take_chars(text: &[u8], pos: usize, test: &CharTest, n: u32) -> Option<usize> {
+    let n = n as usize;
+    if let Some(chunk) = text.get(pos..pos.saturating_add(n)) {
+        if chunk.is_ascii() {
+            let all = match test {
+                CharTest::Any => true,
+                CharTest::NotNewline => memchr(b'\n', chunk).is_none(),
+                CharTest::Lit(l) => chunk.iter().all(|&b| u32::from(b) == *l),
+                CharTest::Set(set) if set.has_every_ascii() => true,
+                CharTest::Set(set) => chunk.iter().all(|&b| set.contains(u32::from(b))),
+            };
+            return all.then_some(pos + n);
+        }
+    }
+    let mut end = pos;
+    for _ in 0..n {
+        match char_at(text, end) {
+            Some((c, k)) if test.matches(c) => end += k,
+            _ => return None,
+        }
+    }
+    Some(end)
+}
+
 /// The character at `pos` and its length in bytes.
 #[inline]
 pub(crate) fn char_at(text: &[u8], pos: usize) -> Option<(u32, usize)> {

@@ -20,7 +20,7 @@ use memchr::memrchr;
 use super::ast::{CharTest, Fold, Greed, UNBOUNDED};
 use super::lead::ByteSet;
 use super::prog::{Follow, Inst, Pc, Prog};
-use super::text::{anchor_holds, char_at, prev_boundary, run_end};
+use super::text::{anchor_holds, char_at, prev_boundary, run_end, take_chars};
 use super::unicode;
 use super::SearchLimits;
 use crate::stop::StopReason;
@@ -500,6 +500,11 @@ impl Machine<'_, '_, '_> {
 
     /// `w` characters back from `pos`, if the text has them.
     fn back(&self, mut pos: usize, w: u32) -> Option<usize> {
+        // Over ASCII each byte is a character.
+        let start = pos.checked_sub(w as usize)?;
+        if self.text[start..pos].is_ascii() {
+            return Some(start);
+        }
         for _ in 0..w {
             if pos == 0 {
                 return None;
@@ -613,26 +618,18 @@ impl Machine<'_, '_, '_> {
     ) -> Result<Next, MatchError> {
         let text = self.text;
         if greed == Greed::Lazy {
-            let mut end = pos;
-            for _ in 0..min {
-                match char_at(text, end) {
-                    Some((c, n)) if test.matches(c) => end += n,
-                    _ => return Ok(Next::Fail),
-                }
-            }
+            let Some(end) = take_chars(text, pos, test, min) else {
+                return Ok(Next::Fail);
+            };
             if min < max {
                 self.push(Frame::LazyRun { pc, end, n: min })?;
             }
             return Ok(Next::Go(pc + 1, end));
         }
         // The floor (after `min` characters), then the run's end.
-        let mut floor = pos;
-        for _ in 0..min {
-            match char_at(text, floor) {
-                Some((c, n)) if test.matches(c) => floor += n,
-                _ => return Ok(Next::Fail),
-            }
-        }
+        let Some(floor) = take_chars(text, pos, test, min) else {
+            return Ok(Next::Fail);
+        };
         let end = match stops {
             Some(_) if max == UNBOUNDED => run_end(text, floor, test, stops),
             _ => {
