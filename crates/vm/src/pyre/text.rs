@@ -35,6 +35,60 @@ pub(crate) fn take_chars(text: &[u8], pos: usize, test: &CharTest, n: u32) -> Op
     Some(end)
 }
 
+/// Where a run of at most `n` characters from `pos` that pass `test`
+/// ends. ASCII bytes are tested in place, and a test every ASCII
+/// character passes skips to the next non-ASCII byte.
+pub(crate) fn run_chars(text: &[u8], pos: usize, test: &CharTest, n: usize) -> usize {
+    let newline = u32::from(b'\n');
+    match test {
+        CharTest::Any => run_by(text, pos, n, true, |_| true),
+        CharTest::NotNewline => run_by(text, pos, n, false, |c| c != newline),
+        CharTest::Lit(l) => run_by(text, pos, n, false, |c| c == *l),
+        CharTest::Set(set) => run_by(text, pos, n, set.has_every_ascii(), |c| set.contains(c)),
+    }
+}
+
+/// [`run_chars`] for one kind of test (`every_ascii`: it passes every
+/// ASCII character).
+#[inline(always)]
+fn run_by(
+    text: &[u8],
+    pos: usize,
+    n: usize,
+    every_ascii: bool,
+    test: impl Fn(u32) -> bool,
+) -> usize {
+    let (mut end, mut left) = (pos, n);
+    while left > 0 {
+        let Some(&b) = text.get(end) else {
+            break;
+        };
+        if b < 0x80 {
+            if every_ascii {
+                let limit = text.len().min(end.saturating_add(left));
+                let k = text[end..limit]
+                    .iter()
+                    .position(|&b| b >= 0x80)
+                    .unwrap_or(limit - end);
+                end += k;
+                left -= k;
+                continue;
+            }
+            if !test(u32::from(b)) {
+                break;
+            }
+            end += 1;
+        } else {
+            match char_at(text, end) {
+                Some((c, k)) if test(c) => end += k,
+                _ => break,
+            }
+        }
+        left -= 1;
+    }
+    end
+}
+
 /// The character at `pos` and its length in bytes.
 #[inline]
 pub(crate) fn char_at(text: &[u8], pos: usize) -> Option<(u32, usize)> {

@@ -20,7 +20,7 @@ use memchr::memrchr;
 use super::ast::{CharTest, Fold, Greed, UNBOUNDED};
 use super::lead::ByteSet;
 use super::prog::{Follow, Inst, Pc, Prog};
-use super::text::{anchor_holds, char_at, prev_boundary, run_end, take_chars};
+use super::text::{anchor_holds, char_at, prev_boundary, run_chars, run_end, take_chars};
 use super::unicode;
 use super::SearchLimits;
 use crate::stop::StopReason;
@@ -632,20 +632,7 @@ impl Machine<'_, '_, '_> {
         };
         let end = match stops {
             Some(_) if max == UNBOUNDED => run_end(text, floor, test, stops),
-            _ => {
-                let mut end = floor;
-                let mut n = min;
-                while n < max {
-                    match char_at(text, end) {
-                        Some((c, k)) if test.matches(c) => {
-                            end += k;
-                            n += 1;
-                        }
-                        _ => break,
-                    }
-                }
-                end
-            }
+            _ => run_chars(text, floor, test, (max - min) as usize),
         };
         if end > floor && greed == Greed::Greedy {
             self.push(Frame::Run { pc, floor, end })?;
