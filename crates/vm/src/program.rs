@@ -8,6 +8,7 @@
 //! and writes files.
 
 use std::fmt;
+use std::sync::Arc;
 
 /// Which regex engine a pattern needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -207,16 +208,19 @@ impl Rewrite {
 }
 
 /// An ordered list of rewrites. Running it means applying each rewrite with
-/// replace-all, in order, exactly once.
+/// replace-all, in order, exactly once. A clone shares the rewrites (an
+/// executor keeps its program for its listing).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Program {
-    rewrites: Vec<Rewrite>,
+    rewrites: Arc<Vec<Rewrite>>,
 }
 
 impl Program {
     /// A program from its rewrites.
     pub fn new(rewrites: Vec<Rewrite>) -> Program {
-        Program { rewrites }
+        Program {
+            rewrites: Arc::new(rewrites),
+        }
     }
 
     /// The rewrites, in order.
@@ -236,7 +240,8 @@ impl Program {
 
     /// Appends another program's rewrites.
     pub fn extend(&mut self, other: Program) {
-        self.rewrites.extend(other.rewrites);
+        let theirs = Arc::try_unwrap(other.rewrites).unwrap_or_else(|shared| (*shared).clone());
+        Arc::make_mut(&mut self.rewrites).extend(theirs);
     }
 
     /// Number of distinct patterns (what the executor compiles).
