@@ -159,19 +159,23 @@ impl Parser {
         )
     }
 
-    fn skip_verbose(&mut self) {
+    fn skip_verbose(&mut self) -> Result<(), PatternError> {
         while let Some(c) = self.text.peek() {
             if matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c') {
                 self.text.pos += 1;
             } else if c == '#' {
                 // To the end of the line, read as CPython reads it: a
-                // backslash takes the next character (a newline too).
+                // backslash takes the next character (a newline too),
+                // and one that ends the pattern is an error.
                 while let Some(c) = self.text.peek() {
                     self.text.pos += 1;
                     if c == '\n' {
                         break;
                     }
-                    if c == '\\' && self.text.peek().is_some() {
+                    if c == '\\' {
+                        if self.text.peek().is_none() {
+                            return Err(error("bad escape (end of pattern)", self.text.pos - 1));
+                        }
                         self.text.pos += 1;
                     }
                 }
@@ -179,6 +183,7 @@ impl Parser {
                 break;
             }
         }
+        Ok(())
     }
 
     /// Items up to a `|`, a `)` or the end; with its class items when it
@@ -196,7 +201,7 @@ impl Parser {
         loop {
             let flags = scope.unwrap_or(self.global);
             if flags.verbose {
-                self.skip_verbose();
+                self.skip_verbose()?;
             }
             let Some(c) = self.text.peek() else { break };
             if c == '|' || c == ')' {

@@ -118,6 +118,18 @@ fn refusals_say_what_cpython_says() {
 }
 
 #[test]
+fn a_verbose_comment_reads_escapes_as_cpython_does() {
+    // re.compile("(?x)\U00010400| #\\"): bad escape (end of pattern) at
+    // position 8 (the proptest sweep's case).
+    assert!(refused("(?x)\u{10400}| #\\").contains("bad escape (end of pattern) at position 8"));
+    // re.findall("(?x)a#\\\nb", "ab a") == ["a", "a"]: the escaped
+    // newline does not end the comment.
+    assert_eq!(sub("(?x)a#\\\nb", "x", "ab a"), "xb x");
+    // re.compile("(?x)a#\\q") compiles: any escape in a comment does.
+    assert!(Regex::new("(?x)a#\\q").is_ok());
+}
+
+#[test]
 fn captures_in_a_possessive_loop_keep_what_failed_choices_wrote() {
     // CPython 3.11 restores a capture written by a failed alternative
     // inside a possessive loop only when the whole iteration fails.
