@@ -381,6 +381,9 @@ impl Compiler {
                                 test: t, min: 1.., ..
                             },
                         ) => follow_set(ByteSet::of_ranges(&unicode::normalize(positive(t)))),
+                        // A branch that can match empty can stand at
+                        // the text's end, where no byte is.
+                        Some(Inst::Branch(b)) if b.at_end != 0 => Follow::Any,
                         Some(Inst::Branch(b)) => {
                             // The bytes some branch can take a place at
                             // (never a continuation byte: no place is one).

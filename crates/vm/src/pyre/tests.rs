@@ -254,3 +254,13 @@ fn a_first_look_behind_of_one_character_passes_over_other_places() {
     );
     assert_eq!(sub(r"((?<=[;])\d+)", r"<\1>", ";12;3é;4"), ";<12>;<3>é;<4>");
 }
+
+#[test]
+fn a_run_before_a_branch_that_can_match_empty_can_end_at_the_texts_end() {
+    // re.sub(P, r"<\g<0>>", T) for each: the lazy run grows to the end,
+    // where the empty branch stands.
+    assert_eq!(sub("b*?(a|)", "<\\g<0>>", "b"), "<><b><>");
+    assert_eq!(sub("b*?(a|)", "<\\g<0>>", "bb"), "<><b><><b><>");
+    assert_eq!(sub("b*?(?:a|)", "<\\g<0>>", "b"), "<><b><>");
+    assert_eq!(sub("b*(a|)", "<\\g<0>>", "b"), "<b><>");
+}
