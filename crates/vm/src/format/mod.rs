@@ -191,9 +191,9 @@ fn from_pairs(entries: &[(String, String)]) -> Result<Program, FormatError> {
 ///
 /// [`FormatError::Json`] or [`FormatError::Shape`].
 pub fn pairs_from_json(text: &str) -> Result<Vec<(String, String)>, FormatError> {
-    // The common case read straight into pairs (a third of `run`'s
-    // loading went to the tree of values); a file of any other shape is
-    // read again as a tree, for the error that names the entry.
+    // The common case read straight into pairs (the tree of values cost
+    // fours' loading 12% of its instructions); a file of any other shape
+    // is read again as a tree, for the error that names the entry.
     if let Ok(pairs) = serde_json::from_str::<Vec<(String, String)>>(text) {
         return Ok(pairs);
     }
