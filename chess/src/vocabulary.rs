@@ -201,6 +201,18 @@ pub fn mate_in(score: u32) -> Option<i32> {
     }
 }
 
+/// Whether `name` has a move's shape in UCI text: two squares, then
+/// optionally the piece a pawn promotes to (`e2e4`, `e7e8q`).
+pub(crate) fn is_move_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    (b.len() == 4 || b.len() == 5)
+        && (b'a'..=b'h').contains(&b[0])
+        && (b'1'..=b'8').contains(&b[1])
+        && (b'a'..=b'h').contains(&b[2])
+        && (b'1'..=b'8').contains(&b[3])
+        && (b.len() == 4 || b"qrbn".contains(&b[4]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

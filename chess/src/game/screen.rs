@@ -321,13 +321,7 @@ pub fn classify_input(after_prompt: &str) -> (&'static str, String) {
     }
     let trimmed = line.trim_matches(' ');
     let b = trimmed.as_bytes();
-    let is_move = (b.len() == 4 || b.len() == 5)
-        && (b'a'..=b'h').contains(&b[0])
-        && (b'1'..=b'8').contains(&b[1])
-        && (b'a'..=b'h').contains(&b[2])
-        && (b'1'..=b'8').contains(&b[3])
-        && (b.len() == 4 || b"qrbn".contains(&b[4]));
-    if is_move {
+    if crate::vocabulary::is_move_name(trimmed) {
         return ("ok", trimmed.to_string());
     }
     if line.chars().all(|c| c == ' ') {

@@ -137,13 +137,7 @@ impl Entry {
         let captured = parts.next()?;
         let piece = parts.next()?;
         let board = parts.next()?;
-        let b = name.as_bytes();
-        let named = (b.len() == 4 || b.len() == 5)
-            && (b'a'..=b'h').contains(&b[0])
-            && (b'1'..=b'8').contains(&b[1])
-            && (b'a'..=b'h').contains(&b[2])
-            && (b'1'..=b'8').contains(&b[3])
-            && (b.len() == 4 || b"bnqr".contains(&b[4]));
+        let named = crate::vocabulary::is_move_name(name);
         let scored = !score.is_empty()
             && score.len() <= SCORE_DIGITS
             && score.bytes().all(|c| c.is_ascii_digit());
