@@ -47,6 +47,7 @@ mod eval;
 mod game;
 pub mod games;
 pub mod movegen;
+mod passes;
 pub mod reference;
 mod rules;
 pub mod search;
@@ -58,15 +59,19 @@ pub use eval::values;
 pub use game::{screen, turn};
 pub use rules::ending;
 
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::Arc;
 
 use regex_vm::state::State;
 use regex_vm::state::StateError;
-use regex_vm::{CompileError, Config, ExecError, Executor, Program, Stats, Stop};
+use regex_vm::{CompileError, ExecError, Stats, Stop};
 
 use search::deepen::{self, Climb, Limits, Rung};
 
 pub use codec::FenError;
+pub use passes::{
+    build_passes, build_passes_with, config_for, move_pass, reply_pass, reply_pass_built,
+    reply_pass_built_with, reply_pass_with, turn_pass, turn_pass_with, Pass,
+};
 pub use search::{UseBook, Variant};
 pub use vocabulary::{Depth, DepthError, EVEN, MATE};
 
@@ -108,43 +113,6 @@ pub enum BuildError {
     /// A rewrite did not compile on its regex engine.
     #[error("compiling it failed")]
     Compile(#[from] CompileError),
-}
-
-/// One of the chess programs (the move, reply or turn program) and its
-/// compiled executor, built once per program and depth.
-pub struct Pass {
-    /// The rewrites.
-    pub program: Program,
-    /// The executor.
-    pub executor: Executor,
-}
-
-/// The executor's listing: the program, one line per instruction, each
-/// rewrite with the path the executor runs it on.
-impl std::fmt::Debug for Pass {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Pass: {:?}", self.executor)
-    }
-}
-
-static MOVE_PASS: OnceLock<Result<Pass, Arc<BuildError>>> = OnceLock::new();
-
-/// The legal-move pass (built and compiled on first use).
-///
-/// # Errors
-///
-/// [`Error::Assemble`] if the program cannot be built.
-pub fn move_pass() -> Result<&'static Pass, Error> {
-    MOVE_PASS
-        .get_or_init(|| {
-            let program = movegen::legal_moves_program(movegen::Options::default())
-                .map_err(|e| Arc::new(e.into()))?;
-            let executor =
-                Executor::new(&program, Config::default()).map_err(|e| Arc::new(e.into()))?;
-            Ok(Pass { program, executor })
-        })
-        .as_ref()
-        .map_err(|e| Error::Assemble(Arc::clone(e)))
 }
 
 /// Runs the move pass over a state; returns the new state and statistics.
@@ -274,170 +242,6 @@ impl PerftWalk<'_> {
     }
 }
 
-/// The number of search depths programs are built for.
-const DEPTHS: usize = (Depth::MAX.plies() - Depth::MIN.plies() + 1) as usize;
-
-type Cache = [OnceLock<Result<Pass, Arc<BuildError>>>; DEPTHS];
-
-/// The reply programs and their executors, one per depth, built once.
-static REPLY: Cache = [const { OnceLock::new() }; DEPTHS];
-/// The turn programs and their executors, one per depth, built once.
-static TURN: Cache = [const { OnceLock::new() }; DEPTHS];
-/// The turn programs with the book's stage first.
-static TURN_BOOK: Cache = [const { OnceLock::new() }; DEPTHS];
-
-/// The executor settings for a search of `depth` plies: deeper searches
-/// hold more threads at once (see `bench --depth`), so their state cap is
-/// 64 MiB instead of the default 16 MiB.
-pub fn config_for(depth: Depth) -> Config {
-    let mut config = Config::default();
-    if depth > Depth::MIN {
-        config.max_state_bytes = 64 << 20;
-    }
-    config
-}
-
-fn cached(
-    cache: &'static Cache,
-    depth: Depth,
-    build: impl FnOnce(Depth) -> Result<Program, regex_asm::AsmError>,
-) -> Result<&'static Pass, Error> {
-    cache[depth.index()]
-        .get_or_init(|| {
-            let program = build(depth).map_err(|e| Arc::new(e.into()))?;
-            let executor =
-                Executor::new(&program, config_for(depth)).map_err(|e| Arc::new(e.into()))?;
-            Ok(Pass { program, executor })
-        })
-        .as_ref()
-        .map_err(|e| Error::Assemble(Arc::clone(e)))
-}
-
-/// The reply program searching `depth` plies (built and compiled on first
-/// use).
-///
-/// # Errors
-///
-/// [`Error::Assemble`] if the program cannot be built.
-pub fn reply_pass(depth: Depth) -> Result<&'static Pass, Error> {
-    cached(&REPLY, depth, search::reply_program)
-}
-
-/// The reply programs of the other variants (`search::Variant`: the
-/// book's stage, late-move pruning), each depth and variant built once
-/// when first asked for and kept for the process (a process asks for a
-/// few).
-static REPLY_VARIANT: Mutex<Vec<(Depth, Variant, &'static Pass)>> = Mutex::new(Vec::new());
-
-/// The reply program of `variant` already built for `depth`, if any.
-fn reply_variant_built(depth: Depth, variant: Variant) -> Option<&'static Pass> {
-    let built = REPLY_VARIANT.lock().unwrap_or_else(PoisonError::into_inner);
-    built
-        .iter()
-        .find(|(d, v, _)| *d == depth && *v == variant)
-        .map(|&(_, _, pass)| pass)
-}
-
-/// The reply program searching `depth` plies as `variant` says (the
-/// book's stage first, late-move pruning), built and compiled on first
-/// use; [`reply_pass`] for the default variant, and where late-move
-/// pruning has nothing to act on (`search::late_acts`: depths 2 and 3)
-/// the program without it.
-///
-/// # Errors
-///
-/// As [`reply_pass`].
-pub fn reply_pass_with(depth: Depth, variant: Variant) -> Result<&'static Pass, Error> {
-    let variant = variant.at(depth);
-    if variant == Variant::default() {
-        return reply_pass(depth);
-    }
-    if let Some(pass) = reply_variant_built(depth, variant) {
-        return Ok(pass);
-    }
-    // Built without the lock, so that a search asking for another depth
-    // does not wait for this one; a second build of the same is dropped.
-    let assemble = |e: BuildError| Error::Assemble(Arc::new(e));
-    let program = search::reply_program_with(depth, variant).map_err(|e| assemble(e.into()))?;
-    let executor = Executor::new(&program, config_for(depth)).map_err(|e| assemble(e.into()))?;
-    let mut built = REPLY_VARIANT.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(&(_, _, pass)) = built.iter().find(|(d, v, _)| *d == depth && *v == variant) {
-        return Ok(pass);
-    }
-    let pass: &'static Pass = Box::leak(Box::new(Pass { program, executor }));
-    built.push((depth, variant, pass));
-    Ok(pass)
-}
-
-/// Builds the reply programs (`turn`: the turn programs) of `depths`, on
-/// as many threads as the machine has cores, each taking the next depth
-/// of the list (so the first ones are ready first), so that a game on a
-/// clock does not pay for them on its first moves.
-///
-/// # Errors
-///
-/// The first failure, as [`reply_pass`] / [`turn_pass`] give it.
-pub fn build_passes(depths: &[Depth], turn: bool) -> Result<(), Error> {
-    build_passes_with(depths, turn, Variant::default())
-}
-
-/// [`build_passes`] of the programs of `variant` (the turn programs
-/// take only its book's stage).
-///
-/// # Errors
-///
-/// As [`build_passes`].
-pub fn build_passes_with(depths: &[Depth], turn: bool, variant: Variant) -> Result<(), Error> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZeroUsize::get)
-        .min(depths.len());
-    let build = |d: Depth| {
-        if turn {
-            turn_pass_with(d, variant.book).map(|_| ())
-        } else {
-            reply_pass_with(d, variant).map(|_| ())
-        }
-    };
-    let take = || depths.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
-    std::thread::scope(|scope| {
-        let builds: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut built = Ok(());
-                    while let Some(&d) = take() {
-                        built = built.and(build(d));
-                    }
-                    built
-                })
-            })
-            .collect();
-        builds.into_iter().try_for_each(|b| {
-            b.join()
-                .unwrap_or(Err(Error::BadOutput("a build that panicked")))
-        })
-    })
-}
-
-/// The reply program searching `depth` plies if it is built already
-/// (`None` while it is being built or before: a move on a clock does not
-/// wait for it).
-pub fn reply_pass_built(depth: Depth) -> Option<&'static Pass> {
-    REPLY[depth.index()]
-        .get()
-        .and_then(|built| built.as_ref().ok())
-}
-
-/// [`reply_pass_built`] for the programs of `variant`.
-pub fn reply_pass_built_with(depth: Depth, variant: Variant) -> Option<&'static Pass> {
-    let variant = variant.at(depth);
-    if variant == Variant::default() {
-        reply_pass_built(depth)
-    } else {
-        reply_variant_built(depth, variant)
-    }
-}
-
 /// What a search found.
 #[derive(Debug, Clone)]
 pub struct Searched {
@@ -503,8 +307,25 @@ pub fn search_hinted(
     depth: Depth,
     probe: &str,
 ) -> Result<Searched, Error> {
+    search_hinted_variant(fen, history, depth, probe, Variant::default())
+}
+
+/// [`search_hinted`] by the reply programs of `variant`.
+///
+/// # Errors
+///
+/// As [`search_hinted`].
+pub fn search_hinted_variant(
+    fen: &str,
+    history: &[String],
+    depth: Depth,
+    probe: &str,
+    variant: Variant,
+) -> Result<Searched, Error> {
     let line = search::hint::hint_line(probe).ok_or_else(|| Error::Hint(codec::excerpt(probe)))?;
-    search_from(&start_state(fen, history, &line)?, depth, reply_pass)
+    search_from(&start_state(fen, history, &line)?, depth, |d| {
+        reply_pass_with(d, variant)
+    })
 }
 
 /// As [`search`], with the reply pass of each depth given by `pass` (tests
@@ -668,31 +489,6 @@ fn search_once(
     Ok((Some((mv.to_string(), score)), stats))
 }
 
-/// The turn program, the engine searching `depth` plies (built and
-/// compiled on first use).
-///
-/// # Errors
-///
-/// [`Error::Assemble`] if the program cannot be built.
-pub fn turn_pass(depth: Depth) -> Result<&'static Pass, Error> {
-    cached(&TURN, depth, turn::turn_program)
-}
-
-/// The turn program after the book's stage `book` (with
-/// [`UseBook::Off`], [`turn_pass`]).
-///
-/// # Errors
-///
-/// As [`turn_pass`].
-pub fn turn_pass_with(depth: Depth, book: UseBook) -> Result<&'static Pass, Error> {
-    match book {
-        UseBook::Off => turn_pass(depth),
-        UseBook::On => cached(&TURN_BOOK, depth, |d| {
-            turn::turn_program_with(d, UseBook::On)
-        }),
-    }
-}
-
 /// Plays one turn: appends `line` and a newline to the screen in `state`
 /// (nothing when `None`: an empty state boots, an engine to move moves) and
 /// runs the turn program once, the engine searching `depth` plies; a turn
@@ -704,10 +500,11 @@ pub fn turn_pass_with(depth: Depth, book: UseBook) -> Result<&'static Pass, Erro
 ///
 /// [`Error::Exec`] if the VM stops, `state` then as the VM left it.
 pub fn play_turn(state: &mut String, line: Option<&str>, depth: Depth) -> Result<Stats, Error> {
-    play_turn_with(state, line, depth, UseBook::Off)
+    play_turn_with(state, line, depth, Variant::default())
 }
 
-/// [`play_turn`] by the turn programs with the book's stage `book`.
+/// [`play_turn`] by the turn programs of `variant` (the book's stage
+/// first, late-move pruning).
 ///
 /// # Errors
 ///
@@ -716,7 +513,7 @@ pub fn play_turn_with(
     state: &mut String,
     line: Option<&str>,
     depth: Depth,
-    book: UseBook,
+    variant: Variant,
 ) -> Result<Stats, Error> {
     if let Some(line) = line {
         state.push_str(line);
@@ -726,7 +523,7 @@ pub fn play_turn_with(
     let input = state.clone();
     let (stats, _) = shallower_on_overflow(depth, |d| {
         state.clone_from(&input);
-        Ok(turn_pass_with(d, book)?.executor.run(state)?)
+        Ok(turn_pass_with(d, variant)?.executor.run(state)?)
     })?;
     Ok(stats)
 }
@@ -764,7 +561,7 @@ pub fn play_turn_within(
         limits,
         |depth, stop| {
             let mut out = format!("{hint}{input}");
-            let run = turn_pass_with(depth, limits.book)?
+            let run = turn_pass_with(depth, limits.variant())?
                 .executor
                 .run_until(&mut out, stop);
             // The first rung's failure leaves the state as the VM left it.

@@ -35,7 +35,7 @@ use crate::rules::ending::{dead_material, fifty_moves, NotePosition, DEAD_VAR, F
 use crate::rules::specials::{Stage, CHECK_VAR};
 use crate::search::hint::{DropHintLine, LoadHint};
 use crate::search::vars::{HINT_MOVE, HISTORY};
-use crate::search::{search_onto_stack_with, UseBook, Variant};
+use crate::search::{search_onto_stack_with, Variant};
 use crate::vocabulary::{Depth, BEST, SCORE};
 
 const OK: &str = "ok";
@@ -63,12 +63,12 @@ pub fn default_start_screen() -> String {
 
 /// Records one turn, the engine searching `depth` plies.
 pub fn turn_dsl(m: &mut Machine, depth: Depth) {
-    turn_dsl_with(m, depth, UseBook::Off);
+    turn_dsl_with(m, depth, Variant::default());
 }
 
-/// [`turn_dsl`], the engine answering from the book first where `book`
-/// says so (`search::search_onto_stack_with`).
-pub fn turn_dsl_with(m: &mut Machine, depth: Depth, book: UseBook) {
+/// [`turn_dsl`], the engine searching as `variant` says: from the book
+/// first, with late-move pruning (`search::search_onto_stack_with`).
+pub fn turn_dsl_with(m: &mut Machine, depth: Depth, variant: Variant) {
     m.boot(&default_start_screen());
     m.special(Arc::new(Sanitize), &[], &[]);
     m.special(Arc::new(ParseScreen), &[], &[]);
@@ -101,8 +101,8 @@ pub fn turn_dsl_with(m: &mut Machine, depth: Depth, book: UseBook) {
         |m| {
             m.if_else(
                 m.get(ENGINE_VAR).eq("w"),
-                |m| engine_turn(m, Color::White, depth, book),
-                |m| engine_turn(m, Color::Black, depth, book),
+                |m| engine_turn(m, Color::White, depth, variant),
+                |m| engine_turn(m, Color::Black, depth, variant),
             )
         },
     );
@@ -239,14 +239,14 @@ pub fn turn_program(depth: Depth) -> Result<Program, AsmError> {
     regex_asm::assemble(|m| turn_dsl(m, depth))
 }
 
-/// The turn program after the book's stage `book` (with
-/// [`UseBook::Off`], [`turn_program`]).
+/// The turn program whose engine searches as `variant` says (with the
+/// default, [`turn_program`]).
 ///
 /// # Errors
 ///
 /// As [`turn_program`].
-pub fn turn_program_with(depth: Depth, book: UseBook) -> Result<Program, AsmError> {
-    regex_asm::assemble(|m| turn_dsl_with(m, depth, book))
+pub fn turn_program_with(depth: Depth, variant: Variant) -> Result<Program, AsmError> {
+    regex_asm::assemble(|m| turn_dsl_with(m, depth, variant))
 }
 
 /// The same turn program in the stack style ([`regex_asm::lower_stack`]):
@@ -400,11 +400,11 @@ fn has_moves_into(m: &mut Machine, c: Color, dst: &str) {
     any_move_into(m, c, dst, |_| {}, |_| Expr::from(true));
 }
 
-fn engine_turn(m: &mut Machine, us: Color, depth: Depth, book: UseBook) {
+fn engine_turn(m: &mut Machine, us: Color, depth: Depth, variant: Variant) {
     // The history rides into the search's root (draw sense) and no
     // further.
     m.special(Arc::new(crate::search::repetition::LoadHistory), &[], &[]);
-    search_onto_stack_with(m, us, depth, Variant { book, late: None });
+    search_onto_stack_with(m, us, depth, variant);
     m.delete(HISTORY);
     m.if_stack_empty(
         |m| {

@@ -75,8 +75,9 @@ pub(crate) struct MatchArgs {
     /// `probcut:MARGIN` and `futility:MARGIN` (tens of centipawns),
     /// `lmp:KEEP`; inexact, to be screened by SPRT against the search
     /// without them. Without `--native`: `lmp:KEEP` alone, late-move
-    /// pruning in the regex program (as `uci`'s `LateMoves` option).
-    /// Off by default.
+    /// pruning in the regex program (as `uci`'s `LateMoves` option;
+    /// `lmp:0` off), by default as `uci` plays. The native search's rules
+    /// are off by default.
     #[arg(long, value_name = "RULE:N[,RULE:N..]")]
     pub select: Option<String>,
     /// With `--versus-native`: the native opponent's selective rules, as

@@ -104,10 +104,11 @@ pub(crate) struct BenchArgs {
     /// per scanned byte, the figures the model is calibrated on.
     #[arg(long, conflicts_with_all = ["python", "profile", "json"])]
     pub cost_model: bool,
-    /// With `--cost-model`: late-move pruning keeping K best-looking
-    /// candidates, in the regex search (`chess::Variant::late`) and in the
-    /// model's (`lmp:K`); 0 (the default) is off.
-    #[arg(long, value_name = "K", default_value_t = 0, requires = "cost_model")]
+    /// Late-move pruning keeping the K best-looking candidates in the
+    /// turn program's search (`chess::Variant::late`; acts at depths 4 to
+    /// 6), and with `--cost-model` in the regex search and the model's
+    /// (`lmp:K`); 0 is off.
+    #[arg(long, value_name = "K", default_value_t = crate::LATE_MOVES, value_parser = crate::late_moves_arg)]
     pub late_moves: u32,
     /// Instead of the turn suite, time our Python engine against CPython's
     /// `re` on N generated patterns of each shape it exists for
@@ -354,8 +355,11 @@ pub(crate) fn run(args: BenchArgs) -> Result<()> {
     let turns = suite(&args)?;
     let runs = args.runs.max(1);
     let t0 = Instant::now();
-    let pass = chess::turn_pass_with(args.depth, crate::use_book(args.book))
-        .context("building the turn program")?;
+    let variant = chess::Variant {
+        book: crate::use_book(args.book),
+        late: crate::late_moves(args.late_moves),
+    };
+    let pass = chess::turn_pass_with(args.depth, variant).context("building the turn program")?;
     let build_ms = t0.elapsed().as_secs_f64() * 1e3;
     let other;
     if let Some(top) = args.profile {

@@ -100,6 +100,11 @@ enum Command {
         /// without a book.
         #[arg(long)]
         book: bool,
+        /// Late-move pruning keeping the K best-looking candidates at the
+        /// probed nodes below the root (`chess::Variant::late`; acts at
+        /// depths 4 to 6); 0 is off.
+        #[arg(long, value_name = "K", default_value_t = LATE_MOVES, value_parser = late_moves_arg)]
+        late_moves: u32,
         /// How the instructions become rewrites: `ours` (the program `play`
         /// runs), `stack` (the same screens in a foreign style: variables
         /// named on the stack and found by back-reference, no scope hints;
@@ -166,6 +171,11 @@ enum Command {
         /// position answers the book's move and score without a search.
         #[arg(long, conflicts_with = "probe")]
         book: bool,
+        /// Late-move pruning keeping the K best-looking candidates at the
+        /// probed nodes below the root (`chess::Variant::late`; acts at
+        /// depths 4 to 6); 0 is off.
+        #[arg(long, value_name = "K", default_value_t = LATE_MOVES, value_parser = late_moves_arg)]
+        late_moves: u32,
     },
     /// Play random games and compare every ply with shakmaty.
     Fuzz(fuzz::FuzzArgs),
@@ -240,6 +250,26 @@ impl DumpFormat {
     }
 }
 
+/// The engine's late-move pruning when none is asked for (`--late-moves`,
+/// UCI's `LateMoves`): the K of `chess::Variant::late`, 0 off.
+pub(crate) const LATE_MOVES: u32 = 0;
+
+/// The most `--late-moves` and UCI's `LateMoves` take.
+pub(crate) const MOST_LATE_MOVES: u32 = 64;
+
+/// A `--late-moves` value: 0 (off) to [`MOST_LATE_MOVES`].
+pub(crate) fn late_moves_arg(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(k) if k <= MOST_LATE_MOVES => Ok(k),
+        _ => Err(format!("0 (off) to {MOST_LATE_MOVES}")),
+    }
+}
+
+/// The variant's setting of a `--late-moves` value: `None` for 0.
+pub(crate) fn late_moves(keep: u32) -> Option<u32> {
+    Some(keep).filter(|&k| k > 0)
+}
+
 /// The book's setting of a `--book` flag.
 pub(crate) fn use_book(on: bool) -> chess::UseBook {
     if on {
@@ -274,6 +304,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             depth,
             style,
             book,
+            late_moves: late,
         } => {
             let Some(format) = format.or_else(|| DumpFormat::of(&file)) else {
                 anyhow::bail!(
@@ -284,6 +315,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let stack;
             if book && (program != DumpProgram::Turn || style != DumpStyle::Ours) {
                 anyhow::bail!("--book is the turn program's, in our style (--style ours)");
+            }
+            let variant = chess::Variant {
+                book: use_book(book),
+                late: late_moves(late),
+            };
+            if variant.late.is_some() && (program != DumpProgram::Turn || style != DumpStyle::Ours)
+            {
+                anyhow::bail!("--late-moves is the turn program's, in our style (--style ours)");
             }
             let program_kind = program;
             let program = match (program, style) {
@@ -297,7 +336,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     anyhow::bail!("--promotions is the successors list's (--program successors)")
                 }
                 (DumpProgram::Turn, DumpStyle::Ours) => {
-                    &chess::turn_pass_with(depth.unwrap_or(chess::Depth::FAST), use_book(book))
+                    &chess::turn_pass_with(depth.unwrap_or(chess::Depth::FAST), variant)
                         .context("building the turn program")?
                         .program
                 }
@@ -337,7 +376,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         )
                     };
                     let with_book = if book { ", with the opening book" } else { "" };
-                    format!("the turn program at depth {depth}{with_book} ({which})")
+                    let with_late = match variant.late {
+                        Some(k) => format!(", late-move pruning keeping {k}"),
+                        None => String::new(),
+                    };
+                    format!("the turn program at depth {depth}{with_book}{with_late} ({which})")
                 }
             };
             textio::println(format_args!(
@@ -373,9 +416,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             movetime,
             probe,
             book,
+            late_moves: late,
         } => {
             let depth = depth.unwrap_or(chess::search::deepen::unasked_depth(movetime.is_some()));
-            reply(&fen, depth, movetime, probe.as_deref(), use_book(book))?
+            let variant = chess::Variant {
+                book: use_book(book),
+                late: late_moves(late),
+            };
+            reply(&fen, depth, movetime, probe.as_deref(), variant)?
         }
         Command::Fuzz(args) => return fuzz::run(args),
         Command::Uci => uci::run()?,
@@ -388,7 +436,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 write: args.write.clone(),
             })?,
             (None, _) if args.cost_model => {
-                let late = Some(args.late_moves).filter(|&k| k > 0);
+                let late = late_moves(args.late_moves);
                 bench_cost::run(&bench::suite(&args)?, (args.depth, late), args.runs.max(1))?
             }
             (None, _) => bench::run(args)?,
@@ -517,18 +565,17 @@ fn reply(
     depth: chess::Depth,
     movetime: Option<u64>,
     probe: Option<&str>,
-    book: chess::UseBook,
+    variant: chess::Variant,
 ) -> Result<()> {
     use shakmaty::Position;
     let position = chess::codec::parse_fen(fen).context("the --fen position")?;
     let (best, stats, start) = match movetime {
         None => {
-            let variant = chess::Variant { book, late: None };
             chess::reply_pass_with(depth, variant).context("building the reply program")?;
             let start = Instant::now();
             let searched = match probe {
                 None => chess::search_variant(fen, &[], depth, variant),
-                Some(mv) => chess::search_hinted(fen, &[], depth, mv),
+                Some(mv) => chess::search_hinted_variant(fen, &[], depth, mv, variant),
             }
             .context("the --fen position and --probe")?;
             if searched.depth != depth {
@@ -541,11 +588,11 @@ fn reply(
         }
         Some(ms) => {
             let rungs = chess::search::deepen::rungs_to(depth);
-            let variant = chess::Variant { book, late: None };
             chess::build_passes_with(&rungs, false, variant)
                 .context("building the reply programs")?;
             let limits = chess::search::deepen::Limits {
-                book,
+                book: variant.book,
+                late: variant.late,
                 budget: chess::search::clock::budget(&chess::search::clock::Clock {
                     movetime: Some(std::time::Duration::from_millis(ms)),
                     ..chess::search::clock::Clock::default()

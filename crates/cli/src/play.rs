@@ -76,6 +76,11 @@ pub(crate) struct PlayArgs {
     /// a book position is answered at once, without a search.
     #[arg(long)]
     pub book: bool,
+    /// Late-move pruning keeping the K best-looking candidates at the
+    /// probed nodes below the root (`chess::Variant::late`; acts at
+    /// depths 4 to 6); 0 is off.
+    #[arg(long, value_name = "K", default_value_t = crate::LATE_MOVES, value_parser = crate::late_moves_arg)]
+    pub late_moves: u32,
 }
 
 pub(crate) const HELP: &str = "\
@@ -243,15 +248,17 @@ struct Thinking {
     movetime: Option<std::time::Duration>,
     /// The opening book first (`--book`).
     book: chess::UseBook,
+    /// Late-move pruning (`--late-moves`), `None` off.
+    late: Option<u32>,
 }
 
 impl Thinking {
-    /// The programs it plays: the book's stage as `--book` says, no
-    /// late-move pruning (the turn programs have none).
+    /// The programs it plays: the book's stage and late-move pruning as
+    /// `--book` and `--late-moves` say.
     fn variant(&self) -> chess::Variant {
         chess::Variant {
             book: self.book,
-            late: None,
+            late: self.late,
         }
     }
 }
@@ -284,6 +291,7 @@ impl Thinking {
         Some(chess::search::deepen::Limits {
             budget,
             book: self.book,
+            late: self.late,
             ..chess::search::deepen::Limits::to_depth(self.depth)
         })
     }
@@ -293,7 +301,7 @@ impl Thinking {
     fn turn(&self, state: &mut String, line: Option<&str>) -> Result<Reply> {
         match self.limits() {
             None => {
-                let stats = chess::play_turn_with(state, line, self.depth, self.book)
+                let stats = chess::play_turn_with(state, line, self.depth, self.variant())
                     .context("running the turn program")?;
                 Ok(Reply {
                     took: stats.elapsed,
@@ -435,6 +443,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         )),
         movetime: args.movetime.map(std::time::Duration::from_millis),
         book: crate::use_book(args.book),
+        late: crate::late_moves(args.late_moves),
     };
     chess::build_passes_with(&thinking.depths(), true, thinking.variant())
         .context("building the turn programs")?;
@@ -453,7 +462,7 @@ pub(crate) fn run(args: PlayArgs) -> Result<ExitCode> {
         .depths()
         .iter()
         .map(|&d| {
-            Ok(chess::turn_pass_with(d, thinking.book)?
+            Ok(chess::turn_pass_with(d, thinking.variant())?
                 .program
                 .len()
                 .to_string())

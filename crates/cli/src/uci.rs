@@ -85,7 +85,7 @@ pub(crate) fn options() -> Vec<String> {
             Depth::MIN,
             Depth::MAX
         ),
-        format!("option name LateMoves type spin default 0 min 0 max {MOST_LATE}"),
+        format!("option name LateMoves type spin default {LATE_MOVES} min 0 max {MOST_LATE}"),
         format!(
             "option name OwnBook type check default {}",
             OWN_BOOK == UseBook::On
@@ -95,14 +95,21 @@ pub(crate) fn options() -> Vec<String> {
 
 /// The `LateMoves` option's most: late-move pruning keeping that many
 /// best-looking candidates (`chess::Variant::late`); 0 is off.
-const MOST_LATE: u32 = 64;
+const MOST_LATE: u32 = crate::MOST_LATE_MOVES;
+
+/// Late-move pruning before any `setoption`: the engine's default.
+const OWN_LATE: Option<u32> = if LATE_MOVES == 0 {
+    None
+} else {
+    Some(LATE_MOVES)
+};
 
 /// The programs the process's session searches with (its `OwnBook` and
 /// `LateMoves`), which the clock's check of a built program reads
 /// ([`reply_built`]): one session a process.
 static VARIANT: Mutex<Variant> = Mutex::new(Variant {
     book: OWN_BOOK,
-    late: None,
+    late: OWN_LATE,
 });
 
 /// The session's programs, as [`VARIANT`] holds them.
@@ -171,7 +178,7 @@ fn reply_built(depth: Depth) -> bool {
 }
 
 /// The position of `position startpos`.
-use crate::START_FEN;
+use crate::{LATE_MOVES, START_FEN};
 
 /// The commands of the protocol (GUI to engine). A line is parsed from its
 /// first token that is one of these: UCI says unknown tokens before a
@@ -237,7 +244,7 @@ impl Session {
             pending: None,
             quit: false,
             depth: TIMED_TOP,
-            late: None,
+            late: OWN_LATE,
             book: OWN_BOOK,
         }
     }
@@ -631,18 +638,17 @@ fn set_own_book(value: &str, session: &mut Session) -> Option<String> {
 /// After an option that changes the session's programs: the process's
 /// [`VARIANT`] follows it, and the ladder's programs of the new variant
 /// (and the `Depth` option's, if off the ladder) are built in the
-/// background when they are not the default ones, so that a search on a
-/// clock finds them built once they are.
+/// background, so that a search on a clock finds them built once they
+/// are (those built already, by the warm-up or an earlier choice, are
+/// found at once).
 fn build_variant(session: &Session) {
     let variant = session.variant();
     *VARIANT.lock().unwrap_or_else(PoisonError::into_inner) = variant;
-    if variant != Variant::default() {
-        let mut depths = LADDER.to_vec();
-        if !depths.contains(&session.depth) {
-            depths.push(session.depth);
-        }
-        thread::spawn(move || build(&depths, variant));
+    let mut depths = LADDER.to_vec();
+    if !depths.contains(&session.depth) {
+        depths.push(session.depth);
     }
+    thread::spawn(move || build(&depths, variant));
 }
 
 /// Runs the protocol loop on stdin/stdout.

@@ -188,7 +188,7 @@ fn the_turn_program_plays_the_book_reply() {
     // A screen with the engine to move in the book position.
     let engine = chess::codec::parse_fen(&fen).unwrap().turn();
     let mut state = chess::screen::start_screen(&fen, Some(engine)).unwrap();
-    chess::play_turn_with(&mut state, None, d2, UseBook::On).unwrap();
+    chess::play_turn_with(&mut state, None, d2, Variant::of_book(UseBook::On)).unwrap();
     let info = chess::screen::parse_screen(&state).unwrap().info;
     assert_eq!(
         chess::turn::engine_move(&info),
@@ -211,7 +211,7 @@ fn with_the_book_off_the_programs_are_unchanged() {
         assert!(on.len() > off.len() + book().entries.len() / 2);
     }
     let d2 = depth(2);
-    let off = turn_program_with(d2, UseBook::Off).unwrap();
+    let off = turn_program_with(d2, Variant::of_book(UseBook::Off)).unwrap();
     assert_eq!(off.rewrites(), turn_program(d2).unwrap().rewrites());
 }
 

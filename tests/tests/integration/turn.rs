@@ -359,3 +359,40 @@ fn a_hint_line_changes_nothing_on_the_screen() {
         }
     }
 }
+
+/// The turn program searches as its variant says: with late-move pruning
+/// (`lmp:1` and `lmp:2` at depth 4, whose second ply is probed) its
+/// engine plays the move the reply program of the same variant answers,
+/// on random games' positions where the rule changes depth 4's move; the
+/// turn program without the rule plays the exact search's move there.
+#[test]
+fn the_turn_program_searches_with_late_move_pruning() {
+    let d4 = depth(4);
+    let mut changed = 0;
+    for fen in [
+        "rnb1k2r/p2p2pp/4pq1n/2p1b3/2p4P/4P3/PPPPKPP1/RNB3NR w kq - 0 11",
+        "rn1k1b1r/4p1p1/p3bB1p/2p2p1P/3P4/Pp3PK1/1P2P1P1/RN3B1R b - - 0 17",
+        "rnq2bnr/pppbpkpp/5p2/3p4/1PP3PP/N2PP3/P4P2/R1BQKBNR b KQ - 2 8",
+        "rnbq1bnr/p2p1kp1/1p2pp1p/8/PpP3P1/3P3P/3BPP2/RN1QKBNR b KQ - 0 8",
+    ] {
+        let engine = parse_fen(fen).unwrap().turn();
+        let played = |variant: chess::Variant| {
+            let mut state = start_screen(fen, Some(engine)).unwrap();
+            chess::play_turn_with(&mut state, None, d4, variant).unwrap();
+            let info = parse_screen(&state).unwrap().info;
+            chess::turn::engine_move(&info).map(str::to_string)
+        };
+        let exact = chess::search(fen, &[], d4).unwrap().best.map(|b| b.0);
+        assert_eq!(played(chess::Variant::default()), exact, "{fen}");
+        for late in [1, 2] {
+            let variant = chess::Variant::of_late(Some(late));
+            let replied = chess::search_variant(fen, &[], d4, variant)
+                .unwrap()
+                .best
+                .map(|b| b.0);
+            assert_eq!(played(variant), replied, "{fen} lmp:{late}");
+            changed += usize::from(replied != exact);
+        }
+    }
+    assert!(changed >= 1, "lmp changed no move of depth 4");
+}

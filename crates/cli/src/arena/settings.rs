@@ -83,6 +83,7 @@ impl Settings {
         };
         let (late, native_select) = match (&args.native, &args.select) {
             (None, Some(text)) => (regex_late(text)?, &None),
+            (None, None) => (crate::late_moves(crate::LATE_MOVES), &None),
             _ => (None, &args.select),
         };
         let mut settings = Settings {
@@ -216,8 +217,12 @@ pub(crate) struct Native {
 }
 
 /// The regex program's rules of `--select` (`text`) without `--native`:
-/// late-move pruning is the one it has (`chess::Variant::late`).
+/// late-move pruning is the one it has (`chess::Variant::late`), and
+/// `lmp:0` turns it off.
 fn regex_late(text: &str) -> Result<Option<u32>> {
+    if text.trim() == "lmp:0" {
+        return Ok(None);
+    }
     let select = text
         .trim()
         .parse::<Select>()

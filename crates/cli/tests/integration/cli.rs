@@ -357,3 +357,33 @@ fn book_writes_a_book_that_reads_back() {
         "{err}"
     );
 }
+
+/// `--late-moves K` takes 0 to 64 and only our style of the turn
+/// program; at depth 4 with `lmp:1` `reply` answers what the reply
+/// program of that variant answers (`chess::search_variant`), a position
+/// where the rule changes depth 4's score.
+#[test]
+fn late_moves_is_checked_and_reaches_the_search() {
+    let (ok, _, err) = run(&["reply", "--late-moves", "65"]);
+    assert!(!ok);
+    assert!(err.contains("0 (off) to 64"), "{err}");
+    let (ok, _, err) = run(&["dump", "x.json", "--style", "stack", "--late-moves", "8"]);
+    assert!(!ok);
+    assert!(err.contains("--late-moves is the turn program's"), "{err}");
+    let fen = "rnb1k2r/p2p2pp/4pq1n/2p1b3/2p4P/4P3/PPPPKPP1/RNB3NR w kq - 0 11";
+    let variant = chess::Variant::of_late(Some(1));
+    let (mv, score) = chess::search_variant(fen, &[], chess::Depth::new(4).unwrap(), variant)
+        .unwrap()
+        .best
+        .unwrap();
+    let (ok, out, err) = run(&["reply", "--depth", "4", "--late-moves", "1", "--fen", fen]);
+    assert!(ok, "{err}");
+    let said = out.split_whitespace().collect::<Vec<_>>();
+    assert_eq!(said.first(), Some(&mv.as_str()), "{out}");
+    assert_eq!(said.get(1), Some(&"cp"), "{out}");
+    let exact = chess::search(fen, &[], chess::Depth::new(4).unwrap())
+        .unwrap()
+        .best
+        .unwrap();
+    assert_ne!(exact.1, score, "lmp:1 changes depth 4's score here");
+}
