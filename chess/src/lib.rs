@@ -43,6 +43,7 @@
 
 mod board;
 pub mod book;
+mod error;
 mod eval;
 mod game;
 pub mod games;
@@ -59,61 +60,19 @@ pub use eval::values;
 pub use game::{screen, turn};
 pub use rules::ending;
 
-use std::sync::Arc;
-
 use regex_vm::state::State;
-use regex_vm::state::StateError;
-use regex_vm::{CompileError, ExecError, Stats, Stop};
+use regex_vm::{ExecError, Stats, Stop};
 
 use search::deepen::{self, Climb, Limits, Rung};
 
 pub use codec::FenError;
+pub use error::{BuildError, Error};
 pub use passes::{
     build_passes, build_passes_with, config_for, move_pass, reply_pass, reply_pass_built,
     reply_pass_built_with, reply_pass_with, turn_pass, turn_pass_with, Pass,
 };
 pub use search::{UseBook, Variant};
 pub use vocabulary::{Depth, DepthError, EVEN, MATE};
-
-/// Failures of the library's entry points.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// The input FEN.
-    #[error(transparent)]
-    Fen(#[from] FenError),
-    /// The program failed to build (a bug, reported rather than hidden).
-    /// The cause is shared: a program is built once and every later call
-    /// reports the same failure.
-    #[error("building the chess program failed")]
-    Assemble(#[source] Arc<BuildError>),
-    /// The VM stopped.
-    #[error("the regex VM stopped")]
-    Exec(#[from] ExecError),
-    /// The VM's output is not a valid state (a bug).
-    #[error("the program left an invalid state")]
-    BadState(#[source] StateError),
-    /// The VM's output is a valid state that lacks what is read from it
-    /// (a bug); the text says what is missing.
-    #[error("the program left {0}")]
-    BadOutput(&'static str),
-    /// A history key that is not a side to move and 64 squares.
-    #[error("not a position key: {0}")]
-    History(String),
-    /// A probe hint that is not a move's name ([`search_hinted`]).
-    #[error("not a move's name: {0}")]
-    Hint(String),
-}
-
-/// Why a program could not be built.
-#[derive(Debug, thiserror::Error)]
-pub enum BuildError {
-    /// The DSL program did not assemble.
-    #[error("assembling it failed")]
-    Assemble(#[from] regex_asm::AsmError),
-    /// A rewrite did not compile on its regex engine.
-    #[error("compiling it failed")]
-    Compile(#[from] CompileError),
-}
 
 /// Runs the move pass over a state; returns the new state and statistics.
 ///

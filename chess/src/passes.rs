@@ -9,8 +9,9 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use regex_vm::{Config, Executor, Program};
 
+use crate::error::{BuildError, Error};
 use crate::game::turn;
-use crate::{movegen, search, BuildError, Depth, Error, Variant};
+use crate::{movegen, search, Depth, Variant};
 
 /// One of the chess programs (the move, reply or turn program) and its
 /// compiled executor, built once per program and depth.

@@ -107,8 +107,9 @@ pub(crate) struct BenchArgs {
     /// Late-move pruning keeping the K best-looking candidates in the
     /// turn program's search (`chess::Variant::late`; acts at depths 4 to
     /// 6), and with `--cost-model` in the regex search and the model's
-    /// (`lmp:K`); 0 is off.
-    #[arg(long, value_name = "K", default_value_t = crate::LATE_MOVES, value_parser = crate::late_moves_arg)]
+    /// (`lmp:K`); 0, the default, is off: the bench's work stays the
+    /// exact program's, comparable across builds whatever `play` plays.
+    #[arg(long, value_name = "K", default_value_t = 0, value_parser = crate::late_moves_arg)]
     pub late_moves: u32,
     /// Instead of the turn suite, time our Python engine against CPython's
     /// `re` on N generated patterns of each shape it exists for

@@ -279,8 +279,11 @@ fn options_are_advertised_and_checked() {
     assert!(out[0].contains("no option named \"Hash\""), "{out:?}");
     // LateMoves: 0 is off; past the most, or not a number, refused
     // (a value from 1 builds the ladder's programs with the rule).
-    let late = "option name LateMoves type spin default 0 min 0 max 64";
-    assert!(lines(&mut Session::new(), "uci").contains(&late.to_string()));
+    let late = format!(
+        "option name LateMoves type spin default {} min 0 max 64",
+        crate::LATE_MOVES
+    );
+    assert!(lines(&mut Session::new(), "uci").contains(&late));
     assert!(lines(&mut s, "setoption name LateMoves value 0").is_empty());
     assert_eq!(s.late, None);
     for bad in ["65", "x", "-1"] {
