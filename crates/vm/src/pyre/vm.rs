@@ -52,6 +52,10 @@ pub enum MatchError {
     },
 }
 
+/// How many steps forward (and, apart, how many frames popped) pass
+/// between two questions to the search's `Stop`.
+const STEPS_PER_CHECK: u32 = 4096;
+
 /// The size of one stack entry, in bytes.
 pub(crate) const FRAME_BYTES: usize = std::mem::size_of::<Frame>();
 
@@ -106,7 +110,10 @@ pub(crate) struct Cache {
     /// A group of the last match that starts after it ends (see
     /// [`MatchError::GroupSpan`]).
     pub(crate) bad_group: Option<usize>,
+    /// Frames popped, counted for the stop (see `STEPS_PER_CHECK`).
     steps: u32,
+    /// Steps forward left before the stop is asked.
+    fuel: u32,
 }
 
 /// Runs the program anchored at `at`: whether it matched there (with a
@@ -234,7 +241,7 @@ impl Machine<'_, '_, '_> {
 
     fn tick(&mut self) -> Result<(), MatchError> {
         self.cache.steps = self.cache.steps.wrapping_add(1);
-        if self.cache.steps & 0xFFF == 0 {
+        if self.cache.steps % STEPS_PER_CHECK == 0 {
             if let Some(reason) = self.limits.stop.due() {
                 return Err(MatchError::Stopped(reason));
             }
@@ -243,10 +250,26 @@ impl Machine<'_, '_, '_> {
     }
 
     fn run(&mut self, at: usize, not_empty: bool) -> Result<bool, MatchError> {
+        // Steps forward until the stop is asked, counted in a local (a
+        // step is a few instructions) and kept for the next place.
+        let mut fuel = self.cache.fuel;
+        let result = self.run_from(at, not_empty, &mut fuel);
+        self.cache.fuel = fuel;
+        result
+    }
+
+    #[inline(always)]
+    fn run_from(&mut self, at: usize, not_empty: bool, fuel: &mut u32) -> Result<bool, MatchError> {
         let mut pc: Pc = 0;
         let mut pos = at;
         loop {
-            self.tick()?;
+            if *fuel == 0 {
+                *fuel = STEPS_PER_CHECK;
+                if let Some(reason) = self.limits.stop.due() {
+                    return Err(MatchError::Stopped(reason));
+                }
+            }
+            *fuel -= 1;
             let next = match &self.prog.insts[pc as usize] {
                 Inst::Match => {
                     if not_empty && pos == at {
