@@ -259,7 +259,7 @@ impl Machine<'_, '_, '_> {
 
     fn tick(&mut self) -> Result<(), MatchError> {
         self.cache.steps = self.cache.steps.wrapping_add(1);
-        if self.cache.steps % STEPS_PER_CHECK == 0 {
+        if self.cache.steps.is_multiple_of(STEPS_PER_CHECK) {
             if let Some(reason) = self.limits.stop.due() {
                 return Err(MatchError::Stopped(reason));
             }
