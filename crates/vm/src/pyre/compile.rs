@@ -131,6 +131,9 @@ impl Compiler {
                     behind: *behind,
                     negate: *negate,
                     end,
+                    memo: behind.is_none()
+                        && !*negate
+                        && memo_body(&self.insts[start as usize + 1..end as usize]),
                 };
             }
             Node::Scoped(n) => self.emit(n),
@@ -413,6 +416,26 @@ impl Compiler {
             }
         }
     }
+}
+
+/// Whether a positive look-ahead's body may have its failures remembered
+/// (see `Inst::LookStart::memo`): it starts with an unbounded run of one
+/// test that has stop bytes, and has no capture, back-reference or
+/// conditional.
+fn memo_body(body: &[Inst]) -> bool {
+    matches!(
+        body.first(),
+        Some(Inst::RepeatOne {
+            max: ast::UNBOUNDED,
+            stops: Some(_),
+            ..
+        })
+    ) && !body.iter().any(|i| {
+        matches!(
+            i,
+            Inst::Save { .. } | Inst::Backref(..) | Inst::IfGroup { .. }
+        )
+    })
 }
 
 /// The most copies of a loop's body a fixed count is written out as.

@@ -122,6 +122,13 @@ pub(crate) enum Inst {
         negate: bool,
         /// The body's `LookEnd`.
         end: Pc,
+        /// A positive look-ahead whose body starts with an unbounded run
+        /// of one test that has stop bytes (`(?=[^\n]*\n\Z)`), and
+        /// reads and sets no group: having failed at a place, it fails
+        /// at every place up to where that run stops, since each tries
+        /// a subset of the run's ends and what follows the run does not
+        /// depend on where it started (the machine remembers the span).
+        memo: bool,
     },
     /// The end of a look-around's body.
     LookEnd,

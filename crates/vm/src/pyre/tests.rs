@@ -264,3 +264,49 @@ fn a_run_before_a_branch_that_can_match_empty_can_end_at_the_texts_end() {
     assert_eq!(sub("b*?(?:a|)", "<\\g<0>>", "b"), "<><b><>");
     assert_eq!(sub("b*(a|)", "<\\g<0>>", "b"), "<b><>");
 }
+
+#[test]
+fn a_look_ahead_that_failed_is_not_entered_again_within_its_run() {
+    // CPython 3.11's results; each look-ahead fails at some place and is
+    // then asked at later places inside the run its body starts with.
+    let cases = [
+        (
+            r"[^a-z\n](?=[^\n]*\n\Z)",
+            " ",
+            "ab*c**\nd*e**\nf*g!\n",
+            "ab*c**\nd*e**\nf g \n",
+        ),
+        (
+            r"\*(?=[^\n]*y)",
+            "-",
+            "**x*\n*y**\n**y\n",
+            "**x*\n-y**\n--y\n",
+        ),
+        (r"(?:\*|\n)(?=[^\n]*\n)", ".", "*a*\n*b\n**", ".a...b\n**"),
+        (r".(?=.*\n\Z)", "_", "ab\ncd\n", "ab\n__\n"),
+        (r"a(?=[^b]*b)|a", "X", "aaa\nccb aa", "XXX\nccb XX"),
+    ];
+    let stop = Stop::never();
+    let limits = SearchLimits {
+        stop: &stop,
+        max_frames: 1 << 20,
+    };
+    for (pattern, repl, text, want) in cases {
+        let re = Regex::new(pattern).expect("compiles");
+        let t = re.template(repl).expect("reads");
+        let mut cache = vm::Cache::default();
+        let got = sub::replace_all(&re.prog, text, &t, 0, &mut cache, &limits)
+            .expect("runs")
+            .unwrap_or_else(|| text.to_string());
+        assert_eq!(got, want, "{pattern:?}");
+        assert!(cache.looks_spared > 0, "{pattern:?}: no look-ahead spared");
+    }
+    // A body that reads or sets a group is entered at every place.
+    for pattern in [r"(x)(?=[^\n]*\1)", r"\*(?=([^\n]*)y)", r"\*(?![^\n]*y)"] {
+        let re = Regex::new(pattern).expect("compiles");
+        let t = re.template("-").expect("reads");
+        let mut cache = vm::Cache::default();
+        sub::replace_all(&re.prog, "x**x*\n*y**\n", &t, 0, &mut cache, &limits).expect("runs");
+        assert_eq!(cache.looks_spared, 0, "{pattern:?}");
+    }
+}

@@ -11,7 +11,17 @@ use super::unicode;
 /// Where `n` characters from `pos` that all pass `test` end, or `None`
 /// when one fails or the text ends first. A stretch of ASCII is read by
 /// its bytes (`[\s\S]{41}` in a look-ahead: 41 bytes tested in a row).
+#[inline]
 pub(crate) fn take_chars(text: &[u8], pos: usize, test: &CharTest, n: u32) -> Option<usize> {
+    // Most runs have no minimum (`\w*`): nothing to read.
+    if n == 0 {
+        return Some(pos);
+    }
+    take_some(text, pos, test, n)
+}
+
+/// [`take_chars`] for `n > 0`.
+fn take_some(text: &[u8], pos: usize, test: &CharTest, n: u32) -> Option<usize> {
     let n = n as usize;
     if let Some(chunk) = text.get(pos..pos.saturating_add(n)) {
         if chunk.is_ascii() {
@@ -49,7 +59,8 @@ pub(crate) fn run_chars(text: &[u8], pos: usize, test: &CharTest, n: usize) -> u
 }
 
 /// [`run_chars`] for one kind of test (`every_ascii`: it passes every
-/// ASCII character).
+/// ASCII character). A stretch of ASCII is read by its bytes (each one
+/// character), a character past it decoded.
 #[inline(always)]
 fn run_by(
     text: &[u8],
@@ -60,31 +71,33 @@ fn run_by(
 ) -> usize {
     let (mut end, mut left) = (pos, n);
     while left > 0 {
-        let Some(&b) = text.get(end) else {
-            break;
-        };
-        if b < 0x80 {
-            if every_ascii {
-                let limit = text.len().min(end.saturating_add(left));
-                let k = text[end..limit]
-                    .iter()
-                    .position(|&b| b >= 0x80)
-                    .unwrap_or(limit - end);
-                end += k;
-                left -= k;
-                continue;
-            }
-            if !test(u32::from(b)) {
-                break;
-            }
-            end += 1;
+        let limit = text.len().min(end.saturating_add(left));
+        let stretch = &text[end..limit];
+        let k = if every_ascii {
+            stretch.iter().position(|&b| b >= 0x80)
         } else {
-            match char_at(text, end) {
-                Some((c, k)) if test(c) => end += k,
-                _ => break,
-            }
+            stretch
+                .iter()
+                .position(|&b| b >= 0x80 || !test(u32::from(b)))
         }
-        left -= 1;
+        .unwrap_or(stretch.len());
+        end += k;
+        left -= k;
+        if left == 0 {
+            break;
+        }
+        // A byte that ends the stretch: the text's end, an ASCII
+        // character that fails, or a longer character.
+        match text.get(end) {
+            Some(&b) if b >= 0x80 => match char_at(text, end) {
+                Some((c, k)) if test(c) => {
+                    end += k;
+                    left -= 1;
+                }
+                _ => break,
+            },
+            _ => break,
+        }
     }
     end
 }

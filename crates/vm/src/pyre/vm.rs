@@ -13,7 +13,10 @@
 //! CPython's marks (a high-water mark of set groups; inside a possessive
 //! loop that no general loop encloses, a failed alternative's captures
 //! are kept). A match at the place may be refused when empty (re.sub's
-//! rule after an empty match). It owns no parsing and no replacement.
+//! rule after an empty match). One thing is kept from place to place of
+//! a text: where a look-ahead that cannot depend on where it started
+//! failed (see `Inst::LookStart::memo`), so it is not entered again
+//! inside the same run. It owns no parsing and no replacement.
 
 use memchr::memrchr;
 
@@ -51,6 +54,10 @@ pub enum MatchError {
         limit: usize,
     },
 }
+
+/// How many steps forward (and, apart, how many frames popped) pass
+/// between two questions to the search's `Stop`.
+const STEPS_PER_CHECK: u32 = 4096;
 
 /// The size of one stack entry, in bytes.
 pub(crate) const FRAME_BYTES: usize = std::mem::size_of::<Frame>();
@@ -106,7 +113,25 @@ pub(crate) struct Cache {
     /// A group of the last match that starts after it ends (see
     /// [`MatchError::GroupSpan`]).
     pub(crate) bad_group: Option<usize>,
+    /// Frames popped, counted for the stop (see `STEPS_PER_CHECK`).
     steps: u32,
+    /// Steps forward left before the stop is asked.
+    fuel: u32,
+    /// Of each remembering look-ahead (see `Inst::LookStart::memo`) last
+    /// entered on this text and not known to have held: its `LookStart`,
+    /// where it was entered and where the run its body starts with
+    /// stops. If it held, its `LookEnd` dropped the entry; else it
+    /// failed, and fails anywhere in that span. Kept from place to place.
+    looks: Vec<(Pc, usize, usize)>,
+    /// How many times a remembered failure spared entering a look-ahead.
+    pub(crate) looks_spared: usize,
+}
+
+impl Cache {
+    /// Forgets what was learned of the last text (a new search's text).
+    pub(crate) fn new_text(&mut self) {
+        self.looks.clear();
+    }
 }
 
 /// Runs the program anchored at `at`: whether it matched there (with a
@@ -234,7 +259,7 @@ impl Machine<'_, '_, '_> {
 
     fn tick(&mut self) -> Result<(), MatchError> {
         self.cache.steps = self.cache.steps.wrapping_add(1);
-        if self.cache.steps & 0xFFF == 0 {
+        if self.cache.steps.is_multiple_of(STEPS_PER_CHECK) {
             if let Some(reason) = self.limits.stop.due() {
                 return Err(MatchError::Stopped(reason));
             }
@@ -243,10 +268,26 @@ impl Machine<'_, '_, '_> {
     }
 
     fn run(&mut self, at: usize, not_empty: bool) -> Result<bool, MatchError> {
+        // Steps forward until the stop is asked, counted in a local (a
+        // step is a few instructions) and kept for the next place.
+        let mut fuel = self.cache.fuel;
+        let result = self.run_from(at, not_empty, &mut fuel);
+        self.cache.fuel = fuel;
+        result
+    }
+
+    #[inline(always)]
+    fn run_from(&mut self, at: usize, not_empty: bool, fuel: &mut u32) -> Result<bool, MatchError> {
         let mut pc: Pc = 0;
         let mut pos = at;
         loop {
-            self.tick()?;
+            if *fuel == 0 {
+                *fuel = STEPS_PER_CHECK;
+                if let Some(reason) = self.limits.stop.due() {
+                    return Err(MatchError::Stopped(reason));
+                }
+            }
+            *fuel -= 1;
             let next = match &self.prog.insts[pc as usize] {
                 Inst::Match => {
                     if not_empty && pos == at {
@@ -435,10 +476,12 @@ impl Machine<'_, '_, '_> {
                 self.cut();
                 go(pos)
             }
+            Inst::LookStart { memo: true, .. } if !self.enter_remembered(pc, pos) => Next::Fail,
             Inst::LookStart {
                 behind,
                 negate,
                 end,
+                ..
             } => {
                 let from = match behind {
                     None => Some(pos),
@@ -478,6 +521,31 @@ impl Machine<'_, '_, '_> {
             }
             Inst::Match => Next::Fail,
         })
+    }
+
+    /// Whether a remembering look-ahead at `pc` is worth entering at
+    /// `pos`: not when it failed at a place whose run stops at or past
+    /// `pos` (the same run, a subset of its ends). Otherwise it is
+    /// remembered as entered here, until its `LookEnd` says it held.
+    fn enter_remembered(&mut self, pc: Pc, pos: usize) -> bool {
+        let Some(Inst::RepeatOne { test, stops, .. }) = self.prog.insts.get(pc as usize + 1) else {
+            return true;
+        };
+        let looks = &mut self.cache.looks;
+        let entry = looks.iter().position(|&(at, ..)| at == pc);
+        if let Some(i) = entry {
+            let (_, from, to) = looks[i];
+            if from <= pos && pos <= to {
+                self.cache.looks_spared += 1;
+                return false;
+            }
+        }
+        let to = run_end(self.text, pos, test, stops.as_deref());
+        match entry {
+            Some(i) => looks[i] = (pc, pos, to),
+            None => looks.push((pc, pos, to)),
+        }
+        true
     }
 
     /// Loop `l` starts its iteration `count + 1`, with `last` as the
@@ -652,10 +720,15 @@ impl Machine<'_, '_, '_> {
             behind,
             negate,
             end,
+            memo,
         } = &self.prog.insts[pc as usize]
         else {
             return Ok(Next::Fail);
         };
+        if *memo {
+            // It held: nothing to remember.
+            self.cache.looks.retain(|&(at, ..)| at != pc);
+        }
         if behind.is_some() && pos != entered {
             // A look-behind's body must end where it started looking.
             return Ok(Next::Fail);
