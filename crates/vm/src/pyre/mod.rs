@@ -7,7 +7,8 @@
 //! reading through a [`cursor`]) into the tree of [`ast`], or the error
 //! CPython raises; [`compile`] turns the tree into a program for
 //! the backtracking machine ([`prog`]); [`places`] picks the places of a
-//! text to try, [`vm`] runs the program at one, [`text`] reads UTF-8 text
+//! text to try, [`vm`] runs the program at one (keeping failed
+//! look-aheads over a text in [`look_memo`]), [`text`] reads UTF-8 text
 //! at byte positions; [`sub`] places matches as `re.sub` does; [`print`]
 //! writes the tree in three dialects: the `regex` crate's syntax where
 //! that is exact on ASCII text (the executor's fast path), the same as a
@@ -32,6 +33,7 @@ mod escape;
 mod facts;
 mod flags;
 mod lead;
+mod look_memo;
 mod parse;
 mod places;
 mod print;

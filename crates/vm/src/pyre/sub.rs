@@ -32,7 +32,7 @@ pub(crate) fn replace_all(
     cache: &mut Cache,
     limits: &SearchLimits<'_>,
 ) -> Result<Option<String>, MatchError> {
-    cache.new_text();
+    cache.looks.new_text();
     let mut out: Option<String> = None;
     let mut kept = 0;
     let mut at = from;

@@ -299,7 +299,7 @@ fn a_look_ahead_that_failed_is_not_entered_again_within_its_run() {
             .expect("runs")
             .unwrap_or_else(|| text.to_string());
         assert_eq!(got, want, "{pattern:?}");
-        assert!(cache.looks_spared > 0, "{pattern:?}: no look-ahead spared");
+        assert!(cache.looks.spared > 0, "{pattern:?}: no look-ahead spared");
     }
     // A body that reads or sets a group is entered at every place.
     for pattern in [r"(x)(?=[^\n]*\1)", r"\*(?=([^\n]*)y)", r"\*(?![^\n]*y)"] {
@@ -307,6 +307,6 @@ fn a_look_ahead_that_failed_is_not_entered_again_within_its_run() {
         let t = re.template("-").expect("reads");
         let mut cache = vm::Cache::default();
         sub::replace_all(&re.prog, "x**x*\n*y**\n", &t, 0, &mut cache, &limits).expect("runs");
-        assert_eq!(cache.looks_spared, 0, "{pattern:?}");
+        assert_eq!(cache.looks.spared, 0, "{pattern:?}");
     }
 }

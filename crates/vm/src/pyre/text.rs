@@ -1,11 +1,14 @@
 //! Reading UTF-8 text at byte positions: the character at a place and
 //! before it, whether an assertion holds there, where a run of one class
-//! stops. Positions are byte offsets at character boundaries; characters
-//! are code points. It owns no matching and no search.
+//! stops, whether what must follow a run or start a choice stands there.
+//! Positions are byte offsets at character boundaries; characters are
+//! code points. It owns no matching and no search.
 
 use memchr::{memchr, memchr2, memchr3};
 
 use super::ast::{Anchor, CharTest};
+use super::lead::ByteSet;
+use super::prog::Follow;
 use super::unicode;
 
 /// Where `n` characters from `pos` that all pass `test` end, or `None`
@@ -185,4 +188,36 @@ pub(crate) fn run_end(text: &[u8], at: usize, test: &CharTest, stops: Option<&[u
         }
     };
     at + found.unwrap_or(rest.len())
+}
+
+/// Whether what must follow a run (see `Follow`) can stand at `pos`.
+#[inline]
+pub(crate) fn can_follow(follow: &Follow, text: &[u8], pos: usize) -> bool {
+    let len = text.len();
+    match follow {
+        Follow::Any => true,
+        Follow::Byte(b) => text.get(pos) == Some(b),
+        Follow::Set(set) => text.get(pos).is_some_and(|&b| set.contains(b)),
+        Follow::End => pos == len,
+        Follow::EndOrFinalNewline => pos == len || (pos + 1 == len && text[pos] == b'\n'),
+        Follow::LineEnd => pos == len || text[pos] == b'\n',
+    }
+}
+
+/// Whether `text` has the bytes `s` at `pos` (the first byte compared
+/// first: most places differ there).
+#[inline]
+pub(crate) fn starts_with_at(text: &[u8], pos: usize, s: &[u8]) -> bool {
+    match (text.get(pos..pos + s.len()), s.first()) {
+        (Some(t), Some(&first)) => t[0] == first && t[1..] == s[1..],
+        (Some(_), None) => true,
+        (None, _) => false,
+    }
+}
+
+/// Whether a choice whose matches start with a byte of `set` (none: any
+/// place) can start at `pos`.
+#[inline]
+pub(crate) fn can_start(set: Option<&ByteSet>, text: &[u8], pos: usize) -> bool {
+    set.is_none_or(|s| text.get(pos).is_some_and(|&b| s.contains(b)))
 }

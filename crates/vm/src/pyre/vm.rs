@@ -15,15 +15,18 @@
 //! are kept). A match at the place may be refused when empty (re.sub's
 //! rule after an empty match). One thing is kept from place to place of
 //! a text: where a look-ahead that cannot depend on where it started
-//! failed (see `Inst::LookStart::memo`), so it is not entered again
-//! inside the same run. It owns no parsing and no replacement.
+//! failed (`look_memo`), so it is not entered again inside the same run.
+//! It owns no parsing and no replacement.
 
 use memchr::memrchr;
 
 use super::ast::{CharTest, Fold, Greed, UNBOUNDED};
-use super::lead::ByteSet;
+use super::look_memo::LookMemo;
 use super::prog::{Follow, Inst, Pc, Prog};
-use super::text::{anchor_holds, char_at, prev_boundary, run_chars, run_end, take_chars};
+use super::text::{
+    anchor_holds, can_follow, can_start, char_at, prev_boundary, run_chars, run_end,
+    starts_with_at, take_chars,
+};
 use super::unicode;
 use super::SearchLimits;
 use crate::stop::StopReason;
@@ -117,21 +120,9 @@ pub(crate) struct Cache {
     steps: u32,
     /// Steps forward left before the stop is asked.
     fuel: u32,
-    /// Of each remembering look-ahead (see `Inst::LookStart::memo`) last
-    /// entered on this text and not known to have held: its `LookStart`,
-    /// where it was entered and where the run its body starts with
-    /// stops. If it held, its `LookEnd` dropped the entry; else it
-    /// failed, and fails anywhere in that span. Kept from place to place.
-    looks: Vec<(Pc, usize, usize)>,
-    /// How many times a remembered failure spared entering a look-ahead.
-    pub(crate) looks_spared: usize,
-}
-
-impl Cache {
-    /// Forgets what was learned of the last text (a new search's text).
-    pub(crate) fn new_text(&mut self) {
-        self.looks.clear();
-    }
+    /// Failed look-aheads remembered over the text (see
+    /// `Inst::LookStart::memo`), kept from place to place.
+    pub(crate) looks: LookMemo,
 }
 
 /// Runs the program anchored at `at`: whether it matched there (with a
@@ -175,38 +166,6 @@ fn is_choice(f: &Frame) -> bool {
         f,
         Frame::Alt { .. } | Frame::Branch { .. } | Frame::Run { .. } | Frame::LazyRun { .. }
     )
-}
-
-/// Whether what must follow a run (see `Follow`) can stand at `pos`.
-#[inline]
-fn can_follow(follow: &Follow, text: &[u8], pos: usize) -> bool {
-    let len = text.len();
-    match follow {
-        Follow::Any => true,
-        Follow::Byte(b) => text.get(pos) == Some(b),
-        Follow::Set(set) => text.get(pos).is_some_and(|&b| set.contains(b)),
-        Follow::End => pos == len,
-        Follow::EndOrFinalNewline => pos == len || (pos + 1 == len && text[pos] == b'\n'),
-        Follow::LineEnd => pos == len || text[pos] == b'\n',
-    }
-}
-
-/// Whether `text` has the bytes `s` at `pos` (the first byte compared
-/// first: most places differ there).
-#[inline]
-fn starts_with_at(text: &[u8], pos: usize, s: &[u8]) -> bool {
-    match (text.get(pos..pos + s.len()), s.first()) {
-        (Some(t), Some(&first)) => t[0] == first && t[1..] == s[1..],
-        (Some(_), None) => true,
-        (None, _) => false,
-    }
-}
-
-/// Whether a choice whose matches start with a byte of `set` (none: any
-/// place) can start at `pos`.
-#[inline]
-fn can_start(set: Option<&ByteSet>, text: &[u8], pos: usize) -> bool {
-    set.is_none_or(|s| text.get(pos).is_some_and(|&b| s.contains(b)))
 }
 
 struct Machine<'a, 'c, 's> {
@@ -524,28 +483,16 @@ impl Machine<'_, '_, '_> {
     }
 
     /// Whether a remembering look-ahead at `pc` is worth entering at
-    /// `pos`: not when it failed at a place whose run stops at or past
-    /// `pos` (the same run, a subset of its ends). Otherwise it is
-    /// remembered as entered here, until its `LookEnd` says it held.
+    /// `pos` ([`LookMemo::enter`], with where the run its body starts
+    /// with stops).
     fn enter_remembered(&mut self, pc: Pc, pos: usize) -> bool {
         let Some(Inst::RepeatOne { test, stops, .. }) = self.prog.insts.get(pc as usize + 1) else {
             return true;
         };
-        let looks = &mut self.cache.looks;
-        let entry = looks.iter().position(|&(at, ..)| at == pc);
-        if let Some(i) = entry {
-            let (_, from, to) = looks[i];
-            if from <= pos && pos <= to {
-                self.cache.looks_spared += 1;
-                return false;
-            }
-        }
-        let to = run_end(self.text, pos, test, stops.as_deref());
-        match entry {
-            Some(i) => looks[i] = (pc, pos, to),
-            None => looks.push((pc, pos, to)),
-        }
-        true
+        let text = self.text;
+        self.cache
+            .looks
+            .enter(pc, pos, || run_end(text, pos, test, stops.as_deref()))
     }
 
     /// Loop `l` starts its iteration `count + 1`, with `last` as the
@@ -726,8 +673,7 @@ impl Machine<'_, '_, '_> {
             return Ok(Next::Fail);
         };
         if *memo {
-            // It held: nothing to remember.
-            self.cache.looks.retain(|&(at, ..)| at != pc);
+            self.cache.looks.held(pc);
         }
         if behind.is_some() && pos != entered {
             // A look-behind's body must end where it started looking.
