@@ -110,15 +110,22 @@ enum Kind {
 /// (`search::Variant`: the book's stage, late-move pruning), each kind,
 /// depth and variant built once when first asked for and kept for the
 /// process (a process asks for a few).
-static VARIANTS: Mutex<Vec<(Kind, Depth, Variant, &'static Pass)>> = Mutex::new(Vec::new());
+static VARIANTS: Mutex<Vec<Built>> = Mutex::new(Vec::new());
 
-/// The program of `kind` and `variant` already built for `depth`, if any.
-fn variant_built(kind: Kind, depth: Depth, variant: Variant) -> Option<&'static Pass> {
-    let built = VARIANTS.lock().unwrap_or_else(PoisonError::into_inner);
+type Built = (Kind, Depth, Variant, &'static Pass);
+
+/// The program of `kind` and `variant` for `depth` among `built`.
+fn find(built: &[Built], kind: Kind, depth: Depth, variant: Variant) -> Option<&'static Pass> {
     built
         .iter()
         .find(|(k, d, v, _)| *k == kind && *d == depth && *v == variant)
         .map(|&(_, _, _, pass)| pass)
+}
+
+/// The program of `kind` and `variant` already built for `depth`, if any.
+fn variant_built(kind: Kind, depth: Depth, variant: Variant) -> Option<&'static Pass> {
+    let built = VARIANTS.lock().unwrap_or_else(PoisonError::into_inner);
+    find(&built, kind, depth, variant)
 }
 
 /// The program of `kind` searching `depth` plies as `variant` (not the
@@ -137,10 +144,7 @@ fn variant_pass(kind: Kind, depth: Depth, variant: Variant) -> Result<&'static P
     .map_err(|e| assemble(e.into()))?;
     let executor = Executor::new(&program, config_for(depth)).map_err(|e| assemble(e.into()))?;
     let mut built = VARIANTS.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(&(_, _, _, pass)) = built
-        .iter()
-        .find(|(k, d, v, _)| *k == kind && *d == depth && *v == variant)
-    {
+    if let Some(pass) = find(&built, kind, depth, variant) {
         return Ok(pass);
     }
     let pass: &'static Pass = Box::leak(Box::new(Pass { program, executor }));
@@ -158,11 +162,18 @@ fn variant_pass(kind: Kind, depth: Depth, variant: Variant) -> Result<&'static P
 ///
 /// As [`reply_pass`].
 pub fn reply_pass_with(depth: Depth, variant: Variant) -> Result<&'static Pass, Error> {
+    pass_with(Kind::Reply, depth, variant)
+}
+
+/// The program of `kind` searching `depth` plies as `variant` says: the
+/// default one's cache for the default variant and where late-move
+/// pruning has nothing to act on (`Variant::at`), else the variants'.
+fn pass_with(kind: Kind, depth: Depth, variant: Variant) -> Result<&'static Pass, Error> {
     let variant = variant.at(depth);
-    if variant == Variant::default() {
-        reply_pass(depth)
-    } else {
-        variant_pass(Kind::Reply, depth, variant)
+    match kind {
+        _ if variant != Variant::default() => variant_pass(kind, depth, variant),
+        Kind::Reply => reply_pass(depth),
+        Kind::Turn => turn_pass(depth),
     }
 }
 
@@ -252,10 +263,5 @@ pub fn turn_pass(depth: Depth) -> Result<&'static Pass, Error> {
 ///
 /// As [`turn_pass`].
 pub fn turn_pass_with(depth: Depth, variant: Variant) -> Result<&'static Pass, Error> {
-    let variant = variant.at(depth);
-    if variant == Variant::default() {
-        turn_pass(depth)
-    } else {
-        variant_pass(Kind::Turn, depth, variant)
-    }
+    pass_with(Kind::Turn, depth, variant)
 }

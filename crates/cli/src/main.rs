@@ -266,8 +266,12 @@ pub(crate) fn late_moves_arg(text: &str) -> Result<u32, String> {
 }
 
 /// The variant's setting of a `--late-moves` value: `None` for 0.
-pub(crate) fn late_moves(keep: u32) -> Option<u32> {
-    Some(keep).filter(|&k| k > 0)
+pub(crate) const fn late_moves(keep: u32) -> Option<u32> {
+    if keep == 0 {
+        None
+    } else {
+        Some(keep)
+    }
 }
 
 /// The book's setting of a `--book` flag.

@@ -98,11 +98,7 @@ pub(crate) fn options() -> Vec<String> {
 const MOST_LATE: u32 = crate::MOST_LATE_MOVES;
 
 /// Late-move pruning before any `setoption`: the engine's default.
-const OWN_LATE: Option<u32> = if LATE_MOVES == 0 {
-    None
-} else {
-    Some(LATE_MOVES)
-};
+const OWN_LATE: Option<u32> = crate::late_moves(LATE_MOVES);
 
 /// The programs the process's session searches with (its `OwnBook` and
 /// `LateMoves`), which the clock's check of a built program reads

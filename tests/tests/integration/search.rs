@@ -517,6 +517,15 @@ fn vm_search_mates_with_king_and_queen() {
     panic!("no mate in 30 moves: {}", fen_of(&pos));
 }
 
+/// Random games' positions (seed 5) where late-move pruning (`lmp:1`
+/// or `lmp:2`) changes depth 4's score.
+pub(crate) const LATE_CHANGES_DEPTH_FOUR: [&str; 4] = [
+    "rnb1k2r/p2p2pp/4pq1n/2p1b3/2p4P/4P3/PPPPKPP1/RNB3NR w kq - 0 11",
+    "rn1k1b1r/4p1p1/p3bB1p/2p2p1P/3P4/Pp3PK1/1P2P1P1/RN3B1R b - - 0 17",
+    "rnq2bnr/pppbpkpp/5p2/3p4/1PP3PP/N2PP3/P4P2/R1BQKBNR b KQ - 2 8",
+    "rnbq1bnr/p2p1kp1/1p2pp1p/8/PpP3P1/3P3P/3BPP2/RN1QKBNR b KQ - 0 8",
+];
+
 /// With late-move pruning (`lmp:8`, and `lmp:2`, which drops more), the
 /// regex search answers as the native search with the same rule does, at
 /// depths 3 to 5 (depth 3 has no probed node: the rule is inert there),
@@ -533,15 +542,8 @@ fn vm_late_move_pruning_matches_the_native_rule() {
             }
         }
     }
-    // Random games' positions (seed 5) where the native rule changes
-    // depth 4's score.
     let mut changed = 0;
-    for fen in [
-        "rnb1k2r/p2p2pp/4pq1n/2p1b3/2p4P/4P3/PPPPKPP1/RNB3NR w kq - 0 11",
-        "rn1k1b1r/4p1p1/p3bB1p/2p2p1P/3P4/Pp3PK1/1P2P1P1/RN3B1R b - - 0 17",
-        "rnq2bnr/pppbpkpp/5p2/3p4/1PP3PP/N2PP3/P4P2/R1BQKBNR b KQ - 2 8",
-        "rnbq1bnr/p2p1kp1/1p2pp1p/8/PpP3P1/3P3P/3BPP2/RN1QKBNR b KQ - 0 8",
-    ] {
+    for fen in LATE_CHANGES_DEPTH_FOUR {
         for late in [1, 2] {
             let got = late_reply_matches_selective(fen, depth(4), late).unwrap();
             let exact = chess::search(fen, &[], depth(4)).unwrap().best;

@@ -369,12 +369,7 @@ fn a_hint_line_changes_nothing_on_the_screen() {
 fn the_turn_program_searches_with_late_move_pruning() {
     let d4 = depth(4);
     let mut changed = 0;
-    for fen in [
-        "rnb1k2r/p2p2pp/4pq1n/2p1b3/2p4P/4P3/PPPPKPP1/RNB3NR w kq - 0 11",
-        "rn1k1b1r/4p1p1/p3bB1p/2p2p1P/3P4/Pp3PK1/1P2P1P1/RN3B1R b - - 0 17",
-        "rnq2bnr/pppbpkpp/5p2/3p4/1PP3PP/N2PP3/P4P2/R1BQKBNR b KQ - 2 8",
-        "rnbq1bnr/p2p1kp1/1p2pp1p/8/PpP3P1/3P3P/3BPP2/RN1QKBNR b KQ - 0 8",
-    ] {
+    for fen in crate::search::LATE_CHANGES_DEPTH_FOUR {
         let engine = parse_fen(fen).unwrap().turn();
         let played = |variant: chess::Variant| {
             let mut state = start_screen(fen, Some(engine)).unwrap();
